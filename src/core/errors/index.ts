@@ -1,0 +1,4 @@
+export { StationError, isStationError, type StationErrorCode, type StationErrorOptions } from './station-error.js';
+export { InvalidInputError } from './invalid-input-error.js';
+export { NotFoundError } from './not-found-error.js';
+export { ForbiddenError } from './forbidden-error.js';

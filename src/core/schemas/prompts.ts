@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** What the station's own consent prompt shows before any signature or authentication. */
+export const signatureConsentRequestSchema = z.object({
+  purpose: z.enum(['sign', 'authenticate']),
+  /** The real requesting origin (web page) or the client id / 'cli' when no browser is involved. */
+  requester: z.string(),
+  clientId: z.string().optional(),
+  documentName: z.string().optional(),
+  /** Hex SHA-256 of the document (or of the data to be signed when there is no document). */
+  documentDigest: z.string(),
+  signerSubject: z.string(),
+  signerIssuer: z.string(),
+  signerSerialNumber: z.string(),
+  reason: z.string().optional(),
+});
+export type SignatureConsentRequest = z.infer<typeof signatureConsentRequestSchema>;
+
+export const pinRequestSchema = z.object({
+  tokenLabel: z.string(),
+  /** Which PIN: the card's authentication or signing PIN, or a store password. */
+  pinLabel: z.string(),
+  retriesLeft: z.number().int().optional(),
+  finalTry: z.boolean(),
+  /** Set after a wrong PIN so the prompt can say so. */
+  previousAttemptFailed: z.boolean(),
+  requester: z.string(),
+});
+export type PinRequest = z.infer<typeof pinRequestSchema>;
+
+export const certificateChoiceRequestSchema = z.object({
+  requester: z.string(),
+  purpose: z.enum(['sign', 'authenticate']),
+  candidates: z.array(
+    z.object({ tokenId: z.string(), certificateId: z.string(), subject: z.string(), issuer: z.string(), notAfter: z.string() }),
+  ),
+});
+export type CertificateChoiceRequest = z.infer<typeof certificateChoiceRequestSchema>;

@@ -1,0 +1,135 @@
+import sqlite3 from 'sqlite3';
+import { StationError } from '../../core/errors/station-error.js';
+import type { Migration } from './migration.js';
+
+export type SqlValue = string | number | bigint | Uint8Array | null;
+export type SqlParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
+
+export interface SqlExecutor {
+  run(sql: string, params?: SqlParams): Promise<{ changes: number; lastId: number }>;
+  get<Row>(sql: string, params?: SqlParams): Promise<Row | undefined>;
+  all<Row>(sql: string, params?: SqlParams): Promise<Row[]>;
+}
+
+export class StoreError extends StationError {
+  constructor(message: string, cause: unknown) {
+    super('ERR_STORE_FAILED', message, { status: 500, cause });
+  }
+}
+
+/**
+ * The station's SQLite store (Node-API sqlite3). WAL journal with synchronous=FULL: a transaction that
+ * resolved is on disk, so a kill -9 at any point loses nothing acknowledged. One connection; transactions are
+ * serialised here because sqlite3 shares one connection state between callers.
+ */
+export class Database implements SqlExecutor {
+  readonly #db: sqlite3.Database;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(db: sqlite3.Database) {
+    this.#db = db;
+  }
+
+  static async open(path: string, migrations: readonly Migration[]): Promise<Database> {
+    const raw = await new Promise<sqlite3.Database>((resolve, reject) => {
+      const db = new sqlite3.Database(path, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE, (error) =>
+        error ? reject(new StoreError(`Cannot open the store at ${path}: ${error.message}`, error)) : resolve(db),
+      );
+    });
+    const database = new Database(raw);
+    raw.configure('busyTimeout', 5_000);
+    await database.#exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
+    await database.#migrate(migrations);
+    return database;
+  }
+
+  run(sql: string, params: SqlParams = []): Promise<{ changes: number; lastId: number }> {
+    return this.#serialised(() => this.#run(sql, params));
+  }
+
+  get<Row>(sql: string, params: SqlParams = []): Promise<Row | undefined> {
+    return this.#serialised(() => this.#get<Row>(sql, params));
+  }
+
+  all<Row>(sql: string, params: SqlParams = []): Promise<Row[]> {
+    return this.#serialised(() => this.#all<Row>(sql, params));
+  }
+
+  /** Runs `work` inside BEGIN IMMEDIATE ... COMMIT; no other statement of this process interleaves. */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.#serialised(async () => {
+      await this.#exec('BEGIN IMMEDIATE');
+      const tx: SqlExecutor = {
+        run: (sql, params = []) => this.#run(sql, params),
+        get: <Row>(sql: string, params: SqlParams = []) => this.#get<Row>(sql, params),
+        all: <Row>(sql: string, params: SqlParams = []) => this.#all<Row>(sql, params),
+      };
+      try {
+        const result = await work(tx);
+        await this.#exec('COMMIT');
+        return result;
+      } catch (error) {
+        await this.#exec('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  close(): Promise<void> {
+    return this.#serialised(
+      () => new Promise<void>((resolve, reject) => this.#db.close((error) => (error ? reject(error) : resolve()))),
+    );
+  }
+
+  async #migrate(migrations: readonly Migration[]): Promise<void> {
+    await this.#exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+    const seen = new Set<string>();
+    for (const migration of migrations) {
+      if (seen.has(migration.id)) throw new TypeError(`Duplicate migration id ${migration.id}`);
+      seen.add(migration.id);
+      await this.transaction(async (tx) => {
+        const applied = await tx.get('SELECT 1 FROM schema_migrations WHERE id = ?', [migration.id]);
+        if (applied) return;
+        await this.#exec(migration.sql);
+        await tx.run('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)', [migration.id, new Date().toISOString()]);
+      });
+    }
+  }
+
+  #serialised<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(work, work);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  #exec(sql: string): Promise<void> {
+    return new Promise((resolve, reject) =>
+      this.#db.exec(sql, (error) => (error ? reject(new StoreError(`Store statement failed: ${error.message}`, error)) : resolve())),
+    );
+  }
+
+  #run(sql: string, params: SqlParams): Promise<{ changes: number; lastId: number }> {
+    return new Promise((resolve, reject) =>
+      this.#db.run(sql, params, function onRun(this: sqlite3.RunResult, error: Error | null) {
+        if (error) reject(new StoreError(`Store statement failed: ${error.message}`, error));
+        else resolve({ changes: this.changes, lastId: this.lastID });
+      }),
+    );
+  }
+
+  #get<Row>(sql: string, params: SqlParams): Promise<Row | undefined> {
+    return new Promise((resolve, reject) =>
+      this.#db.get<Row>(sql, params, (error, row) =>
+        error ? reject(new StoreError(`Store query failed: ${error.message}`, error)) : resolve(row),
+      ),
+    );
+  }
+
+  #all<Row>(sql: string, params: SqlParams): Promise<Row[]> {
+    return new Promise((resolve, reject) =>
+      this.#db.all<Row>(sql, params, (error, rows) =>
+        error ? reject(new StoreError(`Store query failed: ${error.message}`, error)) : resolve(rows),
+      ),
+    );
+  }
+}

@@ -1,0 +1,8 @@
+import type { FastifyPluginAsync } from 'fastify';
+
+/** GET /api/health: liveness for scripts and the desktop shell; carries nothing sensitive. */
+export function healthRoutes(info: { version: string }): FastifyPluginAsync {
+  return async (app) => {
+    app.get('/health', async () => ({ status: 'OK', version: info.version }));
+  };
+}

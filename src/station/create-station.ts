@@ -21,6 +21,18 @@ import { uiRoutes } from './http/routes/ui-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { packageRoot } from './files/package-root.js';
+import { OidcService } from './oidc/oidc-service.js';
+import { oidcRoutes } from './oidc/oidc-routes.js';
+import type { OidcLifetimes } from './oidc/create-oidc-provider.js';
+import { IdentityService } from './identity/identity-service.js';
+import { identityRoutes } from './identity/identity-routes.js';
+import { localTokenLogin } from './identity/local-token-login.js';
+import { smartIdSimulator } from './identity/smart-id-simulator.js';
+import { mobileIdSimulator } from './identity/mobile-id-simulator.js';
+import { eudiWalletSimulator } from './identity/eudi-wallet-simulator.js';
+import { DEFAULT_SANDBOX_TIMINGS, type SandboxTimings } from './identity/sandbox-timings.js';
+import { integratorRoutes } from './integrator/integrator-routes.js';
+import { IdentityForwarder } from './integrator/identity-forwarder.js';
 
 /** What the host (CLI, Electron main, tests) plugs in. Anything left out gets the headless default. */
 export interface StationPorts {
@@ -30,6 +42,8 @@ export interface StationPorts {
   clock?: Clock;
   logger?: Logger;
   tokenSources?: TokenSource[];
+  /** Shorter waits for tests: simulated users' reaction times, OIDC artefact lifetimes. */
+  tuning?: { sandboxTimings?: Partial<SandboxTimings>; oidcLifetimes?: Partial<OidcLifetimes> };
 }
 
 export interface Station {
@@ -42,6 +56,7 @@ export interface Station {
   readonly clock: Clock;
   readonly http: FastifyInstance;
   readonly logger: Logger;
+  readonly oidc: OidcService;
   /** A fresh one-time URL that opens the station UI (printed headless, loaded by the Electron window). */
   uiUrl(): string;
   close(): Promise<void>;
@@ -65,6 +80,26 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const baseUrl = (): string => `http://${hostPort()}`;
   const cookieName = (): string => `station_session_${port}`;
   const version = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+
+  const timings = { ...DEFAULT_SANDBOX_TIMINGS, ...ports.tuning?.sandboxTimings };
+  const identity = new IdentityService({
+    mode: () => config.mode,
+    methods: [
+      localTokenLogin({ tokens: () => tokens.tokens(), userPrompt, clock }),
+      smartIdSimulator(timings),
+      mobileIdSimulator(timings),
+      eudiWalletSimulator(timings, STATION_NAME),
+    ],
+  });
+  const oidc = new OidcService({
+    issuer: baseUrl,
+    database: data.database,
+    vault: data.vault,
+    clients: data.clients,
+    clock,
+    logger,
+    ...(ports.tuning?.oidcLifetimes ? { lifetimes: ports.tuning.oidcLifetimes } : {}),
+  });
 
   const http = createHttpServer({
     logger,
@@ -93,6 +128,11 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     { prefix: '/admin/api' },
   );
 
+  await http.register(oidcRoutes({ oidc, identity, mode: () => config.mode }));
+  await http.register(identityRoutes({ identity, clients: data.clients }), { prefix: '/api' });
+  const forwarder = new IdentityForwarder({ remoteBaseUrl: config.remoteServiceUrl, embedded: () => ({ app: http, host: hostPort() }) });
+  await http.register(integratorRoutes({ clients: data.clients, forwarder }), { prefix: '/integrator' });
+
   try {
     await tokens.start();
     await http.listen({ host: config.host, port: config.port });
@@ -115,6 +155,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     clock,
     http,
     logger,
+    oidc,
     uiUrl: () => `${baseUrl()}/ui/?token=${sessions.issueLaunchToken()}`,
     close: () =>
       (closing ??= (async () => {

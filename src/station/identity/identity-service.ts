@@ -1,0 +1,61 @@
+import type { IdentifiedPerson, IdentityStartResponse } from '../../core/schemas/identity-api.js';
+import type { StationMode } from '../../core/schemas/station-mode.js';
+import { NotFoundError } from '../../core/errors/not-found-error.js';
+import { IdentityError } from './identity-error.js';
+import type { IdentityBeginRequest, IdentityContext, IdentityMethod } from './identity-method.js';
+import { IdentitySessions } from './identity-sessions.js';
+
+export interface IdentityServiceOptions {
+  mode: () => StationMode;
+  methods: IdentityMethod[];
+  /** How long a started identification may wait for the user before it is dropped. */
+  sessionLifetimeMs?: number;
+  /** Upper bound for one long-poll of complete, whatever timeout the caller asks. */
+  maxWaitMs?: number;
+}
+
+/**
+ * Identification for both the identity API (integrators' servers) and the OIDC login page: one set of methods,
+ * one session store, one rule for sandbox methods (refused in production mode).
+ */
+export class IdentityService {
+  readonly #options: IdentityServiceOptions;
+  readonly #methods: Map<string, IdentityMethod>;
+  readonly #sessions: IdentitySessions;
+
+  constructor(options: IdentityServiceOptions) {
+    this.#options = options;
+    this.#methods = new Map(options.methods.map((method) => [method.code, method]));
+    this.#sessions = new IdentitySessions(options.sessionLifetimeMs ?? 180_000);
+  }
+
+  /** The methods usable in the current mode, for the login page. */
+  available(): IdentityMethod[] {
+    return [...this.#methods.values()].filter((method) => method.kind === 'local' || this.#options.mode() === 'sandbox');
+  }
+
+  async start(methodCode: string, request: IdentityBeginRequest, context: IdentityContext): Promise<IdentityStartResponse> {
+    const method = this.#method(methodCode);
+    const attempt = await method.begin(request, context);
+    return { ...attempt.response, token: this.#sessions.open(context.clientId, method.code, attempt) };
+  }
+
+  async complete(methodCode: string, token: string, clientId: string, waitSeconds: number): Promise<IdentifiedPerson | 'RUNNING'> {
+    const method = this.#method(methodCode);
+    const waitMs = Math.min(Math.max(0, waitSeconds) * 1000, this.#options.maxWaitMs ?? 10_000);
+    return this.#sessions.complete(token, clientId, method.code, waitMs);
+  }
+
+  #method(code: string): IdentityMethod {
+    const method = this.#methods.get(code);
+    if (!method) throw new NotFoundError('ERR_IDENTITY_METHOD_UNKNOWN', `This station has no identification method "${code}".`);
+    if (method.kind === 'sandbox' && this.#options.mode() !== 'sandbox') {
+      throw new IdentityError(
+        'ERR_IDENTITY_SANDBOX_ONLY',
+        `"${code}" is a sandbox simulator and is refused in production mode; forward it to a real service with remoteServiceUrl.`,
+        { status: 403 },
+      );
+    }
+    return method;
+  }
+}

@@ -1,0 +1,123 @@
+import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
+import { x509 } from '../pki/x509.js';
+import type { IdentifiedPerson } from '../../core/schemas/identity-api.js';
+import type { TokenCertificate } from '../../core/schemas/token-description.js';
+import type { Token } from '../tokens/token.js';
+import type { UserPrompt } from '../ports/user-prompt.js';
+import type { Clock } from '../ports/clock.js';
+import { UserCancelledError } from '../tokens/token-errors.js';
+import { IdentityError } from './identity-error.js';
+import type { IdentityContext, IdentityMethod } from './identity-method.js';
+import { certificatePerson } from './certificate-person.js';
+
+export const LOCAL_TOKEN_METHOD = 'local-token-login';
+
+export interface LocalTokenLoginDeps {
+  tokens(): Token[];
+  userPrompt: UserPrompt;
+  clock: Clock;
+}
+
+interface Candidate {
+  token: Token;
+  certificate: TokenCertificate;
+}
+
+/**
+ * Login with the ID card or USB token plugged into this machine: the user picks the authentication certificate,
+ * agrees in the station's own prompt, types the PIN there, and the token signs a fresh random challenge with the
+ * authentication key. The signature is verified against the certificate before the certificate's subject is
+ * taken as the identity, so a token that cannot prove possession of the key identifies nobody.
+ */
+export function localTokenLogin(deps: LocalTokenLoginDeps): IdentityMethod {
+  return {
+    code: LOCAL_TOKEN_METHOD,
+    label: 'ID card or USB token on this computer',
+    kind: 'local',
+    inputs: [],
+    async begin(_request, context) {
+      const candidates = await authenticationCertificates(deps.tokens());
+      if (candidates.length === 0) {
+        throw new IdentityError('ERR_IDENTITY_NO_AUTH_CERTIFICATE', 'No ID card or USB token with a valid authentication certificate is connected.', { status: 409, retriable: true });
+      }
+      const challenge = randomBytes(32);
+      const controller = new AbortController();
+      return {
+        response: { nonce: challenge.toString('base64') },
+        outcome: authenticate(deps, candidates, challenge, context, controller.signal),
+        cancel: () => controller.abort(),
+      };
+    },
+  };
+}
+
+async function authenticationCertificates(tokens: Token[]): Promise<Candidate[]> {
+  const lists = await Promise.all(
+    tokens.map(async (token) => {
+      try {
+        return (await token.listCertificates()).filter((c) => c.usage === 'authentication' && c.valid).map((certificate) => ({ token, certificate }));
+      } catch {
+        return []; // a token that cannot be read (removed meanwhile) offers nothing to log in with
+      }
+    }),
+  );
+  return lists.flat();
+}
+
+async function authenticate(deps: LocalTokenLoginDeps, candidates: Candidate[], challenge: Buffer, context: IdentityContext, signal: AbortSignal): Promise<IdentifiedPerson> {
+  let chosen = candidates[0]!;
+  if (candidates.length > 1) {
+    const index = await deps.userPrompt.chooseCertificate(
+      {
+        requester: context.requester,
+        purpose: 'authenticate',
+        candidates: candidates.map(({ token, certificate }) => ({
+          tokenId: token.id,
+          certificateId: certificate.id,
+          subject: certificate.subject,
+          issuer: certificate.issuer,
+          notAfter: certificate.notAfter,
+        })),
+      },
+      signal,
+    );
+    if (index === null || !candidates[index]) throw new UserCancelledError();
+    chosen = candidates[index];
+  }
+  const { token, certificate } = chosen;
+  const parsed = new x509.X509Certificate(Buffer.from(certificate.certificate, 'base64'));
+  const now = deps.clock.now();
+  if (now < parsed.notBefore || now > parsed.notAfter) {
+    throw new IdentityError('ERR_IDENTITY_CERTIFICATE_EXPIRED', 'The authentication certificate is not valid at this time.', { status: 400 });
+  }
+  const hash = createHash('sha256').update(challenge).digest();
+  const agreed = await deps.userPrompt.confirm(
+    {
+      purpose: 'authenticate',
+      requester: context.requester,
+      clientId: context.clientId,
+      documentDigest: hash.toString('hex'),
+      signerSubject: certificate.subject,
+      signerIssuer: certificate.issuer,
+      signerSerialNumber: certificate.serialNumber,
+    },
+    signal,
+  );
+  if (!agreed) throw new UserCancelledError();
+
+  const signature = await token.sign({
+    certificateId: certificate.id,
+    hash: new Uint8Array(hash),
+    hashAlgorithm: 'SHA-256',
+    scheme: certificate.keyAlgorithm === 'EC' ? 'ECDSA' : 'RSASSA-PKCS1-v1_5',
+    purpose: 'authenticate',
+    signal,
+    pin: (request) => deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: context.requester }, signal),
+  });
+  const publicKey = createPublicKey({ key: Buffer.from(parsed.publicKey.rawData), format: 'der', type: 'spki' });
+  const valid = verify('sha256', challenge, certificate.keyAlgorithm === 'EC' ? { key: publicKey, dsaEncoding: 'ieee-p1363' } : publicKey, signature);
+  if (!valid) {
+    throw new IdentityError('ERR_IDENTITY_SIGNATURE_INVALID', 'The token’s signature over the challenge does not verify with its authentication certificate.', { status: 400 });
+  }
+  return certificatePerson(parsed, LOCAL_TOKEN_METHOD);
+}

@@ -1,0 +1,133 @@
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Logger } from 'pino';
+import type { ClientRegistry } from '../clients/client-registry.js';
+import type { Database } from '../store/database.js';
+import type { Clock } from '../ports/clock.js';
+import { sqliteOidcAdapter } from './sqlite-oidc-adapter.js';
+import type { OidcSigningJwk } from './oidc-signing-keys.js';
+import type { OidcAccounts } from './oidc-accounts.js';
+import { OIDC_CLAIMS, personClaims } from './oidc-claims.js';
+import { OIDC_PATHS } from './oidc-paths.js';
+import { renderErrorPage } from './views/error-page.js';
+
+/** Lifetimes in seconds. Codes are short-lived; ID tokens decide how long a retired signing key stays published. */
+export interface OidcLifetimes {
+  authorizationCode: number;
+  idToken: number;
+  accessToken: number;
+  interaction: number;
+  session: number;
+}
+
+export const DEFAULT_OIDC_LIFETIMES: OidcLifetimes = { authorizationCode: 60, idToken: 600, accessToken: 600, interaction: 600, session: 600 };
+
+/** The client assertion may live at most this long (SERVICE-INTERFACE 2.2, 8). */
+const MAX_ASSERTION_SECONDS = 300;
+
+export interface OidcProviderDeps {
+  issuer: string;
+  database: Database;
+  clients: ClientRegistry;
+  accounts: OidcAccounts;
+  signingKeys: OidcSigningJwk[];
+  cookieKeys: string[];
+  clock: Clock;
+  lifetimes: OidcLifetimes;
+  logger: Logger;
+}
+
+/**
+ * oidc-provider configured to the service's beta profile (SERVICE-INTERFACE 4.1, 5, 7): code flow, query
+ * response mode, private_key_jwt with RS256 and an exact token-endpoint audience, RS256 ID tokens, scopes openid
+ * profile pid, state and nonce required, no UserInfo, no refresh tokens.
+ */
+export function createOidcProvider(deps: OidcProviderDeps): Provider {
+  const tokenEndpoint = new URL(OIDC_PATHS.token, deps.issuer).href;
+  const required = (name: string) => (_ctx: KoaContextWithOIDC, value: string | undefined) => {
+    if (!value) throw new errors.InvalidRequest(`${name} is required`);
+  };
+
+  const configuration: Configuration = {
+    adapter: sqliteOidcAdapter(deps.database, deps.clients, deps.clock),
+    jwks: { keys: deps.signingKeys },
+    cookies: { keys: deps.cookieKeys },
+    clientAuthMethods: ['private_key_jwt'],
+    enabledJWA: {
+      clientAuthSigningAlgValues: ['RS256'],
+      idTokenSigningAlgValues: ['RS256'],
+      requestObjectSigningAlgValues: ['RS256'],
+      authorizationSigningAlgValues: ['RS256'],
+      userinfoSigningAlgValues: ['RS256'],
+      introspectionSigningAlgValues: ['RS256'],
+    },
+    responseTypes: ['code'],
+    scopes: ['openid', 'profile', 'pid'],
+    claims: OIDC_CLAIMS as unknown as Configuration['claims'],
+    // Code flow still puts the scope's claims in the ID token: there is no UserInfo to fetch them from.
+    conformIdTokenClaims: false,
+    allowOmittingSingleRegisteredRedirectUri: false,
+    pkce: { required: () => false },
+    issueRefreshToken: () => false,
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      claimsParameter: { enabled: false },
+      introspection: { enabled: false },
+      revocation: { enabled: false },
+    },
+    extraParams: {
+      state: required('state'),
+      nonce: required('nonce'),
+      scope: (_ctx, value) => {
+        if (!value?.split(' ').includes('openid')) throw new errors.InvalidRequest('scope must include openid');
+      },
+    },
+    async assertJwtClientAuthClaimsAndHeader(_ctx, claims, header, client) {
+      if (claims.aud !== tokenEndpoint) throw new errors.InvalidClientAuth(`aud must be exactly the token endpoint URL ${tokenEndpoint}`);
+      if (claims.sub !== client.clientId) throw new errors.InvalidClientAuth('sub must be the client_id');
+      if (typeof header.kid !== 'string' || !header.kid) throw new errors.InvalidClientAuth('the assertion header must name the registered key (kid)');
+      if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number') throw new errors.InvalidClientAuth('iat and exp are required');
+      if (claims.exp - claims.iat > MAX_ASSERTION_SECONDS) throw new errors.InvalidClientAuth('exp must be at most 5 minutes after iat');
+    },
+    async findAccount(_ctx, sub, token) {
+      const person = await deps.accounts.find(sub);
+      if (!person) return undefined;
+      const amr = token && 'amr' in token ? (token.amr as string[] | undefined) : undefined;
+      return { accountId: sub, claims: () => personClaims(sub, person, amr) };
+    },
+    interactions: { url: (_ctx, interaction) => `${OIDC_PATHS.interaction}/${interaction.uid}` },
+    routes: { authorization: OIDC_PATHS.authorization, token: OIDC_PATHS.token, jwks: OIDC_PATHS.jwks },
+    ttl: {
+      AuthorizationCode: deps.lifetimes.authorizationCode,
+      IdToken: deps.lifetimes.idToken,
+      AccessToken: deps.lifetimes.accessToken,
+      Interaction: deps.lifetimes.interaction,
+      Session: deps.lifetimes.session,
+      Grant: deps.lifetimes.session,
+    },
+    discovery: {
+      verified_claims_supported: true,
+      trust_frameworks_supported: ['eidas'],
+      evidence_supported: ['electronic_record'],
+      claims_in_verified_claims_supported: ['given_name', 'family_name', 'birthdate', 'nationalities', 'place_of_birth', 'personal_administrative_number', 'document_number', 'id_expiry_date'],
+    },
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = renderErrorPage(out.error, out.error_description);
+    },
+  };
+
+  const provider = new Provider(deps.issuer, configuration);
+  provider.use(async (ctx, next) => {
+    await next();
+    // oidc-provider always offers form_post and fragment; clients may use query only.
+    if (ctx.oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object') {
+      (ctx.body as Record<string, unknown>).response_modes_supported = ['query'];
+    }
+    // Public metadata needs no wildcard CORS: the station never answers Access-Control-Allow-Origin: *.
+    if (ctx.response.get('Access-Control-Allow-Origin') === '*') ctx.remove('Access-Control-Allow-Origin');
+  });
+  provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'OIDC provider failed'));
+  return provider;
+}

@@ -1,0 +1,71 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { StationMode } from '../../core/schemas/station-mode.js';
+import { StationError } from '../../core/errors/station-error.js';
+import type { IdentityService } from '../identity/identity-service.js';
+import type { OidcService } from './oidc-service.js';
+import { OIDC_PATHS } from './oidc-paths.js';
+import { loginInteractionRoutes } from './login-interaction-routes.js';
+import { LOGIN_PAGE_CSP } from './views/html.js';
+
+export interface OidcRoutesDeps {
+  oidc: OidcService;
+  identity: IdentityService;
+  mode: () => StationMode;
+}
+
+/**
+ * The OIDC endpoints (SERVICE-INTERFACE 4.1) served by oidc-provider's own request handler under their exact
+ * paths, and the station's login pages. Only in sandbox mode: the service's OIDC flow is a sandbox-only beta.
+ */
+export function oidcRoutes(deps: OidcRoutesDeps): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(providerEndpoints(deps));
+    await app.register(loginInteractionRoutes(deps));
+  };
+}
+
+function providerEndpoints(deps: OidcRoutesDeps): FastifyPluginAsync {
+  return async (app) => {
+    // oidc-provider reads and limits request bodies itself: leave the stream untouched for it.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+    const forward = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      assertSandbox(deps.mode);
+      const provider = await deps.oidc.provider();
+      // The Host guard admitted only the station's own names; oidc-provider builds endpoint URLs from Host, and
+      // they must all be the issuer's (the exact token endpoint audience depends on it).
+      request.raw.headers.host = new URL(provider.issuer).host;
+      reply.hijack();
+      setPageHeaders(reply.raw);
+      await provider.callback()(request.raw, reply.raw);
+    };
+
+    // GET endpoints: any browser may read them (default for safe methods); the token endpoint is server to server.
+    const frontChannel = { config: { errorFormat: 'json' } } as const;
+    const backChannel = { config: { browserAccess: 'none', errorFormat: 'oauth' } } as const;
+    app.get(OIDC_PATHS.discovery, frontChannel, forward);
+    app.get(OIDC_PATHS.jwks, frontChannel, forward);
+    app.get(OIDC_PATHS.authorization, frontChannel, forward);
+    app.get(`${OIDC_PATHS.authorization}/:uid`, frontChannel, forward);
+    app.post(OIDC_PATHS.token, backChannel, forward);
+  };
+}
+
+export function assertSandbox(mode: () => StationMode): void {
+  if (mode() !== 'sandbox') {
+    throw new StationError('ERR_OIDC_SANDBOX_ONLY', 'The OpenID Connect provider is a beta available in sandbox mode only.', {
+      status: 404,
+      details: { oauthError: 'invalid_request' },
+    });
+  }
+}
+
+/** The station's usual response headers, which Fastify's hooks do not add to a hijacked response. */
+function setPageHeaders(response: ServerResponse): void {
+  response.setHeader('x-content-type-options', 'nosniff');
+  response.setHeader('referrer-policy', 'no-referrer');
+  response.setHeader('x-frame-options', 'DENY');
+  response.setHeader('content-security-policy', LOGIN_PAGE_CSP);
+}

@@ -1,0 +1,94 @@
+import { errors, type Adapter, type AdapterFactory, type AdapterPayload } from 'oidc-provider';
+import type { ClientRegistry } from '../clients/client-registry.js';
+import type { Database } from '../store/database.js';
+import type { Clock } from '../ports/clock.js';
+import { toOidcClientMetadata } from './oidc-client-metadata.js';
+
+interface ModelRow {
+  payload: string;
+  expires_at: number | null;
+  consumed_at: number | null;
+}
+
+/**
+ * oidc-provider's storage on the station's SQLite store. Two operations are made atomic here because the
+ * provider's own find-then-write would let two concurrent requests both win: recording a client-assertion jti
+ * (ReplayDetection) and consuming an authorization code.
+ */
+export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, clock: Clock): AdapterFactory {
+  const now = (): number => Math.floor(clock.now().getTime() / 1000);
+
+  return (model: string): Adapter => {
+    if (model === 'Client') return clientAdapter(clients);
+
+    const findWhere = async (column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> => {
+      const row = await database.get<ModelRow>(
+        `SELECT payload, expires_at, consumed_at FROM oidc_models WHERE model = ? AND ${column} = ?`,
+        [model, value],
+      );
+      if (!row || (row.expires_at !== null && row.expires_at <= now())) return undefined;
+      const payload = JSON.parse(row.payload) as AdapterPayload;
+      return row.consumed_at === null ? payload : { ...payload, consumed: row.consumed_at };
+    };
+
+    return {
+      async upsert(id, payload, expiresIn) {
+        const expiresAt = typeof expiresIn === 'number' ? now() + expiresIn : null;
+        const values = [model, id, JSON.stringify(payload), payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresAt];
+        if (model === 'ReplayDetection') {
+          const { changes } = await database.run(
+            `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, expires_at = excluded.expires_at
+             WHERE oidc_models.expires_at <= ${now()}`,
+            values,
+          );
+          if (changes === 0) throw new errors.InvalidClientAuth('client assertion tokens must only be used once');
+          return;
+        }
+        await database.run(
+          `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
+             uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`,
+          values,
+        );
+        // Expired rows are dropped as new ones arrive, so the table stays as small as the live state.
+        await database.run('DELETE FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at < ?', [now() - 3600]);
+      },
+      find: (id) => findWhere('id', id),
+      findByUid: (uid) => findWhere('uid', uid),
+      findByUserCode: (userCode) => findWhere('user_code', userCode),
+      async consume(id) {
+        const { changes } = await database.run(
+          'UPDATE oidc_models SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL',
+          [now(), model, id],
+        );
+        if (changes === 0) throw new errors.InvalidGrant(`${model} was already used`);
+      },
+      async destroy(id) {
+        await database.run('DELETE FROM oidc_models WHERE model = ? AND id = ?', [model, id]);
+      },
+      async revokeByGrantId(grantId) {
+        await database.run('DELETE FROM oidc_models WHERE grant_id = ?', [grantId]);
+      },
+    };
+  };
+}
+
+/** Clients come from the station's registry, so `clients add` takes effect without restarting the provider. */
+function clientAdapter(clients: ClientRegistry): Adapter {
+  const readOnly = async (): Promise<never> => {
+    throw new TypeError('OIDC clients are managed through the client registry');
+  };
+  return {
+    async find(id) {
+      const client = await clients.find(id);
+      return client ? toOidcClientMetadata(client) : undefined;
+    },
+    findByUid: async () => undefined,
+    findByUserCode: async () => undefined,
+    upsert: readOnly,
+    consume: readOnly,
+    destroy: readOnly,
+    revokeByGrantId: readOnly,
+  };
+}

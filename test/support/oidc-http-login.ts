@@ -1,0 +1,72 @@
+// Drives the station's login pages over plain HTTP, as a browser without script would (cookies, 303s, the form
+// post, the self-refreshing wait page): a fast, real flow for the token endpoint's negative cases.
+export interface HttpLoginForm {
+  method: string;
+  idcode?: string;
+  phone?: string;
+  country?: string;
+}
+
+export interface HttpLoginResult {
+  /** The URL the station finally sent the browser to (the client's redirect_uri with code and state, or error). */
+  callback: URL;
+  pages: string[];
+}
+
+class CookieJar {
+  readonly #cookies = new Map<string, string>();
+  store(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair] = header.split(';');
+      const index = pair!.indexOf('=');
+      const name = pair!.slice(0, index);
+      const value = pair!.slice(index + 1);
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(header)) this.#cookies.delete(name);
+      else this.#cookies.set(name, value);
+    }
+  }
+  header(): string {
+    return [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
+export async function loginOverHttp(stationBaseUrl: string, authorizationUrl: URL, form: HttpLoginForm): Promise<HttpLoginResult> {
+  const jar = new CookieJar();
+  const pages: string[] = [];
+  let url = authorizationUrl;
+  let body: URLSearchParams | undefined;
+  for (let step = 0; step < 200; step++) {
+    if (url.origin !== stationBaseUrl) return { callback: url, pages };
+    const response = await fetch(url, {
+      method: body ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        cookie: jar.header(),
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded', origin: stationBaseUrl } : {}),
+      },
+      ...(body ? { body } : {}),
+    });
+    jar.store(response);
+    body = undefined;
+    if (response.status >= 300 && response.status < 400) {
+      url = new URL(response.headers.get('location')!, url);
+      continue;
+    }
+    const html = await response.text();
+    pages.push(html);
+    if (response.status !== 200) throw new Error(`login page answered ${response.status}: ${html}`);
+    const refresh = /<meta http-equiv="refresh" content="\d+;url=([^"]+)"/.exec(html);
+    if (refresh) {
+      url = new URL(refresh[1]!.replace(/&amp;/g, '&'), url);
+      continue;
+    }
+    const action = /<form method="post" action="([^"]+)" class="method" data-method="([^"]+)"/g;
+    let match: RegExpExecArray | null;
+    let target: string | undefined;
+    while ((match = action.exec(html))) if (match[2] === form.method) target = match[1];
+    if (!target) throw new Error(`no form for ${form.method} on the login page`);
+    url = new URL(target, url);
+    body = new URLSearchParams(Object.entries(form).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  }
+  throw new Error('login did not finish');
+}

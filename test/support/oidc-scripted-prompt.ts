@@ -1,0 +1,27 @@
+// The station's UserPrompt answered by a script: records what was asked, answers as told.
+import type { CertificateChoiceRequest, PinRequest, SignatureConsentRequest } from '../../src/core/schemas/prompts.js';
+import type { UserPrompt } from '../../src/station/ports/user-prompt.js';
+
+export class ScriptedPrompt implements UserPrompt {
+  readonly confirms: SignatureConsentRequest[] = [];
+  readonly pins: PinRequest[] = [];
+  readonly choices: CertificateChoiceRequest[] = [];
+  agree = true;
+  pin: string | null = '1234';
+  choice: number | null = 0;
+
+  async confirm(request: SignatureConsentRequest): Promise<boolean> {
+    this.confirms.push(request);
+    return this.agree;
+  }
+
+  async askPin(request: PinRequest): Promise<Uint8Array | null> {
+    this.pins.push(request);
+    return this.pin === null ? null : new TextEncoder().encode(this.pin);
+  }
+
+  async chooseCertificate(request: CertificateChoiceRequest): Promise<number | null> {
+    this.choices.push(request);
+    return this.choice;
+  }
+}

@@ -21,6 +21,9 @@ export interface OidcLifetimes {
 
 export const DEFAULT_OIDC_LIFETIMES: OidcLifetimes = { authorizationCode: 60, idToken: 600, accessToken: 600, interaction: 600, session: 600 };
 
+/** Exactly the claims SERVICE-INTERFACE 2.4 advertises. */
+const CLAIMS_SUPPORTED = ['sub', 'name', 'family_name', 'given_name', 'birthdate', 'email', 'phone_number', 'document_number', 'id_expiry_date', 'language', 'verified_claims'];
+
 /** The client assertion may live at most this long (SERVICE-INTERFACE 2.2, 8). */
 const MAX_ASSERTION_SECONDS = 300;
 
@@ -75,6 +78,8 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       claimsParameter: { enabled: false },
       introspection: { enabled: false },
       revocation: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
     },
     extraParams: {
       state: required('state'),
@@ -121,13 +126,34 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
   const provider = new Provider(deps.issuer, configuration);
   provider.use(async (ctx, next) => {
     await next();
-    // oidc-provider always offers form_post and fragment; clients may use query only.
-    if (ctx.oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object') {
-      (ctx.body as Record<string, unknown>).response_modes_supported = ['query'];
+    const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : undefined;
+    if (ctx.oidc?.route === 'discovery' && body) {
+      // oidc-provider always lists form_post and fragment, its built-in refresh_token grant and the claims it
+      // adds itself; the beta profile is narrower (SERVICE-INTERFACE 2.4, 4.1).
+      body.response_modes_supported = ['query'];
+      body.grant_types_supported = ['authorization_code'];
+      body.claims_supported = CLAIMS_SUPPORTED;
     }
+    if (ctx.oidc?.route === 'token' && body) remapTokenError(ctx, body);
     // Public metadata needs no wildcard CORS: the station never answers Access-Control-Allow-Origin: *.
     if (ctx.response.get('Access-Control-Allow-Origin') === '*') ctx.remove('Access-Control-Allow-Origin');
   });
   provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'OIDC provider failed'));
   return provider;
+}
+
+/**
+ * Two token-endpoint answers where oidc-provider's error code differs from SERVICE-INTERFACE 7 / RFC 6749: a grant
+ * type the client is not registered for is unauthorized_client, and an assertion whose sub names another client
+ * than client_id is a wrong assertion (invalid_client, 401). Matched on the library's messages; tests pin them.
+ */
+function remapTokenError(ctx: { status: number }, body: Record<string, unknown>): void {
+  if (body.error !== 'invalid_request') return;
+  if (body.error_description === 'requested grant type is not allowed for this client') {
+    body.error = 'unauthorized_client';
+  } else if (body.error_description === 'client_id mismatch') {
+    body.error = 'invalid_client';
+    body.error_description = 'the client_assertion sub must be the client_id';
+    ctx.status = 401;
+  }
 }

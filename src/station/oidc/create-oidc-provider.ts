@@ -125,6 +125,12 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
 
   const provider = new Provider(deps.issuer, configuration);
   provider.use(async (ctx, next) => {
+    // Other response modes are refused. oidc-provider would deliver that refusal in the mode asked for (a fragment,
+    // or a form_post page whose inline script the CSP blocks); an unknown mode name makes it answer in the query.
+    const mode = ctx.query.response_mode;
+    if (ctx.path === OIDC_PATHS.authorization && mode !== undefined && mode !== 'query') {
+      ctx.query = { ...ctx.query, response_mode: 'unsupported' };
+    }
     await next();
     const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : undefined;
     if (ctx.oidc?.route === 'discovery' && body) {

@@ -117,6 +117,13 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       evidence_supported: ['electronic_record'],
       claims_in_verified_claims_supported: ['given_name', 'family_name', 'birthdate', 'nationalities', 'place_of_birth', 'personal_administrative_number', 'document_number', 'id_expiry_date'],
     },
+    // oidc-provider refuses to fetch from loopback and private addresses (SSRF protection for dynamically
+    // registered URLs). Here the only URLs it fetches are client JWKS URLs that the station's administrator
+    // registered, and an integrator on this same machine (127.0.0.1) is a normal set-up: fetch without that filter.
+    fetch: (url, options) => {
+      const { dispatcher: _ssrfFilter, ...rest } = options as RequestInit & { dispatcher?: unknown };
+      return globalThis.fetch(url, rest);
+    },
     async renderError(ctx, out) {
       ctx.type = 'html';
       ctx.body = renderErrorPage(out.error, out.error_description);

@@ -12,12 +12,14 @@ export interface OidcTestStation extends TestStation {
 
 export async function startOidcTestStation(
   options: { config?: Partial<StationConfigInput>; tokens?: SoftToken[]; tuning?: StationPorts['tuning'] } = {},
+  ports: Partial<StationPorts> = {},
 ): Promise<OidcTestStation> {
   const prompt = new ScriptedPrompt();
   const station = await startTestStation(options.config ?? {}, {
     userPrompt: prompt,
     tokenSources: [softTokenSource(options.tokens ?? [])],
     tuning: { sandboxTimings: { userActionMs: 400, userTimeoutMs: 1_500 }, ...options.tuning },
+    ...ports,
   });
   return Object.assign(station, { prompt });
 }

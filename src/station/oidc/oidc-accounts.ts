@@ -7,6 +7,8 @@ import type { Clock } from '../ports/clock.js';
  * session can still lead to tokens: each write drops records older than that.
  */
 export class OidcAccounts {
+  /** Read-through copy: this process is the store's only writer, and the token endpoint reads every account. */
+  readonly #recent = new Map<string, { person: IdentifiedPerson; savedAt: number }>();
   readonly #database: Database;
   readonly #clock: Clock;
   readonly #keepSeconds: number;
@@ -30,11 +32,16 @@ export class OidcAccounts {
        ON CONFLICT (sub) DO UPDATE SET person = excluded.person, updated_at = excluded.updated_at`,
       [sub, JSON.stringify(person), now.toISOString()],
     );
-    await this.#database.run('DELETE FROM oidc_accounts WHERE updated_at < ?', [new Date(now.getTime() - this.#keepSeconds * 1000).toISOString()]);
+    const cutoff = now.getTime() - this.#keepSeconds * 1000;
+    await this.#database.run('DELETE FROM oidc_accounts WHERE updated_at < ?', [new Date(cutoff).toISOString()]);
+    for (const [key, entry] of this.#recent) if (entry.savedAt < cutoff) this.#recent.delete(key);
+    this.#recent.set(sub, { person, savedAt: now.getTime() });
     return sub;
   }
 
   async find(sub: string): Promise<IdentifiedPerson | undefined> {
+    const recent = this.#recent.get(sub);
+    if (recent) return recent.person;
     const row = await this.#database.get<{ person: string }>('SELECT person FROM oidc_accounts WHERE sub = ?', [sub]);
     return row ? identifiedPersonSchema.parse(JSON.parse(row.person)) : undefined;
   }

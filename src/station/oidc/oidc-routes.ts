@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
 import type { StationMode } from '../../core/schemas/station-mode.js';
 import { StationError } from '../../core/errors/station-error.js';
 import type { IdentityService } from '../identity/identity-service.js';
@@ -31,15 +32,19 @@ function providerEndpoints(deps: OidcRoutesDeps): FastifyPluginAsync {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
+    // Koa composes its middleware on every callback() call: keep one handler per provider instance.
+    const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
     const forward = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       assertSandbox(deps.mode);
       const provider = await deps.oidc.provider();
+      let handler = handlers.get(provider);
+      if (!handler) handlers.set(provider, (handler = provider.callback()));
       // The Host guard admitted only the station's own names; oidc-provider builds endpoint URLs from Host, and
       // they must all be the issuer's (the exact token endpoint audience depends on it).
       request.raw.headers.host = new URL(provider.issuer).host;
       reply.hijack();
       setPageHeaders(reply.raw);
-      await provider.callback()(request.raw, reply.raw);
+      await handler(request.raw, reply.raw);
     };
 
     // GET endpoints: any browser may read them (default for safe methods); the token endpoint is server to server.

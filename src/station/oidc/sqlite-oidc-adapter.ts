@@ -3,6 +3,7 @@ import type { ClientRegistry } from '../clients/client-registry.js';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../ports/clock.js';
 import { toOidcClientMetadata } from './oidc-client-metadata.js';
+import { GroupedWrites } from './grouped-writes.js';
 
 interface ModelRow {
   payload: string;
@@ -11,15 +12,32 @@ interface ModelRow {
 }
 
 /**
+ * Access tokens are only ever looked up by UserInfo, introspection and revocation, none of which the beta profile
+ * has: they are kept in memory, which spares the token endpoint a durable write per request.
+ */
+const MEMORY_MODELS = new Set(['AccessToken']);
+
+/** Expired rows are swept at most this often, not on every write. */
+const SWEEP_INTERVAL_SECONDS = 60;
+
+/**
  * oidc-provider's storage on the station's SQLite store. Two operations are made atomic here because the
  * provider's own find-then-write would let two concurrent requests both win: recording a client-assertion jti
  * (ReplayDetection) and consuming an authorization code.
  */
 export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, clock: Clock): AdapterFactory {
   const now = (): number => Math.floor(clock.now().getTime() / 1000);
+  const grouped = new GroupedWrites(database);
+  let lastSweep = 0;
+  const sweep = async (): Promise<void> => {
+    if (now() - lastSweep < SWEEP_INTERVAL_SECONDS) return;
+    lastSweep = now();
+    await database.run('DELETE FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at < ?', [now()]);
+  };
 
   return (model: string): Adapter => {
     if (model === 'Client') return clientAdapter(clients);
+    if (MEMORY_MODELS.has(model)) return memoryAdapter(model, now);
 
     const findWhere = async (column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> => {
       const row = await database.get<ModelRow>(
@@ -36,12 +54,12 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
         const expiresAt = typeof expiresIn === 'number' ? now() + expiresIn : null;
         const values = [model, id, JSON.stringify(payload), payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresAt];
         if (model === 'ReplayDetection') {
-          const { changes } = await database.run(
+          const { changes } = await grouped.write((tx) => tx.run(
             `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
              ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, expires_at = excluded.expires_at
              WHERE oidc_models.expires_at <= ${now()}`,
             values,
-          );
+          ));
           if (changes === 0) throw new errors.InvalidClientAuth('client assertion tokens must only be used once');
           return;
         }
@@ -51,16 +69,16 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
              uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`,
           values,
         );
-        // Expired rows are dropped as new ones arrive, so the table stays as small as the live state.
-        await database.run('DELETE FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at < ?', [now() - 3600]);
+        await sweep();
       },
-      find: (id) => findWhere('id', id),
+      // ReplayDetection: oidc-provider finds before it saves; the insert below is what decides, atomically, so the
+      // read is skipped (one store round trip less per token request).
+      find: (id) => (model === 'ReplayDetection' ? Promise.resolve(undefined) : findWhere('id', id)),
       findByUid: (uid) => findWhere('uid', uid),
       findByUserCode: (userCode) => findWhere('user_code', userCode),
       async consume(id) {
-        const { changes } = await database.run(
-          'UPDATE oidc_models SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL',
-          [now(), model, id],
+        const { changes } = await grouped.write((tx) =>
+          tx.run('UPDATE oidc_models SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL', [now(), model, id]),
         );
         if (changes === 0) throw new errors.InvalidGrant(`${model} was already used`);
       },
@@ -68,9 +86,40 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
         await database.run('DELETE FROM oidc_models WHERE model = ? AND id = ?', [model, id]);
       },
       async revokeByGrantId(grantId) {
-        await database.run('DELETE FROM oidc_models WHERE grant_id = ?', [grantId]);
+        await database.run('DELETE FROM oidc_models WHERE model = ? AND grant_id = ?', [model, grantId]);
       },
     };
+  };
+}
+
+function memoryAdapter(model: string, now: () => number): Adapter {
+  const entries = new Map<string, { payload: AdapterPayload; expiresAt: number | undefined }>();
+  let lastSweep = 0;
+  const live = (id: string): AdapterPayload | undefined => {
+    const entry = entries.get(id);
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= now()) entries.delete(id);
+    return entries.get(id)?.payload;
+  };
+  return {
+    async upsert(id, payload, expiresIn) {
+      if (now() - lastSweep >= SWEEP_INTERVAL_SECONDS) {
+        lastSweep = now();
+        for (const [key, entry] of entries) if (entry.expiresAt !== undefined && entry.expiresAt <= now()) entries.delete(key);
+      }
+      entries.set(id, { payload, expiresAt: typeof expiresIn === 'number' ? now() + expiresIn : undefined });
+    },
+    find: async (id) => live(id),
+    findByUid: async () => undefined,
+    findByUserCode: async () => undefined,
+    async consume(id) {
+      const payload = live(id);
+      if (!payload || payload.consumed) throw new errors.InvalidGrant(`${model} was already used`);
+      payload.consumed = now();
+    },
+    destroy: async (id) => void entries.delete(id),
+    async revokeByGrantId(grantId) {
+      for (const [key, entry] of entries) if (entry.payload.grantId === grantId) entries.delete(key);
+    },
   };
 }
 

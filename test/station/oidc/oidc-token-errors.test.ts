@@ -219,3 +219,31 @@ describe('token endpoint: jti replay cache survives a restart', () => {
     }
   });
 });
+
+describe('token endpoint: single use under concurrency', () => {
+  let station: OidcTestStation;
+  let rp: RelyingParty;
+  beforeAll(async () => {
+    station = await startOidcTestStation();
+    rp = await createRelyingParty(station);
+  });
+  afterAll(async () => {
+    await rp?.close();
+    await station?.dispose();
+  });
+
+  it('one assertion sent in parallel with several codes authenticates once', async () => {
+    const codes = await Promise.all([0, 1, 2, 3].map(() => freshCode(station, rp)));
+    const assertion = await rp.assertion();
+    const responses = await Promise.all(codes.map((code) => exchange(rp, code, {}, assertion)));
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(1);
+    for (const response of responses.filter((r) => r.status !== 200)) expectOAuthError(response, 'invalid_client', 401);
+  });
+
+  it('one code redeemed in parallel yields tokens once', async () => {
+    const code = await freshCode(station, rp);
+    const responses = await Promise.all([0, 1, 2, 3].map(async () => exchange(rp, code)));
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(1);
+    for (const response of responses.filter((r) => r.status !== 200)) expectOAuthError(response, 'invalid_grant', 400);
+  });
+});

@@ -10,6 +10,8 @@ export interface HttpLoginForm {
 export interface HttpLoginResult {
   /** The URL the station finally sent the browser to (the client's redirect_uri with code and state, or error). */
   callback: URL;
+  /** HTTP status of the response that sent the browser to the callback. */
+  callbackStatus: number;
   pages: string[];
 }
 
@@ -35,8 +37,9 @@ export async function loginOverHttp(stationBaseUrl: string, authorizationUrl: UR
   const pages: string[] = [];
   let url = authorizationUrl;
   let body: URLSearchParams | undefined;
+  let lastStatus = 0;
   for (let step = 0; step < 200; step++) {
-    if (url.origin !== stationBaseUrl) return { callback: url, pages };
+    if (url.origin !== stationBaseUrl) return { callback: url, callbackStatus: lastStatus, pages };
     const response = await fetch(url, {
       method: body ? 'POST' : 'GET',
       redirect: 'manual',
@@ -47,6 +50,7 @@ export async function loginOverHttp(stationBaseUrl: string, authorizationUrl: UR
       ...(body ? { body } : {}),
     });
     jar.store(response);
+    lastStatus = response.status;
     body = undefined;
     if (response.status >= 300 && response.status < 400) {
       url = new URL(response.headers.get('location')!, url);

@@ -139,6 +139,8 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       ctx.query = { ...ctx.query, response_mode: 'unsupported' };
     }
     await next();
+    // The interface answers the authorization request with a 302 (oidc-provider uses 303; both make a GET).
+    if ((ctx.oidc?.route === 'authorization' || ctx.oidc?.route === 'resume') && ctx.status === 303) ctx.status = 302;
     const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : undefined;
     if (ctx.oidc?.route === 'discovery' && body) {
       // oidc-provider always lists form_post and fragment, its built-in refresh_token grant and the claims it

@@ -36,7 +36,7 @@ describe('authorization endpoint: request checks', () => {
 
   it('sends a valid request to the station’s login page', async () => {
     const response = await authorize({});
-    expect(response.status).toBe(303);
+    expect(response.status).toBe(302);
     expect(response.headers.get('location')).toMatch(/^\/oidc\/interaction\/[\w-]+$/);
   });
 

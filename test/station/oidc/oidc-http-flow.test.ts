@@ -20,7 +20,10 @@ describe('OIDC code flow over HTTP with openid-client', () => {
     const nonce = client.randomNonce();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(rp.config, { redirect_uri: rp.redirectUri, scope: 'openid profile', state, nonce });
-    const { callback, pages } = await loginOverHttp(station.baseUrl, url, { method: 'smartid', idcode: '30303039914', country: 'EE' });
+    const { callback, callbackStatus, pages } = await loginOverHttp(station.baseUrl, url, { method: 'smartid', idcode: '30303039914', country: 'EE' });
+    expect(callbackStatus).toBe(302);
+    expect(callback.searchParams.get('state')).toBe(state);
+    expect(callback.searchParams.get('code')).toBeTruthy();
     expect(pages.some((page) => /class="challenge" id="challenge">\d{4}</.test(page))).toBe(true);
     const tokens = await client.authorizationCodeGrant(rp.config, callback, { expectedNonce: nonce, expectedState: state, idTokenExpected: true });
     const claims = tokens.claims()!;

@@ -17,6 +17,19 @@ interface ModelRow {
  */
 const MEMORY_MODELS = new Set(['AccessToken']);
 
+/**
+ * Grants and sessions are written only by this process (the CLI never touches them) and read on every token
+ * request: reads are served from a write-through copy, the store stays the durable record.
+ */
+const CACHED_MODELS = new Set(['Grant', 'Session']);
+const CACHE_LIMIT = 10_000;
+
+/**
+ * Client registrations are read on every token request; they may also be changed by the CLI in another process,
+ * so the copy is trusted only this long.
+ */
+const CLIENT_CACHE_MS = 2_000;
+
 /** Expired rows are swept at most this often, not on every write. */
 const SWEEP_INTERVAL_SECONDS = 60;
 
@@ -36,10 +49,20 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
   };
 
   return (model: string): Adapter => {
-    if (model === 'Client') return clientAdapter(clients);
+    if (model === 'Client') return clientAdapter(clients, clock);
     if (MEMORY_MODELS.has(model)) return memoryAdapter(model, now);
 
+    const cache = CACHED_MODELS.has(model) ? new Map<string, { payload: AdapterPayload; expiresAt: number | null }>() : undefined;
+    const uids = new Map<string, string>();
+    const cached = (column: string, value: string): AdapterPayload | undefined => {
+      const id = column === 'id' ? value : column === 'uid' ? uids.get(value) : undefined;
+      const hit = id === undefined ? undefined : cache?.get(id);
+      return hit && (hit.expiresAt === null || hit.expiresAt > now()) ? structuredClone(hit.payload) : undefined;
+    };
+
     const findWhere = async (column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> => {
+      const hit = cached(column, value);
+      if (hit) return hit;
       const row = await database.get<ModelRow>(
         `SELECT payload, expires_at, consumed_at FROM oidc_models WHERE model = ? AND ${column} = ?`,
         [model, value],
@@ -69,6 +92,14 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
              uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`,
           values,
         );
+        if (cache) {
+          if (cache.size >= CACHE_LIMIT) {
+            cache.clear();
+            uids.clear();
+          }
+          cache.set(id, { payload: structuredClone(payload), expiresAt });
+          if (payload.uid) uids.set(payload.uid, id);
+        }
         await sweep();
       },
       // ReplayDetection: oidc-provider finds before it saves; the insert below is what decides, atomically, so the
@@ -83,9 +114,13 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
         if (changes === 0) throw new errors.InvalidGrant(`${model} was already used`);
       },
       async destroy(id) {
+        const uid = cache?.get(id)?.payload.uid;
+        if (uid) uids.delete(uid);
+        cache?.delete(id);
         await database.run('DELETE FROM oidc_models WHERE model = ? AND id = ?', [model, id]);
       },
       async revokeByGrantId(grantId) {
+        for (const [key, entry] of cache ?? []) if (entry.payload.grantId === grantId) cache?.delete(key);
         await database.run('DELETE FROM oidc_models WHERE model = ? AND grant_id = ?', [model, grantId]);
       },
     };
@@ -123,15 +158,21 @@ function memoryAdapter(model: string, now: () => number): Adapter {
   };
 }
 
-/** Clients come from the station's registry, so `clients add` takes effect without restarting the provider. */
-function clientAdapter(clients: ClientRegistry): Adapter {
+/** Clients come from the station's registry, so `clients add` takes effect (within CLIENT_CACHE_MS) without a restart. */
+function clientAdapter(clients: ClientRegistry, clock: Clock): Adapter {
   const readOnly = async (): Promise<never> => {
     throw new TypeError('OIDC clients are managed through the client registry');
   };
+  const recent = new Map<string, { metadata: AdapterPayload | undefined; until: number }>();
   return {
     async find(id) {
+      const hit = recent.get(id);
+      if (hit && hit.until > clock.now().getTime()) return hit.metadata;
       const client = await clients.find(id);
-      return client ? toOidcClientMetadata(client) : undefined;
+      const metadata = client ? toOidcClientMetadata(client) : undefined;
+      if (recent.size >= CACHE_LIMIT) recent.clear();
+      recent.set(id, { metadata, until: clock.now().getTime() + CLIENT_CACHE_MS });
+      return metadata;
     },
     findByUid: async () => undefined,
     findByUserCode: async () => undefined,

@@ -23,7 +23,7 @@ import { healthRoutes } from './http/routes/health-routes.js';
 import { packageRoot } from './files/package-root.js';
 import { OidcService } from './oidc/oidc-service.js';
 import { oidcRoutes } from './oidc/oidc-routes.js';
-import type { OidcLifetimes } from './oidc/create-oidc-provider.js';
+import type { OidcLifetimes } from './oidc/oidc-lifetimes.js';
 import { IdentityService } from './identity/identity-service.js';
 import { identityRoutes } from './identity/identity-routes.js';
 import { localTokenLogin } from './identity/local-token-login.js';

@@ -6,20 +6,22 @@ import type { Clock } from '../ports/clock.js';
 import { sqliteOidcAdapter } from './sqlite-oidc-adapter.js';
 import type { OidcSigningJwk } from './oidc-signing-keys.js';
 import type { OidcAccounts } from './oidc-accounts.js';
-import { OIDC_CLAIMS, personClaims } from './oidc-claims.js';
+import { personClaims } from './person-claims.js';
 import { OIDC_PATHS } from './oidc-paths.js';
+import type { OidcLifetimes } from './oidc-lifetimes.js';
 import { renderErrorPage } from './views/error-page.js';
 
-/** Lifetimes in seconds. Codes are short-lived; ID tokens decide how long a retired signing key stays published. */
-export interface OidcLifetimes {
-  authorizationCode: number;
-  idToken: number;
-  accessToken: number;
-  interaction: number;
-  session: number;
-}
-
-export const DEFAULT_OIDC_LIFETIMES: OidcLifetimes = { authorizationCode: 60, idToken: 600, accessToken: 600, interaction: 600, session: 600 };
+/** Claims the provider knows, by scope (SERVICE-INTERFACE 2.4); null entries are advertised without a scope. */
+const OIDC_CLAIMS = {
+  openid: ['sub'],
+  profile: ['name', 'given_name', 'family_name', 'birthdate'],
+  pid: ['verified_claims'],
+  email: null,
+  phone_number: null,
+  document_number: null,
+  id_expiry_date: null,
+  language: null,
+} as const;
 
 /** Exactly the claims SERVICE-INTERFACE 2.4 advertises. */
 const CLAIMS_SUPPORTED = ['sub', 'name', 'family_name', 'given_name', 'birthdate', 'email', 'phone_number', 'document_number', 'id_expiry_date', 'language', 'verified_claims'];

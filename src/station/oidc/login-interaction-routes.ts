@@ -6,7 +6,7 @@ import { toStationError } from '../http/to-station-error.js';
 import { parseZod } from '../validation/parse-zod.js';
 import type { IdentityMethod } from '../identity/identity-method.js';
 import type { OidcRoutesDeps } from './oidc-routes.js';
-import { assertSandbox } from './oidc-routes.js';
+import { assertSandbox } from './assert-sandbox.js';
 import { OIDC_PATHS } from './oidc-paths.js';
 import { LOGIN_PAGE_CSP } from './views/html.js';
 import { LOGIN_CSS } from './views/login-css.js';

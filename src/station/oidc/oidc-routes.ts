@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { StationMode } from '../../core/schemas/station-mode.js';
-import { StationError } from '../../core/errors/station-error.js';
+import { assertSandbox } from './assert-sandbox.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import type { OidcService } from './oidc-service.js';
 import { OIDC_PATHS } from './oidc-paths.js';
@@ -56,15 +56,6 @@ function providerEndpoints(deps: OidcRoutesDeps): FastifyPluginAsync {
     app.get(`${OIDC_PATHS.authorization}/:uid`, frontChannel, forward);
     app.post(OIDC_PATHS.token, backChannel, forward);
   };
-}
-
-export function assertSandbox(mode: () => StationMode): void {
-  if (mode() !== 'sandbox') {
-    throw new StationError('ERR_OIDC_SANDBOX_ONLY', 'The OpenID Connect provider is a beta available in sandbox mode only.', {
-      status: 404,
-      details: { oauthError: 'invalid_request' },
-    });
-  }
 }
 
 /** The station's usual response headers, which Fastify's hooks do not add to a hijacked response. */

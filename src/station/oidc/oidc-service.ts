@@ -5,7 +5,8 @@ import type { ClientRegistry } from '../clients/client-registry.js';
 import type { SecretVault } from '../keychain/secret-vault.js';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../ports/clock.js';
-import { createOidcProvider, DEFAULT_OIDC_LIFETIMES, type OidcLifetimes } from './create-oidc-provider.js';
+import { createOidcProvider } from './create-oidc-provider.js';
+import { DEFAULT_OIDC_LIFETIMES, type OidcLifetimes } from './oidc-lifetimes.js';
 import { OidcSigningKeys } from './oidc-signing-keys.js';
 import { OidcAccounts } from './oidc-accounts.js';
 

@@ -2,18 +2,6 @@ import type { AccountClaims } from 'oidc-provider';
 import type { IdentifiedPerson } from '../../core/schemas/identity-api.js';
 import { EUDI_WALLET_METHOD } from '../identity/eudi-wallet-simulator.js';
 
-/** Claims the provider knows, by scope (SERVICE-INTERFACE 2.4); null entries are advertised without a scope. */
-export const OIDC_CLAIMS = {
-  openid: ['sub'],
-  profile: ['name', 'given_name', 'family_name', 'birthdate'],
-  pid: ['verified_claims'],
-  email: null,
-  phone_number: null,
-  document_number: null,
-  id_expiry_date: null,
-  language: null,
-} as const;
-
 /** Methods whose result is government-issued data with verification metadata (2.4 item 4). */
 const VERIFIED_DATA_METHODS = new Set([EUDI_WALLET_METHOD]);
 

@@ -72,7 +72,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     stationOrigin: baseUrl,
     clients: data.clients,
   });
-  await http.register(healthRoutes({ version }), { prefix: '/api' });
+  await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
   await http.register(uiRoutes({ sessions, cookieName }), { prefix: '/ui' });
   await http.register(
     adminRoutes({

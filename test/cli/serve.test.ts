@@ -29,6 +29,28 @@ describe('signing-station serve', () => {
     expect(await exit).toBe(0);
   });
 
+  it('logs requests as JSON on stderr without one-time tokens, secrets or cookies', async () => {
+    const { child, lines, stderr } = await startServe(['--port', '0', '--data-dir', await tempDir(), '--log-level', 'debug']);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const link = lines[1]!.replace(/^ui /, '');
+    const token = new URL(link).searchParams.get('token')!;
+    const redeemed = await fetch(link, { redirect: 'manual' });
+    const cookie = String(redeemed.headers.get('set-cookie')).split(';')[0]!;
+    const secret = 'never-log-this-secret-0123456789';
+    await fetch(new URL('/admin/api/clients', link), {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ registration: { clientId: 'logged' }, secret }),
+    });
+    const exit = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exit;
+    const log = stderr();
+    const entries = log.trim().split('\n').map((line) => JSON.parse(line) as { req?: { path?: string } });
+    expect(entries.some((entry) => entry.req?.path === '/ui/')).toBe(true);
+    for (const forbidden of [token, secret, cookie.split('=')[1]!]) expect(log).not.toContain(forbidden);
+  });
+
   it('exits 0 on SIGINT too', async () => {
     const { child } = await startServe(['--port', '0', '--data-dir', await tempDir()]);
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));

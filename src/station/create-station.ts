@@ -20,7 +20,10 @@ import { createHttpServer } from './http/create-http-server.js';
 import { uiRoutes } from './http/routes/ui-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
+import { signingSessionRoutes } from './sessions/signing-session-routes.js';
 import { packageRoot } from './files/package-root.js';
+
+const SWEEP_INTERVAL_MS = 15 * 60_000;
 
 /** What the host (CLI, Electron main, tests) plugs in. Anything left out gets the headless default. */
 export interface StationPorts {
@@ -54,7 +57,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const clock = ports.clock ?? systemClock;
 
   await ports.keyStore.assertReachable?.();
-  const data = await openStationData(config, ports.keyStore);
+  const data = await openStationData(config, ports.keyStore, clock);
   const tokens = new TokenRegistry(ports.tokenSources ?? []);
   const prompts = new UiPromptBroker();
   const userPrompt = ports.userPrompt ?? prompts;
@@ -73,12 +76,14 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     clients: data.clients,
   });
   await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
+  await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
   await http.register(uiRoutes({ sessions, cookieName }), { prefix: '/ui' });
   await http.register(
     adminRoutes({
       sessions,
       cookieName,
       clients: data.clients,
+      audit: data.audit,
       tokens,
       prompts,
       station: () => ({
@@ -103,6 +108,11 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   }
   const address = http.server.address();
   if (address && typeof address === 'object') port = address.port;
+  const sweep = (): void => {
+    data.sessions.sweep().catch((error: unknown) => logger.error({ err: error }, 'sweeping expired signing sessions failed'));
+  };
+  sweep();
+  const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
 
   let closing: Promise<void> | undefined;
   return {
@@ -118,6 +128,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     uiUrl: () => `${baseUrl()}/ui/?token=${sessions.issueLaunchToken()}`,
     close: () =>
       (closing ??= (async () => {
+        clearInterval(sweeper);
         await http.close();
         await tokens.stop();
         await data.close();

@@ -29,6 +29,13 @@ describe('station UI in Chromium', () => {
     expect((await stat('test-results/station-ui.png')).size).toBeGreaterThan(10_000);
   });
 
+  it('shows the signature audit log', async () => {
+    await station.data.audit.append({ clientId: 'shop', method: 'id-signature', signer: 'CN=Audited Signer', documentName: 'audited.pdf', documentDigest: 'cd'.repeat(32), outcome: 'signed', detail: null });
+    const log = page.getByRole('table', { name: 'Signature log' });
+    await expect.poll(() => log.textContent()).toContain('CN=Audited Signer');
+    expect(await log.textContent()).toContain('audited.pdf');
+  });
+
   it('adds and removes a client from the form', async () => {
     await page.getByLabel('Client id').fill('shop');
     await page.getByLabel('Allowed origins').fill('https://shop.example');

@@ -20,6 +20,7 @@ import { createHttpServer } from './http/create-http-server.js';
 import { uiRoutes } from './http/routes/ui-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
+import { signingSessionRoutes } from './sessions/signing-session-routes.js';
 import { packageRoot } from './files/package-root.js';
 import { OidcService } from './oidc/oidc-service.js';
 import { oidcRoutes } from './oidc/oidc-routes.js';
@@ -33,6 +34,8 @@ import { eudiWalletSimulator } from './identity/eudi-wallet-simulator.js';
 import { DEFAULT_SANDBOX_TIMINGS, type SandboxTimings } from './identity/sandbox-timings.js';
 import { integratorRoutes } from './integrator/integrator-routes.js';
 import { IdentityForwarder } from './integrator/identity-forwarder.js';
+
+const SWEEP_INTERVAL_MS = 15 * 60_000;
 
 /** What the host (CLI, Electron main, tests) plugs in. Anything left out gets the headless default. */
 export interface StationPorts {
@@ -69,7 +72,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const clock = ports.clock ?? systemClock;
 
   await ports.keyStore.assertReachable?.();
-  const data = await openStationData(config, ports.keyStore);
+  const data = await openStationData(config, ports.keyStore, clock);
   const tokens = new TokenRegistry(ports.tokenSources ?? []);
   const prompts = new UiPromptBroker();
   const userPrompt = ports.userPrompt ?? prompts;
@@ -107,13 +110,15 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     stationOrigin: baseUrl,
     clients: data.clients,
   });
-  await http.register(healthRoutes({ version }), { prefix: '/api' });
+  await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
+  await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
   await http.register(uiRoutes({ sessions, cookieName }), { prefix: '/ui' });
   await http.register(
     adminRoutes({
       sessions,
       cookieName,
       clients: data.clients,
+      audit: data.audit,
       tokens,
       prompts,
       station: () => ({
@@ -143,6 +148,11 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   }
   const address = http.server.address();
   if (address && typeof address === 'object') port = address.port;
+  const sweep = (): void => {
+    data.sessions.sweep().catch((error: unknown) => logger.error({ err: error }, 'sweeping expired signing sessions failed'));
+  };
+  sweep();
+  const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
 
   let closing: Promise<void> | undefined;
   return {
@@ -159,6 +169,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     uiUrl: () => `${baseUrl()}/ui/?token=${sessions.issueLaunchToken()}`,
     close: () =>
       (closing ??= (async () => {
+        clearInterval(sweeper);
         await http.close();
         await tokens.stop();
         await data.close();

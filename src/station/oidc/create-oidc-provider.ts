@@ -28,6 +28,7 @@ const CLAIMS_SUPPORTED = ['sub', 'name', 'family_name', 'given_name', 'birthdate
 
 /** The client assertion may live at most this long (SERVICE-INTERFACE 2.2, 8). */
 const MAX_ASSERTION_SECONDS = 300;
+const CLOCK_SKEW_SECONDS = 60;
 
 export interface OidcProviderDeps {
   issuer: string;
@@ -96,6 +97,8 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       if (typeof header.kid !== 'string' || !header.kid) throw new errors.InvalidClientAuth('the assertion header must name the registered key (kid)');
       if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number') throw new errors.InvalidClientAuth('iat and exp are required');
       if (claims.exp - claims.iat > MAX_ASSERTION_SECONDS) throw new errors.InvalidClientAuth('exp must be at most 5 minutes after iat');
+      // An iat in the future would stretch the usable window past 5 minutes; allow only ordinary clock skew.
+      if (claims.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw new errors.InvalidClientAuth('iat is in the future');
     },
     async findAccount(_ctx, sub, token) {
       const person = await deps.accounts.find(sub);

@@ -85,6 +85,11 @@ describe('token endpoint: client authentication (invalid_client)', () => {
     expectOAuthError(await exchange(rp, 'any', {}, await rp.assertion({ iat: now, exp: now + 360 })), 'invalid_client', 401);
   });
 
+  it('refuses an iat in the future (it would stretch the 5-minute window)', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expectOAuthError(await exchange(rp, 'any', {}, await rp.assertion({ iat: now + 3600, exp: now + 3660 })), 'invalid_client', 401);
+  });
+
   it('accepts exp exactly 5 minutes after iat (the limit)', async () => {
     const now = Math.floor(Date.now() / 1000);
     const response = await exchange(rp, await freshCode(station, rp), {}, await rp.assertion({ iat: now, exp: now + 300 }));

@@ -80,8 +80,8 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
           const { changes } = await grouped.write((tx) => tx.run(
             `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
              ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, expires_at = excluded.expires_at
-             WHERE oidc_models.expires_at <= ${now()}`,
-            values,
+             WHERE oidc_models.expires_at <= ?`,
+            [...values, now()],
           ));
           if (changes === 0) throw new errors.InvalidClientAuth('client assertion tokens must only be used once');
           return;

@@ -46,6 +46,11 @@ export class IdentityService {
     return this.#sessions.complete(token, clientId, method.code, waitMs);
   }
 
+  /** Drops a started identification nobody will complete (the login page's user went back or cancelled). */
+  cancel(token: string): void {
+    this.#sessions.cancel(token);
+  }
+
   #method(code: string): IdentityMethod {
     const method = this.#methods.get(code);
     if (!method) throw new NotFoundError('ERR_IDENTITY_METHOD_UNKNOWN', `This station has no identification method "${code}".`);

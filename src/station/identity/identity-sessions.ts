@@ -39,7 +39,7 @@ export class IdentitySessions {
         (person) => void (session.settled = { ok: true, person }),
         (error: unknown) => void (session.settled = { ok: false, error: asIdentityError(error) }),
       ),
-      expiry: setTimeout(() => this.#expire(token), this.#lifetimeMs),
+      expiry: setTimeout(() => this.cancel(token), this.#lifetimeMs),
     };
     session.expiry.unref();
     this.#sessions.set(token, session);
@@ -71,12 +71,14 @@ export class IdentitySessions {
     throw settled.error;
   }
 
-  #expire(token: string): void {
+  /** Stops a session the user abandoned (cancelled, or started another one): no prompt stays open for it. */
+  cancel(token: string): void {
     const session = this.#sessions.get(token);
     if (!session) return;
     session.attempt.cancel();
     this.#close(token, session);
   }
+
 
   #close(token: string, session: Session): void {
     clearTimeout(session.expiry);

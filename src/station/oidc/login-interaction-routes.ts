@@ -46,7 +46,10 @@ export function loginInteractionRoutes(deps: OidcRoutesDeps): FastifyPluginAsync
     );
     const pending = new Map<string, PendingLogin>();
     const forget = (uid: string): void => {
-      clearTimeout(pending.get(uid)?.expiry);
+      const login = pending.get(uid);
+      if (!login) return;
+      clearTimeout(login.expiry);
+      deps.identity.cancel(login.token);
       pending.delete(uid);
     };
 
@@ -72,7 +75,7 @@ export function loginInteractionRoutes(deps: OidcRoutesDeps): FastifyPluginAsync
           if (!method) throw new StationError('ERR_IDENTITY_METHOD_UNKNOWN', 'This identification method is not available.', { status: 400 });
           const started = await deps.identity.start(method.code, { idcode: form.idcode, phone: form.phone, country: form.country }, { clientId, requester: requester(details) });
           forget(details.uid);
-          const expiry = setTimeout(() => pending.delete(details.uid), deps.oidc.lifetimes.interaction * 1000);
+          const expiry = setTimeout(() => forget(details.uid), deps.oidc.lifetimes.interaction * 1000);
           expiry.unref();
           pending.set(details.uid, { method, clientId, token: started.token, challenge: started.challenge, qrCode: started.qr_code, expiry });
           return redirect(reply, `${OIDC_PATHS.interaction}/${encodeURIComponent(details.uid)}/wait`);

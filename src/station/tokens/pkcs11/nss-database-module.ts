@@ -16,5 +16,6 @@ export function nssDatabaseModule(softokenPath: string, databaseDir: string, ori
       libraryParameters: `configdir='sql:${databaseDir}' certPrefix='' keyPrefix='' secmod='secmod.db' flags=readOnly`,
     },
     rescanByReinitialize: false,
+    hiddenTokenLabels: ['NSS Generic Crypto Services'],
   };
 }

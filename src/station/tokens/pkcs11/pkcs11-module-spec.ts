@@ -17,4 +17,6 @@ export interface Pkcs11ModuleSpec {
    * only way to see one added since is C_Finalize + C_Initialize, done when no session of the module is in use.
    */
   readonly rescanByReinitialize?: boolean;
+  /** Tokens of the module that hold no user keys by design (NSS's "NSS Generic Crypto Services"). */
+  readonly hiddenTokenLabels?: readonly string[];
 }

@@ -97,7 +97,8 @@ export class Pkcs11Module {
         try {
           const token = library.C_GetTokenInfo(slot);
           // An uninitialised token (SoftHSM's spare slot, a blank card) has no keys to offer.
-          if ((token.flags & pkcs11js.CKF_TOKEN_INITIALIZED) !== 0) present.push({ slot, slotDescription, token });
+          const hidden = this.spec.hiddenTokenLabels?.includes(token.label.trim()) === true;
+          if ((token.flags & pkcs11js.CKF_TOKEN_INITIALIZED) !== 0 && !hidden) present.push({ slot, slotDescription, token });
         } catch (error) {
           if (!isReturnValue(error, pkcs11js.CKR_TOKEN_NOT_RECOGNIZED)) throw error;
           unrecognised.push(slotDescription);

@@ -12,7 +12,7 @@ export interface CertificateSummary extends TokenCertificate {
  * digitalSignature is also set; digitalSignature alone is an authentication certificate.
  */
 export function summarizeCertificate(der: Uint8Array, id: string, now: Date): CertificateSummary {
-  const certificate = new x509.X509Certificate(der);
+  const certificate = new x509.X509Certificate(new Uint8Array(der));
   const keyUsage = certificate.getExtension(x509.KeyUsagesExtension);
   const usages = keyUsage?.usages ?? 0;
   const usage: TokenCertificate['usage'] =

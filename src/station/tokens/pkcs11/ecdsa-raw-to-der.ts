@@ -17,14 +17,14 @@ const ecdsa = (namedCurve: string): FormatterAlgorithm => ({ name: 'ECDSA', name
 export function ecdsaRawToDer(raw: Uint8Array): Uint8Array {
   const namedCurve = CURVE_BY_RAW_LENGTH.get(raw.length);
   if (!namedCurve) throw new TypeError(`An r||s ECDSA signature is 64, 96 or 132 bytes, got ${raw.length}`);
-  const der = new x509.AsnEcSignatureFormatter().toAsnSignature(ecdsa(namedCurve), raw);
+  const der = new x509.AsnEcSignatureFormatter().toAsnSignature(ecdsa(namedCurve), new Uint8Array(raw));
   if (!der) throw new TypeError('Cannot encode the ECDSA signature');
   return new Uint8Array(der);
 }
 
 /** The inverse, for verifiers that want r||s: `curve` fixes the width of r and s. */
 export function ecdsaDerToRaw(der: Uint8Array, namedCurve: 'P-256' | 'P-384' | 'P-521'): Uint8Array {
-  const raw = new x509.AsnEcSignatureFormatter().toWebSignature(ecdsa(namedCurve), der);
+  const raw = new x509.AsnEcSignatureFormatter().toWebSignature(ecdsa(namedCurve), new Uint8Array(der));
   if (!raw) throw new TypeError('Not a DER ECDSA-Sig-Value');
   return new Uint8Array(raw);
 }

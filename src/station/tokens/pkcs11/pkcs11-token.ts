@@ -297,6 +297,7 @@ export class Pkcs11Token implements Token {
           // Not a parsable X.509 certificate: nothing the station could sign with; the rest are still listed.
         }
       }
+      list.sort((a, b) => a.id.localeCompare(b.id));
       this.#certificates = { generation, list };
       return list;
     } finally {

@@ -30,10 +30,11 @@ interface ParsedBag {
  */
 export async function readPkcs12(file: Uint8Array, password: Uint8Array): Promise<Pkcs12Entry[]> {
   const engine = new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as never });
-  const passwordBuffer = password.slice().buffer;
+  // Copies with exactly their own ArrayBuffer: a Buffer (from stdin, readFile) can be a view into a shared pool.
+  const passwordBuffer = new Uint8Array(password).buffer;
   let bags: ParsedBag[];
   try {
-    const pfx = pkijs.PFX.fromBER(file.slice().buffer);
+    const pfx = pkijs.PFX.fromBER(new Uint8Array(file).buffer);
     await pfx.parseInternalValues({ password: passwordBuffer, checkIntegrity: true }, engine);
     const safe = pfx.parsedValue?.authenticatedSafe;
     if (!safe) throw new Error('no authenticated safe');

@@ -24,6 +24,17 @@ interface OpenSession {
   handle: pkcs11js.Handle;
   generation: number;
   loggedIn: boolean;
+  /**
+   * Private keys found in this session, by certificate id. PKCS#11 keeps an object handle valid for as long as
+   * the session that found it, so the lookup (slow on most modules) is done once per login, not per signature.
+   */
+  keys: Map<string, PrivateKey>;
+}
+
+interface PrivateKey {
+  handle: pkcs11js.Handle;
+  keyType: number;
+  alwaysAuthenticate: boolean;
 }
 
 /** Large enough for RSA-8192 and every EC curve; pkcs11js returns the used part. */
@@ -120,12 +131,10 @@ export class Pkcs11Token implements Token {
       if (!session.loggedIn && (this.#tokenFlags() & pkcs11js.CKF_LOGIN_REQUIRED) !== 0) {
         await this.#login(session, pkcs11js.CKU_USER, request.pin, 'PIN', request.signal);
       }
-      const key = this.#privateKey(session.handle, request.certificateId);
-      const keyType = attributeNumber(readAttribute(library, session.handle, key, pkcs11js.CKA_KEY_TYPE));
-      const alwaysAuthenticate = attributeNumber(readAttribute(library, session.handle, key, pkcs11js.CKA_ALWAYS_AUTHENTICATE)) === 1;
-      const operation = pkcs11SignOperation(keyType ?? -1, request.scheme, request.hashAlgorithm, request.hash);
-      library.C_SignInit(session.handle, operation.mechanism, key);
-      if (alwaysAuthenticate) {
+      const key = this.#privateKey(session, request.certificateId);
+      const operation = pkcs11SignOperation(key.keyType, request.scheme, request.hashAlgorithm, request.hash);
+      library.C_SignInit(session.handle, operation.mechanism, key.handle);
+      if (key.alwaysAuthenticate) {
         try {
           // Keys such as an eID's qualified signing key need the PIN again for every single signature.
           await this.#login(session, pkcs11js.CKU_CONTEXT_SPECIFIC, request.pin, 'signing PIN', request.signal);
@@ -177,7 +186,7 @@ export class Pkcs11Token implements Token {
   #openSession(): OpenSession {
     if (this.#session && this.#session.generation === this.#module.generation) return this.#session;
     const handle = this.#module.library.C_OpenSession(this.#present.slot, pkcs11js.CKF_SERIAL_SESSION);
-    this.#session = { handle, generation: this.#module.generation, loggedIn: false };
+    this.#session = { handle, generation: this.#module.generation, loggedIn: false, keys: new Map() };
     return this.#session;
   }
 
@@ -252,14 +261,24 @@ export class Pkcs11Token implements Token {
     if (userType === pkcs11js.CKU_USER) session.loggedIn = true;
   }
 
-  #privateKey(session: pkcs11js.Handle, certificateId: string): pkcs11js.Handle {
-    const [key] = findObjects(this.#module.library, session, [
+  #privateKey(session: OpenSession, certificateId: string): PrivateKey {
+    const cached = session.keys.get(certificateId);
+    if (cached) return cached;
+    const library = this.#module.library;
+    const [handle] = findObjects(library, session.handle, [
       { type: pkcs11js.CKA_CLASS, value: pkcs11js.CKO_PRIVATE_KEY },
       { type: pkcs11js.CKA_ID, value: Buffer.from(certificateId, 'hex') },
     ]);
-    if (!key) {
+    if (!handle) {
       throw new TokenError('ERR_TOKEN_KEY_NOT_FOUND', `${this.label} has no private key for the certificate ${certificateId}.`, { status: 404 });
     }
+    const key = {
+      handle,
+      keyType: attributeNumber(readAttribute(library, session.handle, handle, pkcs11js.CKA_KEY_TYPE)) ?? -1,
+      alwaysAuthenticate: attributeNumber(readAttribute(library, session.handle, handle, pkcs11js.CKA_ALWAYS_AUTHENTICATE)) === 1,
+    };
+    // Before login the key may be invisible; only a logged-in session's view is worth keeping.
+    if (session.loggedIn) session.keys.set(certificateId, key);
     return key;
   }
 

@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Pkcs11ModuleSpec } from './pkcs11-module-spec.js';
@@ -53,7 +54,16 @@ export function nssSoftokenPaths(platform: NodeJS.Platform = process.platform): 
   return NSS_SOFTOKEN[platform] ?? [];
 }
 
-/** The browsers' NSS databases of this user on Linux (Chromium's shared one; Firefox profiles are listed by the caller). */
-export function defaultNssDatabaseDirs(home: string = homedir()): string[] {
-  return [join(home, '.pki', 'nssdb')];
+/**
+ * Where this user's browsers keep their NSS databases on Linux, most shared first: Chromium's ~/.pki/nssdb, then
+ * Firefox profiles. The caller opens the first that exists (one softoken opens one database per process).
+ */
+export async function defaultNssDatabaseDirs(home: string = homedir()): Promise<string[]> {
+  const firefox = join(home, '.mozilla', 'firefox');
+  const profiles = await readdir(firefox, { withFileTypes: true }).catch(() => []);
+  const byPreference = profiles
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort((a, b) => Number(b.includes('default')) - Number(a.includes('default')) || a.localeCompare(b));
+  return [join(home, '.pki', 'nssdb'), ...byPreference.map((name) => join(firefox, name))];
 }

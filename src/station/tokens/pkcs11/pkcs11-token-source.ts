@@ -30,7 +30,10 @@ export class Pkcs11TokenSource implements TokenSource {
   readonly #options: Required<Pkcs11TokenSourceOptions>;
   readonly #modules = new Map<string, Pkcs11Module>();
   readonly #tokens = new Map<string, { module: Pkcs11Module; token: Pkcs11Token }>();
-  readonly #problems = new Map<string, SourceProblem>();
+  /** Modules that could not be loaded, by module name; rebuilt on each refresh. */
+  readonly #loadProblems = new Map<string, SourceProblem>();
+  /** Per loaded module: what its last scan or poll ran into. */
+  readonly #scanProblems = new Map<string, SourceProblem>();
   readonly #listeners = new Set<() => void>();
   #timer: NodeJS.Timeout | undefined;
   #lastReinitialize = 0;
@@ -43,40 +46,49 @@ export class Pkcs11TokenSource implements TokenSource {
   async start(): Promise<void> {
     if (this.#running) return;
     this.#running = true;
-    for (const spec of await this.#options.modules()) {
-      if (this.#modules.has(spec.path)) {
+    this.#lastReinitialize = Date.now();
+    await this.refreshModules();
+    this.#timer = setInterval(() => this.poll(), this.#options.pollIntervalMs);
+    this.#timer.unref();
+  }
+
+  /**
+   * Loads modules that were added (by the user, in the UI or the CLI) and unloads those removed since the last
+   * start or refresh, without touching the others and their logins.
+   */
+  async refreshModules(): Promise<void> {
+    const specs = await this.#options.modules();
+    this.#loadProblems.clear();
+    const wanted = new Set<string>();
+    for (const spec of specs) {
+      const loaded = this.#modules.get(spec.path);
+      if (wanted.has(spec.path)) {
         // One library is initialised once per process, so a second NSS database on the same softoken cannot open.
-        this.#problems.set(spec.name, { source: spec.name, message: `${spec.path} is already loaded for ${this.#modules.get(spec.path)?.spec.name}.` });
+        this.#loadProblems.set(spec.name, { source: spec.name, message: `${spec.path} is already loaded for ${loaded?.spec.name ?? 'another entry'}.` });
         continue;
       }
+      wanted.add(spec.path);
+      if (loaded) continue;
       const module = new Pkcs11Module(spec);
       try {
         module.open();
-        this.#modules.set(spec.path, module);
       } catch (error) {
-        this.#problem(spec, error);
+        this.#loadProblems.set(spec.name, problemOf(spec, error));
+        continue;
       }
+      this.#modules.set(spec.path, module);
+      this.#scan(module);
     }
-    this.#lastReinitialize = Date.now();
-    for (const module of this.#modules.values()) this.#scan(module);
-    this.#timer = setInterval(() => this.poll(), this.#options.pollIntervalMs);
-    this.#timer.unref();
+    for (const module of [...this.#modules.values()]) {
+      if (!wanted.has(module.spec.path)) await this.#unload(module);
+    }
   }
 
   async stop(): Promise<void> {
     if (!this.#running) return;
     this.#running = false;
     clearInterval(this.#timer);
-    await Promise.allSettled([...this.#tokens.values()].map(({ token }) => token.release()));
-    this.#tokens.clear();
-    for (const module of this.#modules.values()) {
-      try {
-        module.close();
-      } catch {
-        // Finalising a module whose device is gone can fail; the library is unloaded either way.
-      }
-    }
-    this.#modules.clear();
+    for (const module of [...this.#modules.values()]) await this.#unload(module);
   }
 
   tokens(): Token[] {
@@ -85,7 +97,7 @@ export class Pkcs11TokenSource implements TokenSource {
 
   /** Modules that failed to load and slots with tokens no loaded module recognises, for the UI and the CLI. */
   problems(): SourceProblem[] {
-    return [...this.#problems.values()];
+    return [...this.#loadProblems.values(), ...this.#scanProblems.values()];
   }
 
   /** Loaded modules, for `tokens modules list`. */
@@ -158,38 +170,55 @@ export class Pkcs11TokenSource implements TokenSource {
       void entry.token.release().catch(() => undefined);
       changed = true;
     }
-    const key = `${module.spec.name}: unrecognised`;
     if (scan.unrecognised.length > 0) {
-      this.#problems.set(key, {
+      this.#scanProblems.set(module.spec.path, {
         source: module.spec.name,
         message: `A token in ${scan.unrecognised.join(', ')} is not recognised by ${module.spec.name}. ${ADD_MODULE_HINT}`,
         code: 'ERR_TOKEN_NOT_RECOGNISED',
       });
     } else {
-      this.#problems.delete(key);
+      this.#scanProblems.delete(module.spec.path);
     }
-    if (changed) for (const listener of this.#listeners) listener();
+    if (changed) this.#notify();
+  }
+
+  async #unload(module: Pkcs11Module): Promise<void> {
+    const tokens = [...this.#tokens].filter(([, entry]) => entry.module === module);
+    for (const [id] of tokens) this.#tokens.delete(id);
+    await Promise.allSettled(tokens.map(([, entry]) => entry.token.release()));
+    this.#modules.delete(module.spec.path);
+    this.#scanProblems.delete(module.spec.path);
+    try {
+      module.close();
+    } catch {
+      // Finalising a module whose device is gone can fail; the library is unloaded either way.
+    }
+    if (tokens.length > 0) this.#notify();
+  }
+
+  #notify(): void {
+    for (const listener of this.#listeners) listener();
   }
 
   /** After CKR_CRYPTOKI_NOT_INITIALIZED or a removal the module's state is unknown: start it afresh when idle. */
   #recover(module: Pkcs11Module, error: unknown): void {
     if (!isRemoval(error) || !this.#idle(module)) {
-      this.#problem(module.spec, error);
+      this.#scanProblems.set(module.spec.path, problemOf(module.spec, error));
       return;
     }
     try {
       module.reinitialize();
       this.#scan(module);
     } catch (again) {
-      this.#problem(module.spec, again);
+      this.#scanProblems.set(module.spec.path, problemOf(module.spec, again));
     }
   }
+}
 
-  #problem(spec: Pkcs11ModuleSpec, error: unknown): void {
-    this.#problems.set(spec.name, {
-      source: spec.name,
-      message: error instanceof Error ? error.message : String(error),
-      ...(isStationError(error) ? { code: error.code } : {}),
-    });
-  }
+function problemOf(spec: Pkcs11ModuleSpec, error: unknown): SourceProblem {
+  return {
+    source: spec.name,
+    message: error instanceof Error ? error.message : String(error),
+    ...(isStationError(error) ? { code: error.code } : {}),
+  };
 }

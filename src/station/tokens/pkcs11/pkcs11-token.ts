@@ -165,6 +165,10 @@ export class Pkcs11Token implements Token {
           this.#session = undefined;
           this.#certificates = undefined;
           this.#options.onRemoved();
+        } else if (isReturnValue(error, pkcs11js.CKR_USER_NOT_LOGGED_IN) && this.#session) {
+          // The module dropped our login (token pulled and put back between polls): the next attempt logs in again.
+          this.#session.loggedIn = false;
+          this.#session.keys.clear();
         }
         // A TypeError is the caller's mistake (wrong hash length, unknown scheme): it stays what it is.
         throw error instanceof TypeError ? error : toTokenError(error, { tokenLabel: this.label });

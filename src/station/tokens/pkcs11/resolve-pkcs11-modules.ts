@@ -35,8 +35,11 @@ export async function resolvePkcs11Modules(options: ModuleSelection): Promise<Pk
       const path = await firstExisting(candidate.paths);
       if (path) specs.push({ ...candidate, path });
     }
-    for (const dir of defaultNssDatabaseDirs()) {
-      if (await firstExisting([join(dir, 'cert9.db')])) nssDirs.push({ dir, origin: 'known' });
+    for (const dir of await defaultNssDatabaseDirs()) {
+      if (await firstExisting([join(dir, 'cert9.db')])) {
+        nssDirs.push({ dir, origin: 'known' });
+        break;
+      }
     }
   }
   if (softoken) for (const { dir, origin } of nssDirs) specs.push(nssDatabaseModule(softoken, dir, origin));

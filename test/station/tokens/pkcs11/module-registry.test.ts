@@ -1,11 +1,11 @@
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../../../src/station/store/database.js';
 import { Pkcs11ModuleRegistry, pkcs11Migrations } from '../../../../src/station/tokens/pkcs11/pkcs11-module-registry.js';
 import { resolvePkcs11Modules } from '../../../../src/station/tokens/pkcs11/resolve-pkcs11-modules.js';
-import { knownPkcs11Modules } from '../../../../src/station/tokens/pkcs11/known-pkcs11-modules.js';
+import { defaultNssDatabaseDirs, knownPkcs11Modules } from '../../../../src/station/tokens/pkcs11/known-pkcs11-modules.js';
 import { SOFTHSM_MODULE } from '../../../support/pkcs11-softhsm.js';
 
 let dir: string;
@@ -53,5 +53,22 @@ describe('PKCS#11 module registry', () => {
     expect(await registry.remove(SOFTHSM_MODULE)).toBe(true);
     expect(await registry.remove(SOFTHSM_MODULE)).toBe(false);
     expect(await registry.list()).toEqual([]);
+  });
+});
+
+describe('browser NSS databases', () => {
+  it('prefers Chromium’s shared database, then Firefox default profiles', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'home-'));
+    try {
+      await mkdir(join(home, '.mozilla', 'firefox', 'abc.other'), { recursive: true });
+      await mkdir(join(home, '.mozilla', 'firefox', 'xyz.default-release'), { recursive: true });
+      expect(await defaultNssDatabaseDirs(home)).toEqual([
+        join(home, '.pki', 'nssdb'),
+        join(home, '.mozilla', 'firefox', 'xyz.default-release'),
+        join(home, '.mozilla', 'firefox', 'abc.other'),
+      ]);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });

@@ -8,7 +8,7 @@ import { Pkcs11Token } from './pkcs11-token.js';
 import { isRemoval } from './pkcs11-errors.js';
 
 export interface Pkcs11TokenSourceOptions {
-  /** The modules to load; resolved on each start() so user-added modules take effect on the next start. */
+  /** The modules to load; resolved on start() and on each refreshModules(), so user-added modules take effect. */
   modules: () => Promise<readonly Pkcs11ModuleSpec[]>;
   clock: Clock;
   /** How often slots are checked (non-blocking C_WaitForSlotEvent, or a slot-list comparison). */
@@ -138,13 +138,14 @@ export class Pkcs11TokenSource implements TokenSource {
     return [...this.#tokens.values()].every((entry) => entry.module !== module || !entry.token.busy);
   }
 
-  #scan(module: Pkcs11Module): void {
+  #scan(module: Pkcs11Module, mayRecover = true): void {
     let changed = false;
     let scan: ReturnType<Pkcs11Module['scanSlots']>;
     try {
       scan = module.scanSlots();
     } catch (error) {
-      this.#recover(module, error);
+      if (mayRecover) this.#recover(module, error);
+      else this.#scanProblems.set(module.spec.path, problemOf(module.spec, error));
       return;
     }
     const seen = new Set<string>();
@@ -208,7 +209,7 @@ export class Pkcs11TokenSource implements TokenSource {
     }
     try {
       module.reinitialize();
-      this.#scan(module);
+      this.#scan(module, false);
     } catch (again) {
       this.#scanProblems.set(module.spec.path, problemOf(module.spec, again));
     }

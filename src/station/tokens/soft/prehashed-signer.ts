@@ -55,6 +55,9 @@ function emsaPssEncode(key: KeyObject, hashAlgorithm: HashAlgorithm, mHash: Uint
   if (!modBits) throw new TypeError('RSA key without a modulus length');
   const emBits = modBits - 1;
   const emLen = Math.ceil(emBits / 8);
+  if (emLen < 2 * hLen + 2) {
+    throw new TokenError('ERR_TOKEN_SCHEME_MISMATCH', `A ${modBits}-bit RSA key is too small for PSS with ${hashAlgorithm}.`, { status: 400 });
+  }
   const salt = randomBytes(hLen);
   const h = createHash(hashName).update(Buffer.alloc(8)).update(mHash).update(salt).digest();
   const db = Buffer.alloc(emLen - hLen - 1);

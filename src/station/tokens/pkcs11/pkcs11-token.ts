@@ -254,12 +254,12 @@ export class Pkcs11Token implements Token {
           this.#lastLoginFailed = true;
           const after = pinStatusFromFlags(this.#tokenFlags());
           if (after.locked) throw new PinLockedError({ cause: error });
-          throw new PinIncorrectError(after.retriesLeft, { cause: error, details: { finalTry: after.finalTry, countLow: after.countLow } });
+          // details replace the error's own, so retriesLeft is repeated here with the flags the UI shows.
+          const details = { ...(after.retriesLeft !== undefined ? { retriesLeft: after.retriesLeft } : {}), finalTry: after.finalTry, countLow: after.countLow };
+          throw new PinIncorrectError(after.retriesLeft, { cause: error, details });
         }
         throw error;
       }
-    } finally {
-      secret = '';
     }
     this.#lastLoginFailed = false;
     if (userType === pkcs11js.CKU_USER) session.loggedIn = true;

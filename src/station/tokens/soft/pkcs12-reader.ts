@@ -7,6 +7,7 @@ const CERT_BAG = '1.2.840.113549.1.12.10.1.3';
 const KEY_BAG = '1.2.840.113549.1.12.10.1.1';
 const SHROUDED_KEY_BAG = '1.2.840.113549.1.12.10.1.2';
 const X509_CERTIFICATE = '1.2.840.113549.1.9.22.1';
+const FRIENDLY_NAME = '1.2.840.113549.1.9.20';
 
 export interface Pkcs12Entry {
   /** PKCS#8 DER, unencrypted: the caller encrypts it at rest and zeroes this buffer. */
@@ -48,23 +49,18 @@ export async function readPkcs12(file: Uint8Array, password: Uint8Array): Promis
 
   const certificates: Uint8Array[] = [];
   const keys: Array<{ key: KeyObject; friendlyName: string | undefined }> = [];
-  for (const bag of bags) {
-    const friendlyName = bag.bagAttributes?.find((a) => a.type === '1.2.840.113549.1.9.20')?.values[0]?.valueBlock.value;
-    if (bag.bagId === CERT_BAG && bag.bagValue.certId === X509_CERTIFICATE && bag.bagValue.parsedValue) {
-      certificates.push(new Uint8Array(bag.bagValue.parsedValue.toSchema().toBER()));
-    } else if (bag.bagId === SHROUDED_KEY_BAG || bag.bagId === KEY_BAG) {
-      const der = Buffer.from(bag.bagValue.toSchema().toBER());
-      try {
-        keys.push({
-          key: createPrivateKey({ key: der, format: 'der', type: 'pkcs8', ...(bag.bagId === SHROUDED_KEY_BAG ? { passphrase: Buffer.from(password) } : {}) }),
-          friendlyName,
-        });
-      } catch (cause) {
-        throw new InvalidInputError(`A private key in the PKCS#12 file cannot be decrypted: ${(cause as Error).message}`);
-      } finally {
-        der.fill(0);
+  const passphrase = Buffer.from(password);
+  try {
+    for (const bag of bags) {
+      if (bag.bagId === CERT_BAG && bag.bagValue.certId === X509_CERTIFICATE && bag.bagValue.parsedValue) {
+        certificates.push(new Uint8Array(bag.bagValue.parsedValue.toSchema().toBER()));
+      } else if (bag.bagId === SHROUDED_KEY_BAG || bag.bagId === KEY_BAG) {
+        const friendlyName = bag.bagAttributes?.find((a) => a.type === FRIENDLY_NAME)?.values[0]?.valueBlock.value;
+        keys.push({ key: privateKeyOf(bag, passphrase), friendlyName });
       }
     }
+  } finally {
+    passphrase.fill(0);
   }
   if (keys.length === 0) throw new InvalidInputError('The PKCS#12 file holds no private key: there is nothing to sign with.');
 
@@ -80,6 +76,18 @@ export async function readPkcs12(file: Uint8Array, password: Uint8Array): Promis
       friendlyName,
     };
   });
+}
+
+/** OpenSSL decrypts the key (EncryptedPrivateKeyInfo: PBES2 or a PKCS#12 PBE) and checks it. */
+function privateKeyOf(bag: ParsedBag, passphrase: Buffer): KeyObject {
+  const der = Buffer.from(bag.bagValue.toSchema().toBER());
+  try {
+    return createPrivateKey({ key: der, format: 'der', type: 'pkcs8', ...(bag.bagId === SHROUDED_KEY_BAG ? { passphrase } : {}) });
+  } catch (cause) {
+    throw new InvalidInputError(`A private key in the PKCS#12 file cannot be decrypted: ${(cause as Error).message}`);
+  } finally {
+    der.fill(0);
+  }
 }
 
 function pkcs12Error(cause: unknown): InvalidInputError {

@@ -1,12 +1,15 @@
 import { constants, createHash, createPrivateKey, privateEncrypt, randomBytes, type KeyObject } from 'node:crypto';
 import { p256, p384 } from '@noble/curves/nist.js';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { PrivateKeyInfo } from '@peculiar/asn1-pkcs8';
+import { ECPrivateKey } from '@peculiar/asn1-ecc';
 import type { HashAlgorithm, SignatureScheme } from '../token.js';
 import { TokenError } from '../token-errors.js';
 import { assertHashLength, encodeDigestInfo, HASH_LENGTH } from '../pkcs11/digest-info.js';
 
 const NODE_HASH: Readonly<Record<HashAlgorithm, string>> = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
-const CURVES = { 'P-256': p256, 'P-384': p384 } as const;
-const JWK_CURVES: Readonly<Record<string, keyof typeof CURVES>> = { 'P-256': 'P-256', 'P-384': 'P-384' };
+/** By node:crypto's curve names. */
+const CURVES: Readonly<Record<string, typeof p256>> = { prime256v1: p256, secp384r1: p384 };
 
 /**
  * Signs an already computed hash with a software key (PKCS#8 DER), giving exactly what a PKCS#11 token gives:
@@ -27,20 +30,24 @@ export function signPrehashed(pkcs8: Uint8Array, scheme: SignatureScheme, hashAl
     case 'RSA-PSS':
       return new Uint8Array(privateEncrypt({ key, padding: constants.RSA_NO_PADDING }, emsaPssEncode(key, hashAlgorithm, hash)));
     case 'ECDSA':
-      return ecdsaSign(key, hash);
+      return ecdsaSign(key, pkcs8, hash);
   }
 }
 
-function ecdsaSign(key: KeyObject, hash: Uint8Array): Uint8Array {
-  const jwk = key.export({ format: 'jwk' });
-  const curve = JWK_CURVES[jwk.crv ?? ''];
-  if (!curve || !jwk.d) throw new TokenError('ERR_TOKEN_KEY_UNSUPPORTED', `EC keys on ${jwk.crv ?? 'this curve'} are not supported (P-256, P-384).`, { status: 400 });
-  const secret = Buffer.from(jwk.d, 'base64url');
+function ecdsaSign(key: KeyObject, pkcs8: Uint8Array, hash: Uint8Array): Uint8Array {
+  const namedCurve = key.asymmetricKeyDetails?.namedCurve ?? 'unknown';
+  const curve = CURVES[namedCurve];
+  if (!curve) throw new TokenError('ERR_TOKEN_KEY_UNSUPPORTED', `EC keys on ${namedCurve} are not supported (P-256, P-384).`, { status: 400 });
+  // The scalar is read from the DER as bytes (a JWK export would put it in a string, which cannot be zeroed).
+  const info = AsnConvert.parse(pkcs8, PrivateKeyInfo);
+  const ecKey = AsnConvert.parse(info.privateKey, ECPrivateKey);
+  const secret = new Uint8Array(ecKey.privateKey.buffer);
   try {
     // lowS off: X.509/CMS verifiers accept either s, and a PKCS#11 token does not normalise it either.
-    return CURVES[curve].sign(hash, secret, { prehash: false, lowS: false });
+    return curve.sign(hash, secret, { prehash: false, lowS: false });
   } finally {
     secret.fill(0);
+    new Uint8Array(info.privateKey.buffer).fill(0);
   }
 }
 

@@ -61,6 +61,7 @@ describe('the station certificate store (PKCS#12 imports)', () => {
     await changed;
     expect(password.every((byte) => byte === 0)).toBe(true);
     expect(stored!.chain.map((der) => Buffer.from(der))).toEqual([Buffer.from(ca.der)]);
+    expect(stored!.label).toBe('rsa');
     const certificates = await token.listCertificates();
     expect(certificates).toHaveLength(1);
     expect(certificates[0]).toMatchObject({ subject: rsa.certificate.subject, usage: 'signing', keyAlgorithm: 'RSA', keyParameters: '2048', valid: true });

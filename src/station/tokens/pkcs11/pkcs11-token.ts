@@ -3,7 +3,7 @@ import pkcs11js from 'pkcs11js';
 import type { PinStatus, TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
 import type { Clock } from '../../ports/clock.js';
 import type { PinSource, SignRequest, Token } from '../token.js';
-import { PinIncorrectError, PinLockedError, TokenError, TokenRemovedError, UserCancelledError } from '../token-errors.js';
+import { PinIncorrectError, PinLockedError, TokenError, UserCancelledError } from '../token-errors.js';
 import { isValidAt, summarizeCertificate, toTokenCertificate, type CertificateSummary } from './certificate-summary.js';
 import type { Pkcs11Module, PresentToken } from './pkcs11-module.js';
 import { isRemoval, isReturnValue, toTokenError } from './pkcs11-errors.js';

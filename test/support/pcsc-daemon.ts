@@ -31,6 +31,10 @@ export class PcscDaemon {
     if (this.child) throw new Error('pcscd already started');
     const child = spawn('pcscd', ['--foreground', '--info'], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
+    // A test process that dies without its afterAll must not leave pcscd behind in the namespace.
+    const orphanGuard = () => child.kill('SIGKILL');
+    process.once('exit', orphanGuard);
+    child.once('exit', () => process.removeListener('exit', orphanGuard));
     const keep = (chunk: Buffer) => {
       this.output = (this.output + chunk.toString()).slice(-20_000);
     };

@@ -39,7 +39,7 @@ export class CardChannel {
   private readonly card: CardInterface;
   private readonly release: () => Promise<void>;
   private queue: Promise<unknown> = Promise.resolve();
-  private removed = false;
+  /** Set once the card was removed or the token released: later calls fail with TokenRemovedError. */
   private closed: Promise<void> | undefined;
   /** Round-trip times of the latest APDU exchanges, in ms (for diagnostics and the benchmark). */
   readonly roundTrips: number[] = [];
@@ -48,15 +48,6 @@ export class CardChannel {
   constructor(card: CardInterface, release: () => Promise<void>) {
     this.card = card;
     this.release = release;
-  }
-
-  /** The card left the reader: pending and later calls fail with TokenRemovedError. */
-  markRemoved(): void {
-    this.removed = true;
-  }
-
-  get isRemoved(): boolean {
-    return this.removed;
   }
 
   /** Runs `operation` with the channel to itself; calls queue behind each other. */
@@ -68,25 +59,23 @@ export class CardChannel {
 
   async transmit(fields: CommandApduFields, signal?: AbortSignal): Promise<ResponseApdu> {
     signal?.throwIfAborted();
-    if (this.removed) throw new TokenRemovedError();
+    if (this.closed) throw new TokenRemovedError();
     const started = performance.now();
     let answer: Buffer;
     try {
       answer = await this.card.transmit(encodeCommandApdu(fields), { autoGetResponse: true, maxRecvLength: MAX_RESPONSE });
     } catch (error) {
-      throw this.removed ? new TokenRemovedError({ cause: error }) : mapPcscError(error);
+      throw this.closed ? new TokenRemovedError({ cause: error }) : mapPcscError(error);
     }
     if (this.roundTrips.push(performance.now() - started) > ROUND_TRIPS_KEPT) this.roundTrips.shift();
     // vpcd and some readers answer a card pulled mid-command with an empty response instead of an error.
-    if (this.removed || answer.length < 2) throw new TokenRemovedError();
+    if (this.closed || answer.length < 2) throw new TokenRemovedError();
     return decodeResponseApdu(answer);
   }
 
   /** Idempotent. Disconnecting with an APDU in flight would block on pcsc-lite's lock: wait for it first. */
   close(): Promise<void> {
-    if (this.closed) return this.closed;
-    this.removed = true;
-    this.closed = this.queue.then(() => this.release());
+    this.closed ??= this.queue.then(() => this.release());
     return this.closed;
   }
 }

@@ -154,7 +154,7 @@ export class PcscWatcher {
       case 'error': {
         // The monitor reports every failure of its context this way; none of them heals without a new context.
         this.teardown();
-        this.down(event.reader === 'PC/SC service not running' ? new SmartCardServiceError() : new SmartCardServiceError({ details: { reason: event.reader } }));
+        this.down(new SmartCardServiceError({ details: { reason: event.reader } }));
         break;
       }
     }

@@ -61,11 +61,15 @@ export class CardChannel {
     signal?.throwIfAborted();
     if (this.closed) throw new TokenRemovedError();
     const started = performance.now();
+    const command = encodeCommandApdu(fields);
     let answer: Buffer;
     try {
-      answer = await this.card.transmit(encodeCommandApdu(fields), { autoGetResponse: true, maxRecvLength: MAX_RESPONSE });
+      answer = await this.card.transmit(command, { autoGetResponse: true, maxRecvLength: MAX_RESPONSE });
     } catch (error) {
       throw this.closed ? new TokenRemovedError({ cause: error }) : mapPcscError(error);
+    } finally {
+      // The command may carry a PIN block: do not leave a copy for the garbage collector.
+      command.fill(0);
     }
     if (this.roundTrips.push(performance.now() - started) > ROUND_TRIPS_KEPT) this.roundTrips.shift();
     // vpcd and some readers answer a card pulled mid-command with an empty response instead of an error.

@@ -58,10 +58,6 @@ export class PcscWatcher {
     return () => this.listeners.delete(listener);
   }
 
-  get serviceRunning(): boolean {
-    return this.up;
-  }
-
   /** Why the service is unusable, while it is. */
   get serviceError(): TokenError | undefined {
     return this.up ? undefined : this.lastError;

@@ -164,6 +164,21 @@ describe('national-ID card driver (direct APDU) over the real pcscd', () => {
     expect(verify('sha256', DOCUMENT, { key: new X509Certificate(card.signCertificate).publicKey, dsaEncoding: 'ieee-p1363' }, signature)).toBe(true);
   });
 
+  it('stops at an abort: before any APDU, and while the PIN is being asked', async () => {
+    await insert();
+    const before = card.vpcd.received.length;
+    await expect(token.sign(request({ signal: AbortSignal.abort(), pin: scriptedPins().source }))).rejects.toMatchObject({ name: 'AbortError' });
+    expect(card.vpcd.received.length).toBe(before);
+    const controller = new AbortController();
+    const pin: PinSource = async () => {
+      controller.abort();
+      return new Uint8Array(Buffer.from('12345'));
+    };
+    await expect(token.sign(request({ signal: controller.signal, pin }))).rejects.toMatchObject({ name: 'AbortError' });
+    expect(commandsSent(0x20)).toBe(1); // the PIN status query, not the VERIFY with the PIN
+    expect(card.applet.pinTries(NATIONAL_ID_PINS.sign)).toBe(3);
+  });
+
   it('describes the card: reader, ATR, document number, PIN state and certificates', async () => {
     await insert({ documentNumber: 'AB7654321' });
     const description = await (token as Token).describe();

@@ -66,8 +66,8 @@ export function createPcscTokenSource(options: PcscTokenSourceOptions = {}): Pcs
     try {
       const connection = await watcher.connectCard(reader.name);
       const channel = new CardChannel(connection.card, connection.close);
-      const token = await NationalIdToken.open(channel, { reader: reader.name, atr: formatAtr(card.atr), cardName: name, extendedLength: driver.extendedLength }).catch((error: unknown) => {
-        channel.close();
+      const token = await NationalIdToken.open(channel, { reader: reader.name, atr: formatAtr(card.atr), cardName: name, extendedLength: driver.extendedLength }).catch(async (error: unknown) => {
+        await channel.close();
         throw error;
       });
       if (reader.card === card) card.token = token;

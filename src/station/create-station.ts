@@ -21,6 +21,8 @@ import { uiRoutes } from './http/routes/ui-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { packageRoot } from './files/package-root.js';
+import { TimestampAuthority } from './tsa/timestamp-authority.js';
+import { timestampRoutes } from './tsa/timestamp-routes.js';
 
 /** What the host (CLI, Electron main, tests) plugs in. Anything left out gets the headless default. */
 export interface StationPorts {
@@ -37,6 +39,7 @@ export interface Station {
   readonly baseUrl: string;
   readonly data: StationData;
   readonly tokens: TokenRegistry;
+  readonly tsa: TimestampAuthority;
   readonly prompts: UiPromptBroker;
   readonly userPrompt: UserPrompt;
   readonly clock: Clock;
@@ -59,6 +62,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const prompts = new UiPromptBroker();
   const userPrompt = ports.userPrompt ?? prompts;
   const sessions = new UiSessions();
+  const tsa = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock });
 
   let port = config.port;
   const hostPort = (): string => `${config.host}:${port}`;
@@ -73,6 +77,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     clients: data.clients,
   });
   await http.register(healthRoutes({ version }), { prefix: '/api' });
+  await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   await http.register(uiRoutes({ sessions, cookieName }), { prefix: '/ui' });
   await http.register(
     adminRoutes({
@@ -97,7 +102,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     await tokens.start();
     await http.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await Promise.allSettled([tokens.stop(), http.close()]);
+    await Promise.allSettled([tokens.stop(), http.close(), tsa.close()]);
     await data.close();
     throw listenError(error, config);
   }
@@ -110,6 +115,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     baseUrl: baseUrl(),
     data,
     tokens,
+    tsa,
     prompts,
     userPrompt,
     clock,
@@ -120,6 +126,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
       (closing ??= (async () => {
         await http.close();
         await tokens.stop();
+        await tsa.close();
         await data.close();
       })()),
   };

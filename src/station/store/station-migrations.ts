@@ -2,10 +2,12 @@ import type { Migration } from './migration.js';
 import { secretVaultMigrations } from '../keychain/secret-vault.js';
 import { clientRegistryMigrations } from '../clients/client-registry.js';
 import { stationSettingsMigrations } from './station-settings.js';
+import { tsaMigrations } from '../tsa/tsa-migrations.js';
 
 /** Every area's schema, in the order they were introduced. Append; never reorder or edit an applied one. */
 export const stationMigrations: readonly Migration[] = [
   ...stationSettingsMigrations,
   ...secretVaultMigrations,
   ...clientRegistryMigrations,
+  ...tsaMigrations,
 ];

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { isStationError } from '../core/errors/station-error.js';
 import { registerServeCommand } from './commands/serve-command.js';
 import { registerClientsCommand } from './commands/clients-command.js';
+import { registerAuditCommand } from './commands/audit-command.js';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('signing-station')
@@ -10,6 +11,7 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride();
   registerServeCommand(program);
   registerClientsCommand(program);
+  registerAuditCommand(program);
   try {
     await program.parseAsync(argv);
     return 0;

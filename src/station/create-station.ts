@@ -20,9 +20,12 @@ import { createHttpServer } from './http/create-http-server.js';
 import { uiRoutes } from './http/routes/ui-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
+import { signingSessionRoutes } from './sessions/signing-session-routes.js';
 import { packageRoot } from './files/package-root.js';
 import { TimestampAuthority } from './tsa/timestamp-authority.js';
 import { timestampRoutes } from './tsa/timestamp-routes.js';
+
+const SWEEP_INTERVAL_MS = 15 * 60_000;
 
 /** What the host (CLI, Electron main, tests) plugs in. Anything left out gets the headless default. */
 export interface StationPorts {
@@ -57,7 +60,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const clock = ports.clock ?? systemClock;
 
   await ports.keyStore.assertReachable?.();
-  const data = await openStationData(config, ports.keyStore);
+  const data = await openStationData(config, ports.keyStore, clock);
   const tokens = new TokenRegistry(ports.tokenSources ?? []);
   const prompts = new UiPromptBroker();
   const userPrompt = ports.userPrompt ?? prompts;
@@ -76,7 +79,8 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     stationOrigin: baseUrl,
     clients: data.clients,
   });
-  await http.register(healthRoutes({ version }), { prefix: '/api' });
+  await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
+  await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   await http.register(uiRoutes({ sessions, cookieName }), { prefix: '/ui' });
   await http.register(
@@ -84,6 +88,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
       sessions,
       cookieName,
       clients: data.clients,
+      audit: data.audit,
       tokens,
       prompts,
       station: () => ({
@@ -108,6 +113,11 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   }
   const address = http.server.address();
   if (address && typeof address === 'object') port = address.port;
+  const sweep = (): void => {
+    data.sessions.sweep().catch((error: unknown) => logger.error({ err: error }, 'sweeping expired signing sessions failed'));
+  };
+  sweep();
+  const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
 
   let closing: Promise<void> | undefined;
   return {
@@ -124,6 +134,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     uiUrl: () => `${baseUrl()}/ui/?token=${sessions.issueLaunchToken()}`,
     close: () =>
       (closing ??= (async () => {
+        clearInterval(sweeper);
         await http.close();
         await tokens.stop();
         await tsa.close();

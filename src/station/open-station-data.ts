@@ -8,6 +8,9 @@ import { stationMigrations } from './store/station-migrations.js';
 import { StationSettings } from './store/station-settings.js';
 import { SecretVault } from './keychain/secret-vault.js';
 import { ClientRegistry } from './clients/client-registry.js';
+import { SigningSessions } from './sessions/signing-sessions.js';
+import { AuditLog } from './audit/audit-log.js';
+import { systemClock, type Clock } from './ports/clock.js';
 
 /** The station's persistent state, opened by the server and by CLI commands that work offline. */
 export interface StationData {
@@ -16,10 +19,12 @@ export interface StationData {
   readonly settings: StationSettings;
   readonly vault: SecretVault;
   readonly clients: ClientRegistry;
+  readonly sessions: SigningSessions;
+  readonly audit: AuditLog;
   close(): Promise<void>;
 }
 
-export async function openStationData(config: Pick<StationConfig, 'dataDir'>, keyStore: KeyStore): Promise<StationData> {
+export async function openStationData(config: Pick<StationConfig, 'dataDir'>, keyStore: KeyStore, clock: Clock = systemClock): Promise<StationData> {
   const { dataDir } = config;
   await ensureWritableDirectory(dataDir);
   const database = await Database.open(join(dataDir, 'station.sqlite'), stationMigrations);
@@ -27,7 +32,16 @@ export async function openStationData(config: Pick<StationConfig, 'dataDir'>, ke
     const settings = new StationSettings(database);
     const vault = await SecretVault.open(database, keyStore, `master-key:${await settings.stationId()}`);
     const clients = new ClientRegistry(database, vault);
-    return { dataDir, database, settings, vault, clients, close: () => database.close() };
+    return {
+      dataDir,
+      database,
+      settings,
+      vault,
+      clients,
+      sessions: new SigningSessions(database, dataDir, clock),
+      audit: new AuditLog(database, clock),
+      close: () => database.close(),
+    };
   } catch (error) {
     await database.close();
     throw error;

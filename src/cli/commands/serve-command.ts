@@ -21,13 +21,15 @@ export function registerServeCommand(program: Command): void {
   ).action(async (options: ServeOptions) => {
     const config = await resolveConfig(options, { host: options.host as '127.0.0.1', port: options.port, mode: options.mode });
     const station = await createStation(config, { keyStore: await openKeyStore(config) });
+    // Handlers go in before the address is printed: a supervisor that signals as soon as it reads the line
+    // must get a clean shutdown, not the default kill.
+    const stopped = new Promise<void>((resolve) => {
+      process.once('SIGTERM', () => resolve());
+      process.once('SIGINT', () => resolve());
+    });
     process.stdout.write(`listening ${station.baseUrl}\n`);
     process.stdout.write(`ui ${station.uiUrl()}\n`);
-    await new Promise<void>((resolve) => {
-      const stop = (): void => resolve();
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
-    });
+    await stopped;
     await station.close();
   });
 }

@@ -4,6 +4,7 @@ import { ModeBanner } from './mode-banner.js';
 import { PromptsPanel } from './prompts-panel.js';
 import { TokensPanel } from './tokens-panel.js';
 import { ClientsPanel } from './clients-panel.js';
+import { AuditPanel } from './audit-panel.js';
 
 export function App(): JSX.Element {
   const view = useStationView();
@@ -24,6 +25,7 @@ export function App(): JSX.Element {
         <>
           <TokensPanel tokens={overview.tokens} readers={overview.readers} problems={overview.problems} />
           <ClientsPanel clients={overview.clients} onChanged={view.refresh} />
+          <AuditPanel entries={view.audit} />
           <section className="panel" aria-labelledby="station-heading">
             <h2 id="station-heading">Station</h2>
             <dl className="facts">

@@ -9,6 +9,7 @@ import {
 } from '../../core/schemas/admin-api.js';
 import { clientRegistrationSchema, type ClientRegistration } from '../../core/schemas/client-registration.js';
 import { jsonErrorBodySchema } from '../../core/schemas/json-error-body.js';
+import { auditEntrySchema, type AuditEntry } from '../../core/schemas/audit-entry.js';
 
 /** An error answered by the station, rebuilt with its stable code and field errors. */
 export class StationApiError extends Error {
@@ -39,6 +40,7 @@ async function call<T>(schema: z.ZodType<T> | null, path: string, init: RequestI
 
 export const stationApi = {
   overview: (): Promise<Overview> => call(overviewSchema, '/overview'),
+  audit: (): Promise<AuditEntry[]> => call(z.array(auditEntrySchema), '/audit?limit=50'),
   prompts: (): Promise<PendingPrompt[]> => call(z.array(pendingPromptSchema), '/prompts'),
   answerPrompt: (id: string, answer: PromptAnswer): Promise<void> =>
     call(null, `/prompts/${encodeURIComponent(id)}`, { method: 'POST', body: JSON.stringify(answer) }),

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Overview, PendingPrompt } from '../../core/schemas/admin-api.js';
+import type { AuditEntry } from '../../core/schemas/audit-entry.js';
 import { stationApi } from './station-api.js';
 
 const POLL_MS = 1_000;
@@ -7,6 +8,7 @@ const POLL_MS = 1_000;
 export interface StationView {
   overview?: Overview;
   prompts: PendingPrompt[];
+  audit: AuditEntry[];
   error?: string;
   refresh(): void;
 }
@@ -15,13 +17,15 @@ export interface StationView {
 export function useStationView(): StationView {
   const [overview, setOverview] = useState<Overview>();
   const [prompts, setPrompts] = useState<PendingPrompt[]>([]);
+  const [audit, setAudit] = useState<AuditEntry[]>([]);
   const [error, setError] = useState<string>();
 
   const refresh = useCallback(() => {
-    Promise.all([stationApi.overview(), stationApi.prompts()])
-      .then(([nextOverview, nextPrompts]) => {
+    Promise.all([stationApi.overview(), stationApi.prompts(), stationApi.audit()])
+      .then(([nextOverview, nextPrompts, nextAudit]) => {
         setOverview(nextOverview);
         setPrompts(nextPrompts);
+        setAudit(nextAudit);
         setError(undefined);
       })
       .catch((reason: unknown) => setError(reason instanceof Error ? reason.message : String(reason)));
@@ -33,5 +37,5 @@ export function useStationView(): StationView {
     return () => clearInterval(timer);
   }, [refresh]);
 
-  return { ...(overview ? { overview } : {}), prompts, ...(error ? { error } : {}), refresh };
+  return { ...(overview ? { overview } : {}), prompts, audit, ...(error ? { error } : {}), refresh };
 }

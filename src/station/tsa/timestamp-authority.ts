@@ -98,7 +98,7 @@ export class TimestampAuthority {
 async function checkSigner(signer: TsaSigner): Promise<void> {
   const [first] = signer.certificates;
   if (!first) throw new TsaError('ERR_TSA_CERTIFICATE_INVALID', 'The TSA signer has no certificate.');
-  const eku = new x509.X509Certificate(first).getExtension(x509.ExtendedKeyUsageExtension);
+  const eku = new x509.X509Certificate(Uint8Array.from(first)).getExtension(x509.ExtendedKeyUsageExtension);
   if (!eku?.critical || eku.usages.length !== 1 || eku.usages[0] !== x509.ExtendedKeyUsage.timeStamping) {
     throw new TsaError('ERR_TSA_CERTIFICATE_INVALID', 'The TSA certificate must have exactly one extended key usage, timeStamping, marked critical (RFC 3161 2.3).');
   }

@@ -36,7 +36,7 @@ export async function loadTsaIdentity(options: { database: Database; vault: Secr
   if (!rows.root || !rows.tsa) {
     await createIdentity(database, vault, clock);
     rows = await readRows(database);
-  } else if (new x509.X509Certificate(rows.tsa.certificate).notAfter.getTime() - clock.now().getTime() < RENEW_BEFORE) {
+  } else if (new x509.X509Certificate(Uint8Array.from(rows.tsa.certificate)).notAfter.getTime() - clock.now().getTime() < RENEW_BEFORE) {
     await renewTsaCertificate(database, vault, clock, rows.root);
     rows = await readRows(database);
   }
@@ -105,7 +105,7 @@ async function renewTsaCertificate(database: Database, vault: SecretVault, clock
   } finally {
     rootPkcs8.fill(0);
   }
-  const tsa = await issueTsaCertificate(new x509.X509Certificate(root.certificate), rootKey, clock.now(), randomBytes(4).toString('hex'));
+  const tsa = await issueTsaCertificate(new x509.X509Certificate(Uint8Array.from(root.certificate)), rootKey, clock.now(), randomBytes(4).toString('hex'));
   await vault.put(tsa.keyName, tsa.pkcs8);
   tsa.pkcs8.fill(0);
   await database.run("UPDATE tsa_certificates SET certificate = ?, key_name = ?, created_at = ? WHERE role = 'tsa'", [tsa.certificate, tsa.keyName, clock.now().toISOString()]);

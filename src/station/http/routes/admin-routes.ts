@@ -6,17 +6,20 @@ import { parseZod } from '../../validation/parse-zod.js';
 import type { ClientRegistry } from '../../clients/client-registry.js';
 import type { TokenRegistry } from '../../tokens/token-registry.js';
 import type { UiPromptBroker } from '../../prompts/ui-prompt-broker.js';
+import type { AuditLog } from '../../audit/audit-log.js';
 import { assertUiSession, type UiRouteDeps } from './ui-routes.js';
 
 export interface AdminRouteDeps extends UiRouteDeps {
   station: () => Overview['station'];
   clients: ClientRegistry;
+  audit: AuditLog;
   tokens: TokenRegistry;
   prompts: UiPromptBroker;
 }
 
 const clientParams = z.object({ clientId: clientIdSchema });
 const promptParams = z.object({ id: z.string().uuid() });
+const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(10_000).default(100) });
 
 /** The station UI's API (/admin/api): overview, clients, and answers to the station's own prompts. */
 export function adminRoutes(deps: AdminRouteDeps): FastifyPluginAsync {
@@ -41,6 +44,11 @@ export function adminRoutes(deps: AdminRouteDeps): FastifyPluginAsync {
       const { clientId } = parseZod(clientParams, request.params, 'Invalid client id');
       await deps.clients.remove(clientId);
       return reply.code(204).send();
+    });
+
+    app.get('/audit', { config }, async (request) => {
+      const { limit } = parseZod(auditQuery, request.query, 'Invalid audit query');
+      return deps.audit.list(limit);
     });
 
     app.get('/prompts', { config }, async () => deps.prompts.pending());

@@ -10,6 +10,7 @@ export const DerTag = {
   Integer: 0x02,
   BitString: 0x03,
   OctetString: 0x04,
+  Oid: 0x06,
   Utf8String: 0x0c,
   GeneralizedTime: 0x18,
   Sequence: 0x30,
@@ -71,4 +72,17 @@ export function derNamedBits(bits: readonly number[]): Buffer {
   const bytes = new Uint8Array(Math.floor(highest / 8) + 1);
   for (const bit of bits) bytes[bit >> 3]! |= 0x80 >> (bit & 7);
   return derTlv(DerTag.BitString, Uint8Array.of(7 - (highest & 7)), bytes);
+}
+
+/** Where one DER element sits in `bytes`: its tag and the end offset. Undefined for the BER indefinite form or a truncated header. */
+export function derElementAt(bytes: Uint8Array, offset: number): { tag: number; contentStart: number; end: number } | undefined {
+  if (offset + 2 > bytes.length) return undefined;
+  const tag = bytes[offset]!;
+  const first = bytes[offset + 1]!;
+  if (first < 0x80) return { tag, contentStart: offset + 2, end: offset + 2 + first };
+  const octets = first & 0x7f;
+  if (octets === 0 || octets > 4 || offset + 2 + octets > bytes.length) return undefined;
+  let length = 0;
+  for (let i = 0; i < octets; i++) length = length * 256 + bytes[offset + 2 + i]!;
+  return { tag, contentStart: offset + 2 + octets, end: offset + 2 + octets + length };
 }

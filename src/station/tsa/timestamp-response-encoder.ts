@@ -7,7 +7,7 @@ import { id_ct_tstInfo } from '@peculiar/asn1-tsp';
 import { DerTag, derGeneralizedTime, derNamedBits, derSmallInteger, derTlv } from './der.js';
 import { TSA_HASH_ALGORITHMS } from './tsa-hash-algorithms.js';
 import type { TimestampRequest } from './tsa-request-parser.js';
-import type { PkiFailure } from './tsa-rejection.js';
+import { PKI_FAILURE_BITS, type PkiFailure } from './tsa-rejection.js';
 import type { TsaSigner } from './tsa-signer.js';
 
 /** Accuracy of genTime as the TSA states it in every token (RFC 3161 2.4.2). */
@@ -29,17 +29,6 @@ const SIGNATURE_OIDS = {
   RSA: { 'SHA-256': '1.2.840.113549.1.1.11', 'SHA-384': '1.2.840.113549.1.1.12', 'SHA-512': '1.2.840.113549.1.1.13' },
   EC: { 'SHA-256': '1.2.840.10045.4.3.2', 'SHA-384': '1.2.840.10045.4.3.3', 'SHA-512': '1.2.840.10045.4.3.4' },
 } as const;
-/** PKIFailureInfo bit numbers, RFC 3161 2.4.2. */
-const FAILURE_BITS: Record<PkiFailure, number> = {
-  badAlg: 0,
-  badRequest: 2,
-  badDataFormat: 5,
-  timeNotAvailable: 14,
-  unacceptedPolicy: 15,
-  unacceptedExtension: 16,
-  addInfoNotAvailable: 17,
-  systemFailure: 25,
-};
 const PKI_STATUS_GRANTED = derTlv(DerTag.Sequence, derSmallInteger(0));
 const PKI_STATUS_REJECTION = derSmallInteger(2);
 const EMPTY = Buffer.alloc(0);
@@ -154,7 +143,7 @@ export class TimestampResponseEncoder {
   /** A TimeStampResp with PKIStatus rejection, the failure bit and a human-readable statusString. */
   static reject(failure: PkiFailure, message: string): Buffer {
     const statusString = derTlv(DerTag.Sequence, derTlv(DerTag.Utf8String, Buffer.from(message, 'utf8')));
-    return derTlv(DerTag.Sequence, derTlv(DerTag.Sequence, PKI_STATUS_REJECTION, statusString, derNamedBits([FAILURE_BITS[failure]])));
+    return derTlv(DerTag.Sequence, derTlv(DerTag.Sequence, PKI_STATUS_REJECTION, statusString, derNamedBits([PKI_FAILURE_BITS[failure]])));
   }
 }
 

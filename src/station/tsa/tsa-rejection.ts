@@ -11,6 +11,18 @@ export type PkiFailure =
   | 'addInfoNotAvailable'
   | 'systemFailure';
 
+/** PKIFailureInfo bit numbers, RFC 3161 2.4.2. */
+export const PKI_FAILURE_BITS: Readonly<Record<PkiFailure, number>> = {
+  badAlg: 0,
+  badRequest: 2,
+  badDataFormat: 5,
+  timeNotAvailable: 14,
+  unacceptedPolicy: 15,
+  unacceptedExtension: 16,
+  addInfoNotAvailable: 17,
+  systemFailure: 25,
+};
+
 const CODES: Record<PkiFailure, `ERR_TSA_${string}`> = {
   badAlg: 'ERR_TSA_BAD_ALG',
   badRequest: 'ERR_TSA_BAD_REQUEST',

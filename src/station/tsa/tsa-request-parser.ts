@@ -1,5 +1,7 @@
+import * as asn1js from 'asn1js';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { TimeStampReq } from '@peculiar/asn1-tsp';
+import { DerTag, derElementAt } from './der.js';
 import { TSA_HASH_ALGORITHMS, type TsaHashAlgorithmInfo } from './tsa-hash-algorithms.js';
 import { TsaRejection } from './tsa-rejection.js';
 
@@ -45,8 +47,8 @@ export function parseTimestampRequest(der: Uint8Array, acceptedPolicy: string): 
   if (hash.length !== hashAlgorithm.length) {
     throw new TsaRejection('badDataFormat', `A ${hashAlgorithm.name} imprint is ${hashAlgorithm.length} bytes, this one is ${hash.length}.`);
   }
-  if (request.reqPolicy !== undefined && request.reqPolicy !== acceptedPolicy) {
-    throw new TsaRejection('unacceptedPolicy', `This TSA issues timestamps under policy ${acceptedPolicy} only, not ${request.reqPolicy}.`);
+  if (request.reqPolicy !== undefined && !requestedPolicy(der)?.equals(policyDer(acceptedPolicy))) {
+    throw new TsaRejection('unacceptedPolicy', `This TSA issues timestamps under policy ${acceptedPolicy} only.`);
   }
   if (request.extensions !== undefined && request.extensions.length > 0) {
     // RFC 3161 2.4.2: an extension the TSA does not recognise, critical or not, must fail the request.
@@ -61,8 +63,9 @@ export function parseTimestampRequest(der: Uint8Array, acceptedPolicy: string): 
 
 function decode(der: Uint8Array): TimeStampReq {
   if (der.length === 0) throw new TsaRejection('badDataFormat', 'The request body is empty; send a DER TimeStampReq.');
-  const declared = outerLength(der);
-  if (declared === undefined) throw new TsaRejection('badDataFormat', 'The request body is not a DER SEQUENCE.');
+  const outer = derElementAt(der, 0);
+  if (outer?.tag !== DerTag.Sequence) throw new TsaRejection('badDataFormat', 'The request body is not a DER SEQUENCE.');
+  const declared = outer.end;
   if (declared < der.length) throw new TsaRejection('badDataFormat', `The request has ${der.length - declared} bytes after the TimeStampReq.`);
   if (declared > der.length) throw new TsaRejection('badDataFormat', 'The request body is truncated.');
   try {
@@ -72,16 +75,26 @@ function decode(der: Uint8Array): TimeStampReq {
   }
 }
 
-/** Total size of the outer SEQUENCE as its header declares it; undefined for another tag or the BER indefinite form. */
-function outerLength(der: Uint8Array): number | undefined {
-  if (der[0] !== 0x30 || der.length < 2) return undefined;
-  const first = der[1]!;
-  if (first < 0x80) return 2 + first;
-  const octets = first & 0x7f;
-  if (octets === 0 || octets > 4 || der.length < 2 + octets) return undefined;
-  let length = 0;
-  for (let i = 0; i < octets; i++) length = length * 256 + der[2 + i]!;
-  return 2 + octets + length;
+/**
+ * The reqPolicy OID as sent, compared in DER: asn1js renders arcs above 2^53 (a 2.25 UUID OID's) as hex, so
+ * its dotted strings cannot be compared with the configured one.
+ */
+function requestedPolicy(der: Uint8Array): Buffer | undefined {
+  const outer = derElementAt(der, 0);
+  const version = outer && derElementAt(der, outer.contentStart);
+  const imprint = version && derElementAt(der, version.end);
+  const policy = imprint && derElementAt(der, imprint.end);
+  return imprint && policy?.tag === DerTag.Oid ? Buffer.from(der.subarray(imprint.end, policy.end)) : undefined;
+}
+
+const policyEncodings = new Map<string, Buffer>();
+function policyDer(oid: string): Buffer {
+  let encoded = policyEncodings.get(oid);
+  if (!encoded) {
+    encoded = Buffer.from(new asn1js.ObjectIdentifier({ value: oid }).toBER());
+    policyEncodings.set(oid, encoded);
+  }
+  return encoded;
 }
 
 function isDerNull(parameters: ArrayBuffer): boolean {

@@ -57,6 +57,9 @@ export function timestampRoutes(deps: TimestampRoutesDeps): FastifyPluginAsync {
   };
 
   return async (app) => {
+    // Only the two RFC 3161 media types: the JSON and text parsers the server has elsewhere do not apply here,
+    // so anything else is a 415 before the handler runs.
+    app.removeAllContentTypeParsers();
     app.addContentTypeParser(REQUEST_TYPES, { parseAs: 'buffer', bodyLimit: TSA_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
     app.post<{ Params: { client_id: string }; Body: Buffer | undefined }>(

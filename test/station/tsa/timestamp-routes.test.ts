@@ -80,13 +80,16 @@ describe('POST /api/timestamp/:client_id on the station', () => {
     expectJsonError(await postRaw(url('mapped'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS }), 403, 'ERR_TSA_IP_FORBIDDEN');
   });
 
-  it('applies a changed allow list at once', async () => {
+  it('applies a changed allow list within a second (the route caches it that long), and a removal too', async () => {
+    const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1100));
     await station.data.clients.upsert({ clientId: 'changing', allowedIps: ['127.0.0.2'] });
     expect((await postRaw(url('changing'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS })).status).toBe(200);
     await station.data.clients.upsert({ clientId: 'changing', allowedIps: ['127.0.0.9'] });
+    await settle();
     expectJsonError(await postRaw(url('changing'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS }), 403, 'ERR_TSA_IP_FORBIDDEN');
     await station.data.clients.remove('changing');
-    expectJsonError(await postRaw(url('changing'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS }), 404, 'ERR_TSA_CLIENT_NOT_FOUND');
+    await settle();
+    expectJsonError(await postRaw(url('changing'), query, { localAddress: '127.0.0.9', headers: QUERY_HEADERS }), 404, 'ERR_TSA_CLIENT_NOT_FOUND');
   });
 
   it('answers 404 JSON for an unknown client_id', async () => {

@@ -49,10 +49,10 @@ export function timestampRoutes(deps: TimestampRoutesDeps): FastifyPluginAsync {
     if (cached && cached.expires > now) return cached.access;
     const access = deps.clients.find(clientId).then((client) => (client ? { clientId, allowlist: new TsaIpAllowlist(client.allowedIps) } : undefined));
     cache.set(clientId, { expires: now + cacheMs, access });
-    access.then(
-      (found) => found === undefined && cache.delete(clientId),
-      () => cache.delete(clientId),
-    );
+    const forget = (): void => {
+      if (cache.get(clientId)?.access === access) cache.delete(clientId);
+    };
+    access.then((found) => found ?? forget(), forget);
     return access;
   };
 

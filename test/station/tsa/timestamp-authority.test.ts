@@ -12,6 +12,7 @@ import { readTimestampReply } from '../../../src/station/tsa/timestamp-reply-rea
 import { DEFAULT_TSA_POLICY_OID } from '../../../src/station/tsa/timestamp-authority.js';
 import { openTsaFixture, type TsaFixture } from '../../support/tsa-fixture.js';
 import { describeReply, openssl } from '../../support/tsa-openssl.js';
+import { bouncyCastleCheck } from '../../support/tsa-bouncycastle.js';
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';
 
@@ -67,6 +68,24 @@ describe('TimestampAuthority', () => {
       expect(byQuery.code, byQuery.stderr + byQuery.stdout).toBe(0);
     }
   });
+
+  it('issues tokens that BouncyCastle validates strictly (nonce, imprint, policy, ESSCertIDv2, EKU, DER)', async () => {
+    const pairs = [];
+    for (const args of [['-sha256', '-cert'], ['-sha384', '-cert', '-tspolicy', DEFAULT_TSA_POLICY_OID], ['-sha512', '-cert']]) {
+      const { query, reply } = await stamp(args);
+      pairs.push({ query, reply });
+    }
+    const checked = await bouncyCastleCheck(dir, fixture.rootPem, pairs);
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stdout.match(/^OK /gm)).toHaveLength(3);
+    expect(checked.stdout).toContain(`policy=${DEFAULT_TSA_POLICY_OID}`);
+
+    // and it fails on a reply for another query: the check can fail
+    const other = await stamp(['-sha256', '-cert']);
+    const mismatched = await bouncyCastleCheck(dir, fixture.rootPem, [{ query: pairs[0]!.query, reply: other.reply }]);
+    expect(mismatched.code).not.toBe(0);
+    expect(mismatched.stderr).toMatch(/TSPValidationException/);
+  }, 60_000);
 
   it('leaves the certificate out unless certReq asks for it (openssl then needs it as -untrusted)', async () => {
     const { query, reply, response } = await stamp(['-sha256']);

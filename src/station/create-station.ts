@@ -24,6 +24,7 @@ import { signingSessionRoutes } from './sessions/signing-session-routes.js';
 import { packageRoot } from './files/package-root.js';
 import { TimestampAuthority } from './tsa/timestamp-authority.js';
 import { timestampRoutes } from './tsa/timestamp-routes.js';
+import type { TsaSigner } from './tsa/tsa-signer.js';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
 
@@ -35,6 +36,8 @@ export interface StationPorts {
   clock?: Clock;
   logger?: Logger;
   tokenSources?: TokenSource[];
+  /** The TSA key when it is held elsewhere (a PKCS#11 token through TokenTsaSigner); default: the station's own. */
+  tsaSigner?: TsaSigner;
 }
 
 export interface Station {
@@ -65,7 +68,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const prompts = new UiPromptBroker();
   const userPrompt = ports.userPrompt ?? prompts;
   const sessions = new UiSessions();
-  const tsa = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock });
+  const tsa = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock, ...(ports.tsaSigner ? { signer: ports.tsaSigner } : {}) });
 
   let port = config.port;
   const hostPort = (): string => `${config.host}:${port}`;

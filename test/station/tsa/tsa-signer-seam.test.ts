@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrivateKey, randomBytes } from 'node:crypto';
+import { createHash, createPrivateKey, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SoftTsaSigner } from '../../../src/station/tsa/soft-tsa-signer.js';
@@ -10,6 +10,8 @@ import { x509 } from '../../../src/station/pki/x509.js';
 import { createTestCa, createTestSigner, type KeyAlgorithm, type TestCa } from '../../support/test-pki.js';
 import { openTsaFixture, type TsaFixture } from '../../support/tsa-fixture.js';
 import { openssl } from '../../support/tsa-openssl.js';
+import { startTestStation } from '../../support/test-station.js';
+import { HttpTimestampClient } from '../../../src/station/tsa/http-timestamp-client.js';
 import { createSoftHsmTsaToken } from '../../support/tsa-softhsm-token.js';
 
 const keyOf = (pkcs8: Uint8Array) => createPrivateKey({ key: Buffer.from(pkcs8), format: 'der', type: 'pkcs8' });
@@ -70,6 +72,23 @@ describe('TSA signer seam', () => {
       await tsa.close();
     } finally {
       hsm.dispose();
+    }
+  });
+
+  it('is reachable from the composition root: createStation({ ... }, { tsaSigner }) serves tokens from that key over HTTP', async () => {
+    const external = await createTestSigner(ca, 'CN=Configured TSA,O=Signing Station Tests', 'P-256', 'tsa');
+    const station = await startTestStation({}, { tsaSigner: new SoftTsaSigner(keyOf(external.pkcs8), [external.der, ca.der]) });
+    try {
+      await station.data.clients.upsert({ clientId: 'seam', allowedIps: ['127.0.0.1'] });
+      expect(station.tsa.certificates[0]).toEqual(external.der);
+      const hash = createHash('sha256').update('configured signer').digest();
+      const token = await new HttpTimestampClient({ url: `${station.baseUrl}/api/timestamp/seam` }).timestamp(hash, 'SHA-256');
+      const tokenPath = join(fixture.dir, 'seam-token.der');
+      await writeFile(tokenPath, token);
+      const verified = await openssl(['ts', '-verify', '-digest', hash.toString('hex'), '-token_in', '-in', tokenPath, '-CAfile', caPem]);
+      expect(verified.code, verified.stderr).toBe(0);
+    } finally {
+      await station.dispose();
     }
   });
 

@@ -39,6 +39,7 @@ const algorithm = (value: string, nullParameters: boolean): Buffer =>
   der(new AlgorithmIdentifier({ algorithm: value, ...(nullParameters ? { parameters: null } : {}) }));
 const attribute = (type: string, value: Uint8Array): Buffer =>
   der(new Attribute({ attrType: type, attrValues: [Uint8Array.from(value).buffer] }));
+const SIGNED_DATA_OID = oid(id_signedData);
 
 /**
  * Builds DER TimeStampResp messages. Everything that is the same in every token is encoded once, here, with
@@ -136,7 +137,7 @@ export class TimestampResponseEncoder {
       request.certReq ? this.#certificates : EMPTY,
       derTlv(DerTag.Set, signerInfo),
     );
-    const contentInfo = derTlv(DerTag.Sequence, oid(id_signedData), derTlv(DerTag.Context0, signedData));
+    const contentInfo = derTlv(DerTag.Sequence, SIGNED_DATA_OID, derTlv(DerTag.Context0, signedData));
     return derTlv(DerTag.Sequence, PKI_STATUS_GRANTED, contentInfo);
   }
 
@@ -148,6 +149,10 @@ export class TimestampResponseEncoder {
 }
 
 function accuracy(value: TsaAccuracy): Buffer {
+  for (const unit of ['millis', 'micros'] as const) {
+    const part = value[unit];
+    if (part !== undefined && (!Number.isInteger(part) || part < 0 || part > 999)) throw new TypeError(`accuracy.${unit} is 0..999 (RFC 3161), got ${part}`);
+  }
   const parts: Buffer[] = [];
   if (value.seconds) parts.push(derSmallInteger(value.seconds));
   if (value.millis) parts.push(derTlv(DerTag.ContextPrimitive0, derSmallInteger(value.millis).subarray(2)));

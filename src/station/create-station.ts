@@ -22,6 +22,9 @@ import { adminRoutes } from './http/routes/admin-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { signingSessionRoutes } from './sessions/signing-session-routes.js';
 import { packageRoot } from './files/package-root.js';
+import { TimestampAuthority } from './tsa/timestamp-authority.js';
+import { timestampRoutes } from './tsa/timestamp-routes.js';
+import type { TsaSigner } from './tsa/tsa-signer.js';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
 
@@ -33,6 +36,8 @@ export interface StationPorts {
   clock?: Clock;
   logger?: Logger;
   tokenSources?: TokenSource[];
+  /** The TSA key when it is held elsewhere (a PKCS#11 token through TokenTsaSigner); default: the station's own. */
+  tsaSigner?: TsaSigner;
 }
 
 export interface Station {
@@ -40,6 +45,7 @@ export interface Station {
   readonly baseUrl: string;
   readonly data: StationData;
   readonly tokens: TokenRegistry;
+  readonly tsa: TimestampAuthority;
   readonly prompts: UiPromptBroker;
   readonly userPrompt: UserPrompt;
   readonly clock: Clock;
@@ -62,6 +68,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const prompts = new UiPromptBroker();
   const userPrompt = ports.userPrompt ?? prompts;
   const sessions = new UiSessions();
+  const tsa = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock, ...(ports.tsaSigner ? { signer: ports.tsaSigner } : {}) });
 
   let port = config.port;
   const hostPort = (): string => `${config.host}:${port}`;
@@ -77,6 +84,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   });
   await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
   await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
+  await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   await http.register(uiRoutes({ sessions, cookieName }), { prefix: '/ui' });
   await http.register(
     adminRoutes({
@@ -102,7 +110,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     await tokens.start();
     await http.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await Promise.allSettled([tokens.stop(), http.close()]);
+    await Promise.allSettled([tokens.stop(), http.close(), tsa.close()]);
     await data.close();
     throw listenError(error, config);
   }
@@ -120,6 +128,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     baseUrl: baseUrl(),
     data,
     tokens,
+    tsa,
     prompts,
     userPrompt,
     clock,
@@ -131,6 +140,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
         clearInterval(sweeper);
         await http.close();
         await tokens.stop();
+        await tsa.close();
         await data.close();
       })()),
   };

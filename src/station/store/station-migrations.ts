@@ -6,6 +6,7 @@ import { signingSessionMigrations } from '../sessions/signing-sessions.js';
 import { auditLogMigrations } from '../audit/audit-log.js';
 import { pkcs11Migrations } from '../tokens/pkcs11/pkcs11-module-registry.js';
 import { softTokenMigrations } from '../tokens/soft/soft-token-store.js';
+import { tsaMigrations } from '../tsa/tsa-migrations.js';
 
 /** Every area's schema, in the order they were introduced. Append; never reorder or edit an applied one. */
 export const stationMigrations: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const stationMigrations: readonly Migration[] = [
   ...auditLogMigrations,
   ...pkcs11Migrations,
   ...softTokenMigrations,
+  ...tsaMigrations,
 ];

@@ -5,6 +5,7 @@ import { registerClientsCommand } from './commands/clients-command.js';
 import { registerAuditCommand } from './commands/audit-command.js';
 import { registerTsaCommand } from './commands/tsa-command.js';
 import { registerTimestampCommand } from './commands/timestamp-command.js';
+import { registerTokensCommand } from './commands/tokens-command.js';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('signing-station')
@@ -16,6 +17,7 @@ export async function main(argv: string[]): Promise<number> {
   registerAuditCommand(program);
   registerTsaCommand(program);
   registerTimestampCommand(program);
+  registerTokensCommand(program);
   try {
     await program.parseAsync(argv);
     return 0;

@@ -25,6 +25,8 @@ import { packageRoot } from './files/package-root.js';
 import { TimestampAuthority } from './tsa/timestamp-authority.js';
 import { timestampRoutes } from './tsa/timestamp-routes.js';
 import type { TsaSigner } from './tsa/tsa-signer.js';
+import { createStationTokenSources } from './tokens/pkcs11/create-station-token-sources.js';
+import { pkcs11ModuleRoutes } from './tokens/pkcs11/pkcs11-module-routes.js';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
 
@@ -35,6 +37,7 @@ export interface StationPorts {
   userPrompt?: UserPrompt;
   clock?: Clock;
   logger?: Logger;
+  /** Replaces the built-in sources (PKCS#11 modules, the station's certificate store): tests pin one token. */
   tokenSources?: TokenSource[];
   /** The TSA key when it is held elsewhere (a PKCS#11 token through TokenTsaSigner); default: the station's own. */
   tsaSigner?: TsaSigner;
@@ -64,7 +67,10 @@ export async function createStation(input: StationConfigInput, ports: StationPor
 
   await ports.keyStore.assertReachable?.();
   const data = await openStationData(config, ports.keyStore, clock);
-  const tokens = new TokenRegistry(ports.tokenSources ?? []);
+  const builtInSources = ports.tokenSources
+    ? undefined
+    : createStationTokenSources({ database: data.database, vault: data.vault, modulePaths: config.pkcs11Modules, clock });
+  const tokens = new TokenRegistry(ports.tokenSources ?? builtInSources?.all ?? []);
   const prompts = new UiPromptBroker();
   const userPrompt = ports.userPrompt ?? prompts;
   const sessions = new UiSessions();
@@ -105,6 +111,9 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     }),
     { prefix: '/admin/api' },
   );
+  if (builtInSources) {
+    await http.register(pkcs11ModuleRoutes({ sessions, cookieName, registry: builtInSources.modules, source: builtInSources.pkcs11 }), { prefix: '/admin/api' });
+  }
 
   try {
     await tokens.start();

@@ -9,6 +9,8 @@ import { Database } from '../../../../src/station/store/database.js';
 import { SecretVault, secretVaultMigrations } from '../../../../src/station/keychain/secret-vault.js';
 import { OsKeyStore } from '../../../../src/station/keychain/os-key-store.js';
 import { SoftTokenStore, softTokenMigrations } from '../../../../src/station/tokens/soft/soft-token-store.js';
+import { SoftToken } from '../../../../src/station/tokens/soft/soft-token.js';
+import { systemClock } from '../../../../src/station/ports/clock.js';
 import { createSoftTokenSource } from '../../../../src/station/tokens/soft/create-soft-token-source.js';
 import type { SignatureScheme, Token } from '../../../../src/station/tokens/token.js';
 import { InvalidInputError } from '../../../../src/core/errors/invalid-input-error.js';
@@ -29,15 +31,17 @@ let token: Token;
 let ca: TestCa;
 let rsa: Awaited<ReturnType<typeof createTestSigner>>;
 let ec: Awaited<ReturnType<typeof createTestSigner>>;
+let source: ReturnType<typeof createSoftTokenSource>;
 let ec384: Awaited<ReturnType<typeof createTestSigner>>;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'soft-token-'));
   database = await Database.open(join(dir, 'station.sqlite'), [...secretVaultMigrations, ...softTokenMigrations]);
   store = new SoftTokenStore(database, await SecretVault.open(database, keyStore, account));
-  const source = createSoftTokenSource(store);
+  source = createSoftTokenSource(store);
   await source.start();
-  token = source.tokens()[0]!;
+  expect(source.tokens()).toEqual([]);
+  token = new SoftToken(store, systemClock);
   ca = await createTestCa();
   [rsa, ec, ec384] = await Promise.all([
     createTestSigner(ca, 'CN=P12 RSA,O=Signing Station Tests,C=EE', 'RSA-2048', 'signing'),
@@ -57,7 +61,10 @@ describe('the station certificate store (PKCS#12 imports)', () => {
     const changed = new Promise<void>((resolve) => store.onChange(resolve));
     const file = await readFile(await writePkcs12(dir, 'rsa', rsa, ca, 'pässwörd'));
     const password = encode('pässwörd');
+    const listed = new Promise<void>((resolve) => source.onChange(resolve));
     const [stored] = await store.importPkcs12(file, password);
+    await listed;
+    expect(source.tokens().map((t) => t.label)).toEqual([token.label]);
     await changed;
     expect(password.every((byte) => byte === 0)).toBe(true);
     expect(stored!.chain.map((der) => Buffer.from(der))).toEqual([Buffer.from(ca.der)]);

@@ -1,5 +1,4 @@
-import { AsnConvert } from '@peculiar/asn1-schema';
-import { ECDSASigValue } from '@peculiar/asn1-ecc';
+import * as asn1js from 'asn1js';
 import type { Applet } from './applet.js';
 import type { CardKey } from './card-key.js';
 import { response, SW, type CommandApdu } from './command-apdu.js';
@@ -200,8 +199,10 @@ export class NationalIdApplet implements Applet {
       signature = key.rsaPkcs1(input);
     } else {
       if (![32, 48, 64].includes(input.length)) return response(SW.WRONG_LENGTH);
-      const der = AsnConvert.parse(await key.ecdsaDer(input), ECDSASigValue);
-      signature = Buffer.concat([fixed(der.r, key.sizeBytes), fixed(der.s, key.sizeBytes)]);
+      // ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }, answered as r||s like current eID cards.
+      const sequence = asn1js.fromBER(await key.ecdsaDer(input)).result as asn1js.Sequence;
+      const [r, s] = sequence.valueBlock.value as asn1js.Integer[];
+      signature = Buffer.concat([fixed(r!.valueBlock.valueHexView, key.sizeBytes), fixed(s!.valueBlock.valueHexView, key.sizeBytes)]);
     }
     this.signatureCount.set(keyReference, (this.signatureCount.get(keyReference) ?? 0) + 1);
     return response(SW.OK, signature);
@@ -212,7 +213,7 @@ export class NationalIdApplet implements Applet {
   }
 }
 
-function fixed(integer: ArrayBuffer, size: number): Buffer {
+function fixed(integer: Uint8Array, size: number): Buffer {
   let bytes = Buffer.from(integer);
   while (bytes.length > size && bytes[0] === 0) bytes = bytes.subarray(1);
   return Buffer.concat([Buffer.alloc(size - bytes.length), bytes]);

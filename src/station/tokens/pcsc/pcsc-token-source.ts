@@ -29,6 +29,13 @@ export interface PcscTokenSource extends TokenSource {
 
 interface ReaderState {
   name: string;
+  /**
+   * Opening and closing cards in this reader run one after the other. pcsc-lite's disconnect is synchronous
+   * and waits for pcscd's reader lock, which a concurrent connect holds while it powers the next card: run
+   * side by side, the event loop would stall for the card's power-up (and forever with a card emulated in
+   * this process).
+   */
+  busy: Promise<void>;
   card?: {
     atr: Buffer;
     mapping: AtrMapping | undefined;
@@ -44,6 +51,8 @@ export function createPcscTokenSource(options: PcscTokenSourceOptions = {}): Pcs
   const watcher = new PcscWatcher(options);
   const readers = new Map<string, ReaderState>();
   const listeners = new Set<() => void>();
+  /** Card connections still being closed (stop() waits for them). */
+  const closing = new Set<Promise<void>>();
   let unsubscribe: (() => void) | undefined;
 
   const changed = () => {
@@ -57,12 +66,17 @@ export function createPcscTokenSource(options: PcscTokenSourceOptions = {}): Pcs
   };
 
   const dropCard = (reader: ReaderState) => {
-    const token = reader.card?.token;
+    const card = reader.card;
     delete reader.card;
-    void token?.release();
+    if (!card) return;
+    const closed = reader.busy.then(() => card.token?.release()).catch(() => undefined);
+    reader.busy = closed;
+    closing.add(closed);
+    void closed.finally(() => closing.delete(closed));
   };
 
   const openCard = async (reader: ReaderState, card: NonNullable<ReaderState['card']>, driver: Extract<AtrMapping['driver'], { kind: 'apdu' }>, name: string) => {
+    if (reader.card !== card) return;
     try {
       const connection = await watcher.connectCard(reader.name);
       const channel = new CardChannel(connection.card, connection.close);
@@ -81,7 +95,7 @@ export function createPcscTokenSource(options: PcscTokenSourceOptions = {}): Pcs
   const onEvent = (event: PcscEvent) => {
     switch (event.type) {
       case 'reader-attached':
-        readers.set(event.reader, { name: event.reader });
+        readers.set(event.reader, { name: event.reader, busy: Promise.resolve() });
         break;
       case 'reader-detached': {
         const reader = readers.get(event.reader);
@@ -90,14 +104,18 @@ export function createPcscTokenSource(options: PcscTokenSourceOptions = {}): Pcs
         break;
       }
       case 'card-inserted': {
-        const reader = readers.get(event.reader) ?? { name: event.reader };
+        const reader = readers.get(event.reader) ?? { name: event.reader, busy: Promise.resolve() };
         readers.set(event.reader, reader);
         dropCard(reader);
         const mapping = table.match(event.atr);
         const card: NonNullable<ReaderState['card']> = { atr: event.atr, mapping };
         reader.card = card;
         if (!mapping) card.problem = new UnknownCardError(formatAtr(event.atr)).message;
-        else if (mapping.driver.kind === 'apdu') card.opening = openCard(reader, card, mapping.driver, mapping.name);
+        else if (mapping.driver.kind === 'apdu') {
+          const driver = mapping.driver;
+          // openCard settles with its failure recorded as the reader's problem: it never rejects.
+          card.opening = reader.busy = reader.busy.then(() => openCard(reader, card, driver, mapping.name));
+        }
         break;
       }
       case 'card-removed': {
@@ -147,6 +165,7 @@ export function createPcscTokenSource(options: PcscTokenSourceOptions = {}): Pcs
       watcher.stop();
       for (const reader of readers.values()) dropCard(reader);
       readers.clear();
+      await Promise.all(closing);
       unsubscribe?.();
       unsubscribe = undefined;
       changed();

@@ -1,0 +1,166 @@
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import type { HashAlgorithm } from '../tokens/token.js';
+import { AtomicOutputFile } from './atomic-output-file.js';
+import { CadesSignature } from './cms/cades-signature.js';
+import { digestAlgorithms } from './digest-algorithms.js';
+import { assertOutputIsNotInput } from './input-output-paths.js';
+import { PdfDocumentReader } from './pdf/pdf-document-reader.js';
+import { buildSignatureUpdate } from './pdf/pdf-signature-update.js';
+import { SignerCertificate } from './signer-certificate.js';
+import type { FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
+import { DocumentChangedError, SignatureTooLargeError, SignatureValueInvalidError, TimestampFailedError } from './signing-errors.js';
+import { checkTimestampToken } from './timestamp-token-check.js';
+
+/** Everything finish needs, JSON-safe. It names a file on disk: keep it on the station, never hand it to a browser. */
+export interface PadesSigningState {
+  format: 'pades';
+  documentPath: string;
+  documentSize: number;
+  /** Hex SHA-256 of the whole original file: finish refuses if the file changed since prepare. */
+  documentSha256: string;
+  hashAlgorithm: HashAlgorithm;
+  /** Base64 incremental update, /Contents zero-filled. */
+  tail: string;
+  contentsStart: number;
+  contentsEnd: number;
+  /** Base64 DER SET OF signed attributes. */
+  signedAttributes: string;
+  certificate: string;
+  chain: string[];
+}
+
+const CHUNK = 1024 * 1024;
+
+/** Reads `path` in 1 MiB chunks, feeding `sink`; never holds the file in memory. */
+async function streamFile(path: string, sink: (chunk: Buffer) => void | Promise<void>, progress?: (done: number) => void): Promise<number> {
+  let done = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK })) {
+    await sink(chunk as Buffer);
+    done += (chunk as Buffer).length;
+    progress?.(done);
+  }
+  return done;
+}
+
+/** Room for the CMS: certificates, signature, a timestamp token with its TSA chain, and slack. */
+function reservedContentsSize(certificates: readonly Uint8Array[]): number {
+  return 12_288 + certificates.reduce((n, c) => n + c.length, 0);
+}
+
+/**
+ * PAdES baseline B-B / B-T (ETSI EN 319 142-1) in two steps, so the key can live anywhere (token, card, browser
+ * iframe): prepare hashes the document's byte ranges and returns the hash of the signed attributes; finish takes
+ * the signature value, timestamps it and writes original + incremental update atomically.
+ *
+ * The signing reason is the signature dictionary's /Reason, inside the signed byte range. No
+ * commitment-type-indication attribute is added: EN 319 142-1 forbids it alongside /Reason.
+ */
+export class PadesEngine {
+  static async prepare(documentPath: string, options: PrepareOptions): Promise<PreparedSignature<PadesSigningState>> {
+    const hashAlgorithm = options.hashAlgorithm ?? 'SHA-256';
+    const signer = new SignerCertificate(options.certificate);
+    const chain = options.chain ?? [];
+    const { size } = await stat(documentPath);
+    const handle = await open(documentPath, 'r');
+    let update;
+    try {
+      const reader = await PdfDocumentReader.open(handle, size);
+      update = await buildSignatureUpdate(reader, {
+        signerName: options.signerName ?? signer.displayName,
+        time: options.time ?? new Date(),
+        ...(options.reason !== undefined ? { reason: options.reason } : {}),
+        visible: options.visible ?? false,
+        contentsSize: reservedContentsSize([options.certificate, ...chain]),
+      });
+    } finally {
+      await handle.close();
+    }
+    const rangeHash = createHash(digestAlgorithms[hashAlgorithm].node);
+    const fileHash: Hash = hashAlgorithm === 'SHA-256' ? rangeHash : createHash('sha256');
+    const read = await streamFile(
+      documentPath,
+      (chunk) => {
+        rangeHash.update(chunk);
+        if (fileHash !== rangeHash) fileHash.update(chunk);
+      },
+      (done) => options.onProgress?.(done, size),
+    );
+    if (read !== size) throw new DocumentChangedError();
+    const documentSha256 = (fileHash === rangeHash ? rangeHash.copy() : fileHash).digest('hex');
+    rangeHash.update(update.tail.subarray(0, update.contentsStart));
+    rangeHash.update(update.tail.subarray(update.contentsEnd));
+    const signedAttributes = CadesSignature.signedAttributes(new Uint8Array(rangeHash.digest()), signer, hashAlgorithm);
+    return {
+      dataToSignDigest: createHash(digestAlgorithms[hashAlgorithm].node).update(signedAttributes).digest('hex'),
+      digestAlgorithm: hashAlgorithm,
+      dataToSign: Buffer.from(signedAttributes).toString('base64'),
+      state: {
+        format: 'pades',
+        documentPath,
+        documentSize: size,
+        documentSha256,
+        hashAlgorithm,
+        tail: update.tail.toString('base64'),
+        contentsStart: update.contentsStart,
+        contentsEnd: update.contentsEnd,
+        signedAttributes: Buffer.from(signedAttributes).toString('base64'),
+        certificate: Buffer.from(options.certificate).toString('base64'),
+        chain: chain.map((c) => Buffer.from(c).toString('base64')),
+      },
+    };
+  }
+
+  static async finish(state: PadesSigningState, signatureValue: Uint8Array, options: FinishOptions): Promise<void> {
+    const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
+    const signedAttributes = new Uint8Array(Buffer.from(state.signedAttributes, 'base64'));
+    if (!signer.verifies(signedAttributes, signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
+    await assertOutputIsNotInput(state.documentPath, options.outputPath);
+
+    let timestampToken: Uint8Array | undefined;
+    if (options.timestampClient) {
+      const imprint = CadesSignature.timestampImprint(signatureValue, signer, state.hashAlgorithm);
+      try {
+        timestampToken = await options.timestampClient.timestamp(imprint, state.hashAlgorithm);
+      } catch (cause) {
+        if (cause instanceof TimestampFailedError) throw cause;
+        throw new TimestampFailedError(`The timestamp authority failed: ${(cause as Error).message}`, { cause });
+      }
+      checkTimestampToken(timestampToken, imprint, state.hashAlgorithm);
+    }
+    const cms = CadesSignature.assemble({
+      signedAttributes,
+      signatureValue,
+      signer,
+      chain: state.chain.map((c) => new Uint8Array(Buffer.from(c, 'base64'))),
+      hashAlgorithm: state.hashAlgorithm,
+      ...(timestampToken ? { timestampToken } : {}),
+    });
+    const reserved = (state.contentsEnd - state.contentsStart - 2) / 2;
+    if (cms.length > reserved) throw new SignatureTooLargeError(cms.length, reserved);
+    const tail = Buffer.from(state.tail, 'base64');
+    tail.write(Buffer.from(cms).toString('hex'), state.contentsStart + 1, 'latin1');
+
+    const output = await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false });
+    try {
+      const check = createHash('sha256');
+      const total = state.documentSize + tail.length;
+      const copied = await streamFile(
+        state.documentPath,
+        async (chunk) => {
+          check.update(chunk);
+          await output.write(chunk);
+        },
+        (done) => options.onProgress?.(done, total),
+      );
+      if (copied !== state.documentSize || check.digest('hex') !== state.documentSha256) throw new DocumentChangedError();
+      await output.write(tail);
+      await output.commit();
+      options.onProgress?.(total, total);
+    } catch (error) {
+      await output.abort();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,208 @@
+import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PadesEngine } from '../../../src/station/signing/pades-engine.js';
+import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
+import { DocumentChangedError, OutputExistsError, SignatureValueInvalidError, UnsupportedDocumentError } from '../../../src/station/signing/signing-errors.js';
+import type { TimestampClient } from '../../../src/station/signing/timestamp-client.js';
+import { createOpensslTsa, type OpensslTsa } from '../../support/signing-openssl-tsa.js';
+import { writeMinimalPdf, writeObjectStreamPdf } from '../../support/signing-test-pdfs.js';
+import {
+  bouncyCastleCheck,
+  cmsParts,
+  createNssDb,
+  embeddedSignatures,
+  opensslCmsVerify,
+  opensslTsVerify,
+  pdfsig,
+} from '../../support/signing-validators.js';
+import { createTestCa, createTestSigner } from '../../support/test-pki.js';
+
+type Signer = Awaited<ReturnType<typeof createTestSigner>>;
+let dir: string;
+let rootPath: string;
+let nss: string;
+let tsa: OpensslTsa;
+let rsa: Signer;
+let ec: Signer;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pades-test-'));
+  const ca = await createTestCa();
+  rootPath = join(dir, 'root.pem');
+  await writeFile(rootPath, ca.pem);
+  [rsa, ec, tsa, nss] = await Promise.all([
+    createTestSigner(ca, 'CN=Mari Mägi,O=Signing Station Tests,C=EE', 'RSA-2048'),
+    createTestSigner(ca, 'CN=Jaan Tamm,O=Signing Station Tests,C=EE', 'P-256'),
+    createOpensslTsa(dir),
+    createNssDb(join(dir, 'nss'), ca.pem),
+  ]);
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function sign(input: string, output: string, signer: Signer, options: { reason?: string; visible?: boolean; timestamp?: TimestampClient | null } = {}) {
+  const prepared = await PadesEngine.prepare(input, {
+    certificate: signer.der,
+    ...(options.reason !== undefined ? { reason: options.reason } : {}),
+    visible: options.visible ?? false,
+  });
+  const signature = await softKeySigner(signer.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), prepared.digestAlgorithm);
+  const timestampClient = options.timestamp === null ? undefined : (options.timestamp ?? tsa);
+  await PadesEngine.finish(prepared.state, signature, { outputPath: output, ...(timestampClient ? { timestampClient } : {}) });
+  return prepared;
+}
+
+/** Every independent validator over every signature of `file`; the last one must cover the whole file. */
+async function expectAllValid(file: string, count: number, timestamped = true) {
+  const report = await pdfsig(nss, file);
+  expect(report.signatures, report.output).toHaveLength(count);
+  for (const s of report.signatures) {
+    expect(s.valid, s.text).toBe(true);
+    expect(s.subFilter).toBe('ETSI.CAdES.detached');
+  }
+  expect(report.signatures.at(-1)!.totalDocumentSigned).toBe(true);
+  expect(report.signatures.at(-1)!.trusted, report.output).toBe(true);
+  const pdf = await readFile(file);
+  const embedded = embeddedSignatures(pdf);
+  expect(embedded).toHaveLength(count);
+  for (const e of embedded) {
+    const cms = await opensslCmsVerify(e.cms, e.signedContent, rootPath);
+    expect(cms.code, cms.stderr).toBe(0);
+    const parts = cmsParts(e.cms);
+    expect(parts.signedAttributeTypes).not.toContain('1.2.840.113549.1.9.5');
+    const bc = await bouncyCastleCheck(e.cms, e.signedContent, rootPath, timestamped ? tsa.rootPath : undefined);
+    expect(bc.code, bc.stdout + bc.stderr).toBe(0);
+    if (timestamped) {
+      const ts = await opensslTsVerify(parts.signatureValue, parts.timestampToken!, tsa.rootPath);
+      expect(ts.code, ts.stdout + ts.stderr).toBe(0);
+    } else {
+      expect(parts.timestampToken).toBeUndefined();
+    }
+  }
+  return { report, pdf, embedded };
+}
+
+describe('PAdES B-T', () => {
+  it('signs a classic-xref PDF with RSA: visible, with reason, timestamped; every validator agrees', async () => {
+    const input = await writeMinimalPdf(join(dir, 'classic.pdf'));
+    const before = await readFile(input);
+    const output = join(dir, 'classic-signed.pdf');
+    await sign(input, output, rsa, { reason: 'I agree with the contract — Mägi', visible: true });
+    const { pdf } = await expectAllValid(output, 1);
+    expect(pdf.subarray(0, before.length).equals(before)).toBe(true);
+    const text = pdf.toString('latin1');
+    expect(text).toContain('/Reason <feff');
+    expect(Buffer.from(/\/Reason <([0-9a-f]+)>/.exec(text)![1]!, 'hex').subarray(2).swap16().toString('utf16le')).toBe('I agree with the contract — Mägi');
+    expect(text).toMatch(/\/Subtype \/Form/);
+    expect(text).toContain('(Reason: I agree with the contract ? M\xe4gi) Tj');
+    expect(text).toContain('Digitally signed by Mari M\xe4gi');
+    expect(await readFile(input)).toEqual(before);
+  });
+
+  it('signs an xref-stream PDF with object streams (qpdf) with ECDSA, invisible', async () => {
+    const input = await writeObjectStreamPdf(join(dir, 'objstm.pdf'));
+    expect((await readFile(input)).toString('latin1')).toContain('/ObjStm');
+    const output = join(dir, 'objstm-signed.pdf');
+    await sign(input, output, ec, { reason: 'Approved' });
+    const { pdf } = await expectAllValid(output, 1);
+    const tail = pdf.subarray((await stat(input)).size).toString('latin1');
+    expect(tail).toContain('/Type /XRef');
+    expect(tail).not.toContain('\nxref\n');
+  });
+
+  it('adds a second signature that keeps the first one valid (classic and xref-stream files)', async () => {
+    for (const [name, make] of [['classic2', writeMinimalPdf], ['objstm2', writeObjectStreamPdf]] as const) {
+      const input = await make(join(dir, `${name}.pdf`));
+      await sign(input, join(dir, `${name}-1.pdf`), rsa, { reason: 'First', visible: true });
+      await sign(join(dir, `${name}-1.pdf`), join(dir, `${name}-2.pdf`), ec, { reason: 'Second', visible: true });
+      const { report } = await expectAllValid(join(dir, `${name}-2.pdf`), 2);
+      expect(report.signatures[0]!.totalDocumentSigned).toBe(false);
+      expect(report.signatures[0]!.trusted).toBe(true);
+      expect(report.signatures[0]!.text).toContain('Signature1');
+      expect(report.signatures[1]!.text).toContain('Signature2');
+    }
+  });
+
+  it('B-B without a timestamp authority carries no timestamp token', async () => {
+    const input = await writeMinimalPdf(join(dir, 'bb.pdf'));
+    await sign(input, join(dir, 'bb-signed.pdf'), ec, { timestamp: null });
+    await expectAllValid(join(dir, 'bb-signed.pdf'), 1, false);
+  });
+
+  it('detects tampering: a flipped byte in the signed range fails pdfsig, openssl cms and BouncyCastle', async () => {
+    const input = await writeMinimalPdf(join(dir, 'tamper.pdf'), 'Pay 100 EUR');
+    const output = join(dir, 'tamper-signed.pdf');
+    await sign(input, output, rsa, { reason: 'Pay' });
+    const pdf = await readFile(output);
+    const at = pdf.indexOf('Pay 100 EUR') + 4;
+    pdf[at] = '9'.charCodeAt(0);
+    const tampered = join(dir, 'tampered.pdf');
+    await writeFile(tampered, pdf);
+    const report = await pdfsig(nss, tampered);
+    expect(report.signatures).toHaveLength(1);
+    expect(report.signatures[0]!.valid).toBe(false);
+    const [e] = embeddedSignatures(pdf);
+    expect((await opensslCmsVerify(e!.cms, e!.signedContent, rootPath)).code).not.toBe(0);
+    const bc = await bouncyCastleCheck(e!.cms, e!.signedContent, rootPath, tsa.rootPath);
+    expect(bc.code).not.toBe(0);
+    expect(bc.stdout + bc.stderr).toMatch(/FAIL cms signature|message-digest|digest/i);
+  });
+
+  it('the timestamp covers the signature value only: another value fails openssl ts -verify', async () => {
+    const { embedded } = await expectAllValid(join(dir, 'classic-signed.pdf'), 1);
+    const parts = cmsParts(embedded[0]!.cms);
+    const other = Uint8Array.from(parts.signatureValue);
+    other[0]! ^= 1;
+    expect((await opensslTsVerify(other, parts.timestampToken!, tsa.rootPath)).code).not.toBe(0);
+  });
+});
+
+describe('PAdES two-step safety', () => {
+  it('rejects a signature value that is not over the prepared data', async () => {
+    const input = await writeMinimalPdf(join(dir, 'wrong-sig.pdf'));
+    const prepared = await PadesEngine.prepare(input, { certificate: rsa.der });
+    const other = await softKeySigner(rsa.pkcs8)(new Uint8Array(32), 'SHA-256');
+    await expect(PadesEngine.finish(prepared.state, other, { outputPath: join(dir, 'wrong-sig-out.pdf') })).rejects.toBeInstanceOf(SignatureValueInvalidError);
+    const wrongKey = await softKeySigner(ec.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), 'SHA-256');
+    await expect(PadesEngine.finish(prepared.state, wrongKey, { outputPath: join(dir, 'wrong-sig-out.pdf') })).rejects.toBeInstanceOf(SignatureValueInvalidError);
+    await expect(stat(join(dir, 'wrong-sig-out.pdf'))).rejects.toThrow();
+  });
+
+  it('refuses to finish when the document changed after prepare, leaving no output or temp file', async () => {
+    const input = await writeMinimalPdf(join(dir, 'changing.pdf'));
+    const prepared = await PadesEngine.prepare(input, { certificate: rsa.der });
+    const signature = await softKeySigner(rsa.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), 'SHA-256');
+    await writeMinimalPdf(input, 'Something else entirely');
+    const out = join(dir, 'changing-out.pdf');
+    await expect(PadesEngine.finish(prepared.state, signature, { outputPath: out })).rejects.toBeInstanceOf(DocumentChangedError);
+    await expect(stat(out)).rejects.toThrow();
+    const leftovers = (await import('node:fs/promises')).readdir(dir);
+    expect((await leftovers).filter((f) => f.includes('.partial'))).toEqual([]);
+  });
+
+  it('never overwrites an existing output, nor the input even when overwriting is allowed', async () => {
+    const input = await writeMinimalPdf(join(dir, 'keep.pdf'));
+    const existing = join(dir, 'keep-existing.pdf');
+    await writeFile(existing, 'precious');
+    await expect(sign(input, existing, rsa)).rejects.toBeInstanceOf(OutputExistsError);
+    expect(await readFile(existing, 'utf8')).toBe('precious');
+    const before = await readFile(input);
+    const prepared = await PadesEngine.prepare(input, { certificate: rsa.der });
+    const signature = await softKeySigner(rsa.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), 'SHA-256');
+    await expect(PadesEngine.finish(prepared.state, signature, { outputPath: input, overwrite: true })).rejects.toBeInstanceOf(OutputExistsError);
+    expect(await readFile(input)).toEqual(before);
+    await PadesEngine.finish(prepared.state, signature, { outputPath: existing, overwrite: true });
+    await expectAllValid(existing, 1, false);
+  });
+
+  it('rejects what is not a PDF', async () => {
+    await writeFile(join(dir, 'not.pdf'), 'hello');
+    await expect(PadesEngine.prepare(join(dir, 'not.pdf'), { certificate: rsa.der })).rejects.toBeInstanceOf(UnsupportedDocumentError);
+    await copyFile(join(dir, 'root.pem'), join(dir, 'root-copy.pdf'));
+    await expect(PadesEngine.prepare(join(dir, 'root-copy.pdf'), { certificate: rsa.der })).rejects.toBeInstanceOf(UnsupportedDocumentError);
+  });
+});

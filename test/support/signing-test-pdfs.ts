@@ -1,0 +1,44 @@
+// Test PDFs built in the test setup: a hand-written minimal PDF with a classic cross-reference table, and the same
+// rewritten by qpdf with a cross-reference stream and object streams.
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A one-page PDF with a classic xref table, offsets computed exactly. `padding` adds a stream of that many bytes. */
+export function minimalPdf(text = 'Signing Station test document'): Buffer {
+  const content = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Producer (Signing Station tests) >>',
+  ];
+  let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f\r\n`;
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n\r\n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+export async function writeMinimalPdf(path: string, text?: string): Promise<string> {
+  await writeFile(path, minimalPdf(text));
+  return path;
+}
+
+/** The minimal PDF rewritten by qpdf with a cross-reference stream and the catalog and pages in object streams. */
+export async function writeObjectStreamPdf(path: string): Promise<string> {
+  const classic = `${path}.classic.pdf`;
+  await writeMinimalPdf(classic, 'Object stream test document');
+  await run('qpdf', ['--object-streams=generate', '--compress-streams=y', classic, path]);
+  return path;
+}

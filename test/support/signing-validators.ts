@@ -88,7 +88,7 @@ export function embeddedSignatures(pdf: Buffer): EmbeddedPdfSignature[] {
 
 /** The signature value and the signature timestamp token (if any) of a CMS SignedData. */
 export function cmsParts(cms: Uint8Array): { signatureValue: Uint8Array; timestampToken: Uint8Array | undefined; signedAttributeTypes: string[] } {
-  const signedData = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(cms).content });
+  const signedData = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(cms)).content });
   const signer = signedData.signerInfos[0]!;
   const token = signer.unsignedAttrs?.attributes.find((a) => a.type === '1.2.840.113549.1.9.16.2.14')?.values[0];
   return {

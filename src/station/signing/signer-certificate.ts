@@ -23,7 +23,7 @@ export class SignerCertificate {
     if (!(der instanceof Uint8Array)) throw new TypeError('certificate must be DER bytes');
     this.der = der;
     try {
-      this.certificate = pkijs.Certificate.fromBER(der);
+      this.certificate = pkijs.Certificate.fromBER(new Uint8Array(der));
     } catch (cause) {
       throw new UnsupportedSignerError(`The signer certificate cannot be parsed: ${(cause as Error).message}`);
     }

@@ -13,7 +13,7 @@ const TST_INFO_OID = '1.2.840.113549.1.9.16.1.4';
 export function checkTimestampToken(token: Uint8Array, imprint: Uint8Array, hashAlgorithm: HashAlgorithm): Date {
   let tstInfo: pkijs.TSTInfo;
   try {
-    const contentInfo = pkijs.ContentInfo.fromBER(token);
+    const contentInfo = pkijs.ContentInfo.fromBER(new Uint8Array(token));
     const signedData = new pkijs.SignedData({ schema: contentInfo.content });
     const content = signedData.encapContentInfo;
     if (content.eContentType !== TST_INFO_OID || !content.eContent) throw new Error('not a TSTInfo');

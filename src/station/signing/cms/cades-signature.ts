@@ -104,7 +104,7 @@ export class CadesSignature {
         const key = Buffer.from(der).toString('base64');
         return seen.has(key) ? false : (seen.add(key), true);
       })
-      .map((der) => pkijs.Certificate.fromBER(der));
+      .map((der) => pkijs.Certificate.fromBER(new Uint8Array(der)));
     const signedData = new pkijs.SignedData({
       version: 1,
       digestAlgorithms: [algorithmIdentifier(digest.oid, false)],
@@ -114,7 +114,7 @@ export class CadesSignature {
     });
     const der = new Uint8Array(new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) }).toSchema().toBER());
     // The signer signed the hash of exactly `signedAttributes`; make sure the encoder did not change one byte.
-    const embedded = pkijs.SignedData.fromBER(pkijs.ContentInfo.fromBER(der).content.toBER()).signerInfos[0]?.signedAttrs?.encodedValue;
+    const embedded = pkijs.SignedData.fromBER(pkijs.ContentInfo.fromBER(new Uint8Array(der)).content.toBER()).signerInfos[0]?.signedAttrs?.encodedValue;
     const expected = input.signedAttributes.subarray(1);
     if (!embedded || Buffer.compare(Buffer.from(embedded).subarray(1), Buffer.from(expected)) !== 0) {
       throw new Error('CMS encoder changed the signed attributes');

@@ -3,6 +3,8 @@
 // station's code.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { HashAlgorithm } from '../../src/station/tokens/token.js';
@@ -17,6 +19,8 @@ export interface OpensslTsa extends TimestampClient {
   rootPath: string;
   /** How many tokens were issued. */
   issued: number;
+  /** Serves RFC 3161 over HTTP on 127.0.0.1 (a full TimeStampResp from `openssl ts -reply`). */
+  serveHttp(): Promise<{ url: string; close: () => Promise<void> }>;
 }
 
 const pem = (label: string, der: Uint8Array): string =>
@@ -52,26 +56,56 @@ export async function createOpensslTsa(dir: string): Promise<OpensslTsa> {
     ].join('\n'),
   );
   let queue = Promise.resolve();
+  // One at a time: openssl increments the serial file without locking.
+  const serialised = <T>(job: () => Promise<T>): Promise<T> => {
+    const result = queue.then(job);
+    queue = result.then(() => undefined, () => undefined);
+    return result;
+  };
+  const reply = (query: Buffer, tokenOnly: boolean): Promise<Buffer> =>
+    serialised(async () => {
+      const work = await mkdtemp(join(dir, 'ts-'));
+      try {
+        await writeFile(join(work, 'q.tsq'), query);
+        await run('openssl', ['ts', '-reply', '-config', config, '-queryfile', join(work, 'q.tsq'), ...(tokenOnly ? ['-token_out'] : []), '-out', join(work, 'r.der')]);
+        self.issued++;
+        return await readFile(join(work, 'r.der'));
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    });
   const self: OpensslTsa = {
     rootPem: root.pem,
     rootPath: join(dir, 'tsa-root.pem'),
     issued: 0,
     async timestamp(hash: Uint8Array, hashAlgorithm: HashAlgorithm): Promise<Uint8Array> {
-      // One at a time: openssl increments the serial file without locking.
-      const result = queue.then(async () => {
-        const work = await mkdtemp(join(dir, 'ts-'));
-        try {
-          const flag = `-${hashAlgorithm.replace('-', '').toLowerCase()}`;
-          await run('openssl', ['ts', '-query', '-digest', Buffer.from(hash).toString('hex'), flag, '-cert', '-out', join(work, 'q.tsq')]);
-          await run('openssl', ['ts', '-reply', '-config', config, '-queryfile', join(work, 'q.tsq'), '-token_out', '-out', join(work, 't.der')]);
-          self.issued++;
-          return new Uint8Array(await readFile(join(work, 't.der')));
-        } finally {
-          await rm(work, { recursive: true, force: true });
-        }
+      const work = await mkdtemp(join(dir, 'tq-'));
+      try {
+        const flag = `-${hashAlgorithm.replace('-', '').toLowerCase()}`;
+        await run('openssl', ['ts', '-query', '-digest', Buffer.from(hash).toString('hex'), flag, '-cert', '-out', join(work, 'q.tsq')]);
+        return new Uint8Array(await reply(await readFile(join(work, 'q.tsq')), true));
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    },
+    async serveHttp() {
+      const server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          if (req.method !== 'POST' || req.headers['content-type'] !== 'application/timestamp-query') {
+            res.writeHead(400).end();
+            return;
+          }
+          reply(Buffer.concat(chunks), false).then(
+            (body) => res.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(body),
+            () => res.writeHead(500).end(),
+          );
+        });
       });
-      queue = result.then(() => undefined, () => undefined);
-      return result;
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      return { url: `http://127.0.0.1:${port}/tsa`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
     },
   };
   return self;

@@ -42,3 +42,48 @@ export async function writeObjectStreamPdf(path: string): Promise<string> {
   await run('qpdf', ['--object-streams=generate', '--compress-streams=y', classic, path]);
   return path;
 }
+
+/**
+ * A PDF of about `bytes` bytes, written in 1 MiB chunks: the minimal page plus an unreferenced-by-content but valid
+ * stream object carrying the bulk (as scanned images do), classic xref.
+ */
+export async function writeBigPdf(path: string, bytes: number): Promise<string> {
+  const { open } = await import('node:fs/promises');
+  const { randomBytes } = await import('node:crypto');
+  const file = await open(path, 'w');
+  try {
+    let offset = 0;
+    const offsets: number[] = [];
+    const write = async (data: Buffer | string): Promise<void> => {
+      const buf = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+      await file.write(buf);
+      offset += buf.length;
+    };
+    const content = 'BT /F1 18 Tf 72 720 Td (Big test document) Tj ET';
+    await write('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
+    const bulk = Math.max(0, bytes - 2048);
+    const small = [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> /XObject << /Im1 6 0 R >> >> >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ];
+    for (const [i, body] of small.entries()) {
+      offsets.push(offset);
+      await write(`${i + 1} 0 obj\n${body}\nendobj\n`);
+    }
+    offsets.push(offset);
+    await write(`6 0 obj\n<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${bulk} >>\nstream\n`);
+    const chunk = randomBytes(1024 * 1024);
+    for (let left = bulk; left > 0; left -= chunk.length) await write(left >= chunk.length ? chunk : chunk.subarray(0, left));
+    await write('\nendstream\nendobj\n');
+    const xref = offset;
+    let table = `xref\n0 7\n0000000000 65535 f\r\n`;
+    for (const o of offsets) table += `${String(o).padStart(10, '0')} 00000 n\r\n`;
+    await write(`${table}trailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  } finally {
+    await file.close();
+  }
+  return path;
+}

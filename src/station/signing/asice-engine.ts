@@ -10,7 +10,7 @@ import { mediaTypeOf } from './asice/media-type-of.js';
 import { XadesBaselineSignature } from './asice/xades-baseline-signature.js';
 import { AtomicOutputFile } from './atomic-output-file.js';
 import { digestAlgorithms } from './digest-algorithms.js';
-import { assertOutputIsNotInput } from './input-output-paths.js';
+import { checkOutputPath } from './input-output-paths.js';
 import { SignerCertificate } from './signer-certificate.js';
 import type { FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
 import { DocumentChangedError, SignatureValueInvalidError, TimestampFailedError } from './signing-errors.js';
@@ -139,7 +139,7 @@ export class AsiceEngine {
   static async finish(state: AsiceSigningState, signatureValue: Uint8Array, options: FinishOptions): Promise<void> {
     const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
     if (!signer.verifies(Buffer.from(state.signedInfo, 'base64'), signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
-    await assertOutputIsNotInput(state.documentPath, options.outputPath);
+    await checkOutputPath(state.documentPath, options.outputPath, options.overwrite ?? false);
     const { doc, timestampInput } = XadesBaselineSignature.withSignatureValue(state.xml, signatureValue);
     let timestampToken: Uint8Array | undefined;
     if (options.timestampClient) {

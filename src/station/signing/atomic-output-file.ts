@@ -16,17 +16,42 @@ export class AtomicOutputFile {
     readonly tempPath: string,
     readonly handle: FileHandle,
     private readonly overwrite: boolean,
+    /** Bytes written so far; the next write lands here. */
+    private size: number,
   ) {}
 
   static async create(target: string, options: { overwrite?: boolean } = {}): Promise<AtomicOutputFile> {
     const tempPath = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.partial`);
     const handle = await open(tempPath, 'wx', 0o644);
-    return new AtomicOutputFile(target, tempPath, handle, options.overwrite ?? false);
+    return new AtomicOutputFile(target, tempPath, handle, options.overwrite ?? false, 0);
   }
 
+  /** Reopens a temporary file left by `create` (in an earlier step or process) to append to it and commit it. */
+  static async resume(target: string, tempPath: string, options: { overwrite?: boolean } = {}): Promise<AtomicOutputFile> {
+    if (dirname(tempPath) !== dirname(target)) throw new TypeError('the temporary file must be in the target directory');
+    const handle = await open(tempPath, 'r+');
+    return new AtomicOutputFile(target, tempPath, handle, options.overwrite ?? false, (await handle.stat()).size);
+  }
+
+  /**
+   * Appends `data`. Positions are assigned at call time, so several writes may be in flight at once (the caller
+   * hashes the next chunk meanwhile) and still land in call order.
+   */
   async write(data: Uint8Array): Promise<void> {
+    const position = this.size;
+    this.size += data.length;
     let done = 0;
-    while (done < data.length) done += (await this.handle.write(data, done, data.length - done)).bytesWritten;
+    while (done < data.length) done += (await this.handle.write(data, done, data.length - done, position + done)).bytesWritten;
+  }
+
+  get bytesWritten(): number {
+    return this.size;
+  }
+
+  /** Closes the temporary file without committing it, to `resume` it later. */
+  async close(): Promise<void> {
+    await this.handle.close();
+    this.closed = true;
   }
 
   async commit(): Promise<void> {

@@ -1,11 +1,11 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, stat, unlink } from 'node:fs/promises';
 import type { HashAlgorithm } from '../tokens/token.js';
 import { AtomicOutputFile } from './atomic-output-file.js';
 import { CadesSignature } from './cms/cades-signature.js';
 import { digestAlgorithms } from './digest-algorithms.js';
-import { assertOutputIsNotInput } from './input-output-paths.js';
+import { checkOutputPath } from './input-output-paths.js';
 import { PdfDocumentReader } from './pdf/pdf-document-reader.js';
 import { buildSignatureUpdate } from './pdf/pdf-signature-update.js';
 import { SignerCertificate } from './signer-certificate.js';
@@ -29,18 +29,34 @@ export interface PadesSigningState {
   signedAttributes: string;
   certificate: string;
   chain: string[];
+  /**
+   * When prepare was given the output path: the copy of the document it hashed, next to the output. Finish appends
+   * to it, so the signed bytes are exactly the hashed bytes and the document is read only once.
+   */
+  staged?: { path: string; target: string; overwrite: boolean };
 }
 
 const CHUNK = 1024 * 1024;
 
-/** Reads `path` in 1 MiB chunks, feeding `sink`; never holds the file in memory. */
-async function streamFile(path: string, sink: (chunk: Buffer) => void | Promise<void>, progress?: (done: number) => void): Promise<number> {
+const WRITES_IN_FLIGHT = 4;
+
+/**
+ * Reads `path` in 1 MiB chunks into `hashes` and, when given, into `output`, hashing the next chunk while earlier
+ * ones are being written. Never holds the file in memory. Returns the number of bytes read.
+ */
+async function readThrough(path: string, hashes: readonly Hash[], output: AtomicOutputFile | undefined, progress?: (done: number) => void): Promise<number> {
   let done = 0;
+  const writes: Promise<void>[] = [];
   for await (const chunk of createReadStream(path, { highWaterMark: CHUNK })) {
-    await sink(chunk as Buffer);
+    for (const hash of hashes) hash.update(chunk as Buffer);
+    if (output) {
+      writes.push(output.write(chunk as Buffer));
+      if (writes.length >= WRITES_IN_FLIGHT) await writes.shift();
+    }
     done += (chunk as Buffer).length;
     progress?.(done);
   }
+  await Promise.all(writes);
   return done;
 }
 
@@ -79,15 +95,16 @@ export class PadesEngine {
     }
     const rangeHash = createHash(digestAlgorithms[hashAlgorithm].node);
     const fileHash: Hash = hashAlgorithm === 'SHA-256' ? rangeHash : createHash('sha256');
-    const read = await streamFile(
-      documentPath,
-      (chunk) => {
-        rangeHash.update(chunk);
-        if (fileHash !== rangeHash) fileHash.update(chunk);
-      },
-      (done) => options.onProgress?.(done, size),
-    );
-    if (read !== size) throw new DocumentChangedError();
+    if (options.outputPath) await checkOutputPath(documentPath, options.outputPath, options.overwrite ?? false);
+    const staging = options.outputPath ? await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false }) : undefined;
+    try {
+      const read = await readThrough(documentPath, fileHash === rangeHash ? [rangeHash] : [rangeHash, fileHash], staging, (done) => options.onProgress?.(done, size));
+      if (read !== size) throw new DocumentChangedError();
+      await staging?.close();
+    } catch (error) {
+      await staging?.abort();
+      throw error;
+    }
     const documentSha256 = (fileHash === rangeHash ? rangeHash.copy() : fileHash).digest('hex');
     rangeHash.update(update.tail.subarray(0, update.contentsStart));
     rangeHash.update(update.tail.subarray(update.contentsEnd));
@@ -108,15 +125,21 @@ export class PadesEngine {
         signedAttributes: Buffer.from(signedAttributes).toString('base64'),
         certificate: Buffer.from(options.certificate).toString('base64'),
         chain: chain.map((c) => Buffer.from(c).toString('base64')),
+        ...(staging && options.outputPath ? { staged: { path: staging.tempPath, target: options.outputPath, overwrite: options.overwrite ?? false } } : {}),
       },
     };
+  }
+
+  /** Drops what prepare staged on disk; for a signature that will never be finished. */
+  static async abort(state: PadesSigningState): Promise<void> {
+    if (state.staged) await unlink(state.staged.path).catch(() => undefined);
   }
 
   static async finish(state: PadesSigningState, signatureValue: Uint8Array, options: FinishOptions): Promise<void> {
     const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
     const signedAttributes = new Uint8Array(Buffer.from(state.signedAttributes, 'base64'));
     if (!signer.verifies(signedAttributes, signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
-    await assertOutputIsNotInput(state.documentPath, options.outputPath);
+    if (!state.staged) await checkOutputPath(state.documentPath, options.outputPath, options.overwrite ?? false);
 
     let timestampToken: Uint8Array | undefined;
     if (options.timestampClient) {
@@ -142,19 +165,20 @@ export class PadesEngine {
     const tail = Buffer.from(state.tail, 'base64');
     tail.write(Buffer.from(cms).toString('hex'), state.contentsStart + 1, 'latin1');
 
-    const output = await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false });
+    const { staged } = state;
+    if (staged && options.outputPath !== staged.target) throw new TypeError('finish must write to the outputPath given to prepare');
+    const output = staged
+      ? await AtomicOutputFile.resume(staged.target, staged.path, { overwrite: staged.overwrite })
+      : await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false });
     try {
-      const check = createHash('sha256');
       const total = state.documentSize + tail.length;
-      const copied = await streamFile(
-        state.documentPath,
-        async (chunk) => {
-          check.update(chunk);
-          await output.write(chunk);
-        },
-        (done) => options.onProgress?.(done, total),
-      );
-      if (copied !== state.documentSize || check.digest('hex') !== state.documentSha256) throw new DocumentChangedError();
+      if (staged) {
+        if (output.bytesWritten !== state.documentSize) throw new DocumentChangedError();
+      } else {
+        const check = createHash('sha256');
+        const copied = await readThrough(state.documentPath, [check], output, (done) => options.onProgress?.(done, total));
+        if (copied !== state.documentSize || check.digest('hex') !== state.documentSha256) throw new DocumentChangedError();
+      }
       await output.write(tail);
       await output.commit();
       options.onProgress?.(total, total);

@@ -19,6 +19,11 @@ export class SignatureEngine {
     return state.format === 'pades' ? PadesEngine.finish(state, signatureValue, options) : AsiceEngine.finish(state, signatureValue, options);
   }
 
+  /** Drops anything prepare left on disk, for a signature that will not be finished. */
+  static async abort(state: SigningState): Promise<void> {
+    if (state.format === 'pades') await PadesEngine.abort(state);
+  }
+
   static async sign(
     format: SignatureFormat,
     documentPath: string,
@@ -30,7 +35,12 @@ export class SignatureEngine {
       certificate: signer.certificate,
       ...(signer.chain ? { chain: signer.chain } : {}),
     });
-    const signatureValue = await signer.sign(new Uint8Array(Buffer.from(prepared.dataToSignDigest, 'hex')), prepared.digestAlgorithm);
-    await SignatureEngine.finish(prepared.state, signatureValue, options);
+    try {
+      const signatureValue = await signer.sign(new Uint8Array(Buffer.from(prepared.dataToSignDigest, 'hex')), prepared.digestAlgorithm);
+      await SignatureEngine.finish(prepared.state, signatureValue, options);
+    } catch (error) {
+      await SignatureEngine.abort(prepared.state);
+      throw error;
+    }
   }
 }

@@ -17,6 +17,13 @@ export interface PrepareOptions {
   /** Claimed signing time; defaults to now. The signature timestamp gives the trusted time. */
   time?: Date;
   hashAlgorithm?: HashAlgorithm;
+  /**
+   * PDF: where finish will write. Given here, prepare copies the document next to it while hashing it (one read
+   * instead of two, and the signed bytes are the hashed ones); finish must then use the same path, or abort the
+   * state to drop the copy.
+   */
+  outputPath?: string;
+  overwrite?: boolean;
   /** Called as the document is read: bytes done of total. */
   onProgress?: (done: number, total: number) => void;
 }

@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -180,8 +180,7 @@ describe('PAdES two-step safety', () => {
     const out = join(dir, 'changing-out.pdf');
     await expect(PadesEngine.finish(prepared.state, signature, { outputPath: out })).rejects.toBeInstanceOf(DocumentChangedError);
     await expect(stat(out)).rejects.toThrow();
-    const leftovers = (await import('node:fs/promises')).readdir(dir);
-    expect((await leftovers).filter((f) => f.includes('.partial'))).toEqual([]);
+    expect((await readdir(dir)).filter((f) => f.includes('.partial'))).toEqual([]);
   });
 
   it('never overwrites an existing output, nor the input even when overwriting is allowed', async () => {
@@ -197,6 +196,29 @@ describe('PAdES two-step safety', () => {
     expect(await readFile(input)).toEqual(before);
     await PadesEngine.finish(prepared.state, signature, { outputPath: existing, overwrite: true });
     await expectAllValid(existing, 1, false);
+  });
+
+  it('with the output path given to prepare, signs the bytes it hashed even if the input changes afterwards', async () => {
+    const input = await writeMinimalPdf(join(dir, 'staged.pdf'), 'Staged original');
+    const out = join(dir, 'staged-out.pdf');
+    const prepared = await PadesEngine.prepare(input, { certificate: ec.der, outputPath: out });
+    expect((await readdir(dir)).filter((f) => f.startsWith('.staged-out.pdf.'))).toHaveLength(1);
+    await writeMinimalPdf(input, 'Changed after prepare');
+    const signature = await softKeySigner(ec.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), 'SHA-256');
+    await expect(PadesEngine.finish(prepared.state, signature, { outputPath: join(dir, 'elsewhere.pdf') })).rejects.toBeInstanceOf(TypeError);
+    await PadesEngine.finish(prepared.state, signature, { outputPath: out, timestampClient: tsa });
+    const { pdf } = await expectAllValid(out, 1);
+    expect(pdf.toString('latin1')).toContain('Staged original');
+    expect((await readdir(dir)).filter((f) => f.endsWith('.partial'))).toEqual([]);
+  });
+
+  it('abort drops the staged copy; an existing output is refused already at prepare', async () => {
+    const input = await writeMinimalPdf(join(dir, 'aborted.pdf'));
+    const prepared = await PadesEngine.prepare(input, { certificate: rsa.der, outputPath: join(dir, 'aborted-out.pdf') });
+    await PadesEngine.abort(prepared.state);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.partial'))).toEqual([]);
+    await writeFile(join(dir, 'aborted-taken.pdf'), 'x');
+    await expect(PadesEngine.prepare(input, { certificate: rsa.der, outputPath: join(dir, 'aborted-taken.pdf') })).rejects.toBeInstanceOf(OutputExistsError);
   });
 
   it('rejects what is not a PDF', async () => {

@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import yazl from 'yazl';
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import type { HashAlgorithm } from '../tokens/token.js';
 import { ASICE_MEDIA_TYPE, AsiceContainerReader } from './asice/asice-container-reader.js';
 import { mediaTypeOf } from './asice/media-type-of.js';
@@ -22,7 +23,7 @@ export interface AsiceSigningState {
   documentPath: string;
   /** True: add a signature to this existing container. False: wrap the file in a new container. */
   container: boolean;
-  dataFiles: { name: string; mediaType: string; digest: string }[];
+  dataFiles: { name: string; mediaType: string; digest: string; size: number }[];
   signatureName: string;
   hashAlgorithm: HashAlgorithm;
   /** The XAdES document, SignatureValue still empty. */
@@ -84,9 +85,10 @@ export class AsiceEngine {
       await handle.close();
     }
     let done = 0;
+    let total = size;
     const progress = (n: number): void => {
       done += n;
-      options.onProgress?.(done, size);
+      options.onProgress?.(done, total);
     };
     const container = AsiceContainerReader.looksLikeContainer(head);
     const dataFiles: AsiceSigningState['dataFiles'] = [];
@@ -94,21 +96,26 @@ export class AsiceEngine {
     if (container) {
       const reader = await AsiceContainerReader.open(documentPath);
       try {
+        const sizeOf = (name: string): number => reader.entries.find((e) => e.name === name)!.entry.uncompressedSize;
+        total = reader.dataFiles.reduce((n, f) => n + sizeOf(f.name), 0);
         for (const file of reader.dataFiles) {
           const hash = hashing(hashAlgorithm, progress);
           await drain((await reader.openEntry(file.name)).pipe(hash));
-          dataFiles.push({ ...file, digest: hash.digest() });
+          dataFiles.push({ ...file, digest: hash.digest(), size: sizeOf(file.name) });
         }
         const existing = new Set(reader.entries.map((e) => e.name));
-        for (let n = 0; existing.has(signatureName); n++) signatureName = `META-INF/signatures${n}.xml`;
+        for (let n = 1; existing.has(signatureName); n++) signatureName = `META-INF/signatures${n}.xml`;
       } finally {
         reader.close();
       }
     } else {
       const name = options.dataFileName ?? basename(documentPath);
+      if (name === 'mimetype' || name.startsWith('META-INF/') || name.startsWith('/') || name.split('/').includes('..') || name.endsWith('/')) {
+        throw new InvalidInputError(`"${name}" cannot be a data file name in an ASiC-E container.`, { dataFileName: ['reserved or not a relative file path'] });
+      }
       const hash = hashing(hashAlgorithm, progress);
       await drain(createReadStream(documentPath, { highWaterMark: 1024 * 1024 }).pipe(hash));
-      dataFiles.push({ name, mediaType: options.mediaType ?? mediaTypeOf(name), digest: hash.digest() });
+      dataFiles.push({ name, mediaType: options.mediaType ?? mediaTypeOf(name), digest: hash.digest(), size });
     }
     const { xml, signedInfo } = XadesBaselineSignature.prepare({
       dataObjects: dataFiles.map((f) => ({ name: f.name, mediaType: f.mediaType, digest: new Uint8Array(Buffer.from(f.digest, 'base64')) })),
@@ -158,9 +165,10 @@ export class AsiceEngine {
     const entryOptions = { forceDosTimestamp: true } as const;
     const digests = new Map<string, ReturnType<typeof hashing>>();
     let done = 0;
+    const total = state.dataFiles.reduce((n, f) => n + f.size, 0);
     const progress = (n: number): void => {
       done += n;
-      options.onProgress?.(done, -1);
+      options.onProgress?.(done, total);
     };
     let reader: AsiceContainerReader | undefined;
     if (state.container) {

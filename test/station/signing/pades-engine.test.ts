@@ -1,5 +1,7 @@
 import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PadesEngine } from '../../../src/station/signing/pades-engine.js';
@@ -16,6 +18,7 @@ import {
   opensslCmsVerify,
   opensslTsVerify,
   pdfsig,
+  run,
 } from '../../support/signing-validators.js';
 import { createTestCa, createTestSigner } from '../../support/test-pki.js';
 
@@ -26,15 +29,17 @@ let nss: string;
 let tsa: OpensslTsa;
 let rsa: Signer;
 let ec: Signer;
+let other: Signer;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pades-test-'));
   const ca = await createTestCa();
   rootPath = join(dir, 'root.pem');
   await writeFile(rootPath, ca.pem);
-  [rsa, ec, tsa, nss] = await Promise.all([
+  [rsa, ec, other, tsa, nss] = await Promise.all([
     createTestSigner(ca, 'CN=Mari Mägi,O=Signing Station Tests,C=EE', 'RSA-2048'),
     createTestSigner(ca, 'CN=Jaan Tamm,O=Signing Station Tests,C=EE', 'P-256'),
+    createTestSigner(ca, 'CN=Poppler Signer,O=Signing Station Tests,C=EE', 'RSA-2048'),
     createOpensslTsa(dir),
     createNssDb(join(dir, 'nss'), ca.pem),
   ]);
@@ -158,6 +163,33 @@ describe('PAdES B-T', () => {
     const other = Uint8Array.from(parts.signatureValue);
     other[0]! ^= 1;
     expect((await opensslTsVerify(other, parts.timestampToken!, tsa.rootPath)).code).not.toBe(0);
+  });
+});
+
+describe('PAdES next to another signer (poppler pdfsig -add-signature)', () => {
+  it('signs over a pdfsig signature, and pdfsig signs over ours: every signature stays valid', async () => {
+    const pem = (label: string, der: Uint8Array): string => `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64')}\n-----END ${label}-----\n`;
+    await writeFile(join(dir, 'other-key.pem'), pem('PRIVATE KEY', other.pkcs8));
+    await writeFile(join(dir, 'other-cert.pem'), other.pem);
+    const exec = promisify(execFile);
+    await exec('openssl', ['pkcs12', '-export', '-in', join(dir, 'other-cert.pem'), '-inkey', join(dir, 'other-key.pem'), '-name', 'other', '-out', join(dir, 'other.p12'), '-passout', 'pass:x']);
+    await exec('pk12util', ['-i', join(dir, 'other.p12'), '-d', `sql:${nss}`, '-W', 'x', '-K', '']);
+    const popplerSign = (input: string, output: string) => run('pdfsig', ['-nssdir', `sql:${nss}`, '-add-signature', '-nick', 'other', '-reason', 'Poppler', input, output]);
+
+    const input = await writeMinimalPdf(join(dir, 'poppler-first.pdf'));
+    await popplerSign(input, join(dir, 'poppler-1.pdf'));
+    await sign(join(dir, 'poppler-1.pdf'), join(dir, 'poppler-2.pdf'), rsa, { reason: 'Station', visible: true });
+    const report = await pdfsig(nss, join(dir, 'poppler-2.pdf'));
+    expect(report.signatures, report.output).toHaveLength(2);
+    expect(report.signatures.every((s) => s.valid && s.trusted), report.output).toBe(true);
+    expect(report.signatures[1]!.totalDocumentSigned).toBe(true);
+
+    const objstm = await writeObjectStreamPdf(join(dir, 'station-first.pdf'));
+    await sign(objstm, join(dir, 'station-1.pdf'), ec, { reason: 'Station' });
+    await popplerSign(join(dir, 'station-1.pdf'), join(dir, 'station-2.pdf'));
+    const report2 = await pdfsig(nss, join(dir, 'station-2.pdf'));
+    expect(report2.signatures, report2.output).toHaveLength(2);
+    expect(report2.signatures.every((s) => s.valid && s.trusted), report2.output).toBe(true);
   });
 });
 

@@ -1,1 +1,17 @@
-console.log('build: not yet');
+// npm run build: the Electron main/preload and the station UI (electron-vite), then the Node code that the
+// CLI runs (tsc to out/node). Runs on `npm install` through the `prepare` script.
+import { spawnSync } from 'node:child_process';
+
+const steps = [
+  ['electron-vite', ['build']],
+  ['tsc', ['-p', 'tsconfig.node.json']],
+];
+for (const [command, args] of steps) {
+  const started = Date.now();
+  const run = spawnSync('npx', ['--no-install', command, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (run.status !== 0) {
+    console.error(`build: ${command} ${args.join(' ')} failed`);
+    process.exit(run.status ?? 1);
+  }
+  console.log(`build: ${command} ${args.join(' ')} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}

@@ -17,8 +17,7 @@ if (process.env.CI || process.env.SIGNING_STATION_SKIP_ELECTRON_DOWNLOAD) {
   process.exit(0);
 }
 const result = spawnSync(process.execPath, [installer], { stdio: 'inherit', timeout: 120_000 });
-const electronPath = require.resolve('electron/path.txt', { paths: [process.cwd()] });
-if (result.status === 0 && existsSync(electronPath)) {
+if (result.status === 0 && existsSync(new URL('path.txt', new URL('.', `file://${installer}`)))) {
   console.log('signing-station: Electron binary installed; `npm start` opens the desktop app.');
 } else {
   console.warn(

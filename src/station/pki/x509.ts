@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+// Node's webcrypto is the WebCrypto `Crypto` the library types; the DOM lib that names it is not in the Node build.
+x509.cryptoProvider.set(webcrypto as never);
 
 export { x509 };

@@ -1,0 +1,25 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: { input: { index: resolve('src/main/index.ts') } },
+    },
+  },
+  preload: {
+    // Sandboxed preloads must be CommonJS.
+    build: {
+      rollupOptions: { input: { index: resolve('src/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    base: './',
+    plugins: [react()],
+    build: {
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
+  },
+});

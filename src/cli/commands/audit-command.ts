@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { addStationOptions, type StationOptionValues } from '../station-options.js';
+import { withStationData } from '../with-station-data.js';
+
+const parseLimit = (value: string): number => {
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1) throw new InvalidArgumentError('a positive whole number');
+  return limit;
+};
+
+export function registerAuditCommand(program: Command): void {
+  addStationOptions(
+    program
+      .command('audit')
+      .description('show the signature audit log, newest first')
+      .option('--json', 'machine-readable output')
+      .option('--limit <n>', 'how many entries', parseLimit, 100),
+  ).action(async (options: StationOptionValues & { json?: boolean; limit: number }) => {
+    const entries = await withStationData(options, (data) => data.audit.list(options.limit));
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+      return;
+    }
+    if (entries.length === 0) process.stdout.write('the audit log is empty\n');
+    for (const e of entries) {
+      process.stdout.write(
+        `${e.time}  ${e.outcome.padEnd(8)} ${e.method}  client=${e.clientId ?? '-'}  signer=${e.signer ?? '-'}  ${e.documentName ?? ''} sha256=${e.documentDigest}${e.detail ? `  (${e.detail})` : ''}\n`,
+      );
+    }
+  });
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { clientIdSchema } from './client-registration.js';
+
+/** Container kinds the station prepares. Signing reasons apply to pdf and asice only (SERVICE-INTERFACE 4.2). */
+export const containerTypeSchema = z.enum(['pdf', 'asice']);
+export type ContainerType = z.infer<typeof containerTypeSchema>;
+
+const docIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a document id');
+
+/** POST /api/signatures/prepare-files-for-signing (integrator server, with its secret). */
+export const prepareFilesRequestSchema = z
+  .object({
+    client_id: clientIdSchema,
+    secret: z.string().min(1),
+    files: z
+      .array(
+        z.object({
+          fileName: z
+            .string()
+            .min(1)
+            .max(255)
+            .refine((name) => !/[\\/\0]/.test(name) && name !== '.' && name !== '..', 'must be a plain file name'),
+          mimeType: z.string().min(1).max(255),
+          fileContent: z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+        }),
+      )
+      .min(1)
+      .max(100),
+    container_type: containerTypeSchema,
+    signing_reason: z.string().min(1).max(1000).optional(),
+    require_signing_reason: z.boolean().optional(),
+  })
+  .refine((body) => body.require_signing_reason !== true || body.signing_reason !== undefined, {
+    message: 'require_signing_reason needs a signing_reason',
+    path: ['require_signing_reason'],
+  })
+  .refine((body) => body.container_type !== 'pdf' || body.files.length === 1, {
+    message: 'a pdf container takes exactly one file',
+    path: ['files'],
+  })
+  .refine((body) => new Set(body.files.map((file) => file.fileName)).size === body.files.length, {
+    message: 'file names must be unique',
+    path: ['files'],
+  });
+export type PrepareFilesRequest = z.infer<typeof prepareFilesRequestSchema>;
+
+export const prepareFilesResponseSchema = z.object({ status: z.literal('OK'), doc_id: z.string(), expires_at: z.string() });
+
+export const sessionRequestSchema = z.object({ client_id: clientIdSchema, doc_id: docIdSchema });
+
+export const reasonAcceptRequestSchema = sessionRequestSchema.extend({ reason_text: z.string().max(1000) });
+
+export const downloadRequestSchema = sessionRequestSchema.extend({ secret: z.string().min(1) });
+
+/**
+ * SERVICE-INTERFACE 2.5. Values the interface leaves open, chosen here: signing_session_status is OPEN, SIGNED or
+ * EXPIRED; signing_session_user_status is null, REASON_ACCEPTED, SIGNING_STARTED or SIGNED; accepted_at is ISO
+ * 8601 UTC with milliseconds.
+ */
+export const signingSessionStatusSchema = z.object({
+  signing_session_status: z.enum(['OPEN', 'SIGNED', 'EXPIRED']),
+  signing_session_user_status: z.enum(['REASON_ACCEPTED', 'SIGNING_STARTED', 'SIGNED']).nullable(),
+  signing_reason: z
+    .object({
+      reason_text: z.string(),
+      accepted_at: z.string().nullable(),
+      accepted_in_current_session: z.boolean(),
+    })
+    .optional(),
+  require_signing_reason: z.boolean(),
+});
+export type SigningSessionStatus = z.infer<typeof signingSessionStatusSchema>;

@@ -1,0 +1,85 @@
+import { app, BrowserWindow, ipcMain, Menu, nativeImage, shell, Tray } from 'electron';
+import { join } from 'node:path';
+import { createStation, type Station } from '../station/create-station.js';
+import { loadStationConfig } from '../station/config/load-station-config.js';
+import { OsKeyStore } from '../station/keychain/os-key-store.js';
+import { shellChannels, setStartAtLoginSchema, type IpcResult } from '../core/ipc/shell-api.js';
+
+// Thin host: the station (server, tokens, store) is the same code the headless CLI runs; this file only owns
+// the window, the tray, the single-instance lock and login-item settings.
+
+let station: Station | undefined;
+let window: BrowserWindow | undefined;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => showWindow());
+  app.whenReady().then(start).catch((error: unknown) => {
+    console.error(`signing-station: ${error instanceof Error ? error.message : String(error)}`);
+    app.exit(1);
+  });
+}
+
+async function start(): Promise<void> {
+  const config = await loadStationConfig(process.env.SIGNING_STATION_CONFIG, {});
+  const keyStore = new OsKeyStore();
+  station = await createStation(config, { keyStore });
+  registerIpc();
+  createTray();
+  showWindow();
+  app.on('window-all-closed', () => undefined); // keep serving from the tray
+  app.on('before-quit', () => void station?.close());
+}
+
+function showWindow(): void {
+  if (!station) return;
+  if (window && !window.isDestroyed()) {
+    window.show();
+    window.focus();
+    return;
+  }
+  const own = new URL(station.baseUrl).origin;
+  window = new BrowserWindow({
+    width: 1100,
+    height: 760,
+    title: 'Signing Station',
+    webPreferences: {
+      preload: join(import.meta.dirname, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    },
+  });
+  window.webContents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  window.webContents.on('will-navigate', (event, url) => {
+    if (new URL(url).origin !== own) event.preventDefault();
+  });
+  void window.loadURL(station.uiUrl());
+}
+
+function createTray(): void {
+  const tray = new Tray(nativeImage.createFromPath(join(import.meta.dirname, '../../resources/icon.png')));
+  tray.setToolTip('Signing Station');
+  tray.setContextMenu(
+    Menu.buildFromTemplate([
+      { label: 'Open Signing Station', click: showWindow },
+      { type: 'separator' },
+      { label: 'Quit', click: () => app.quit() },
+    ]),
+  );
+}
+
+function registerIpc(): void {
+  ipcMain.handle(shellChannels.getStartAtLogin, (): IpcResult<boolean> => ({ ok: true, value: app.getLoginItemSettings().openAtLogin }));
+  ipcMain.handle(shellChannels.setStartAtLogin, (_event, raw: unknown): IpcResult<boolean> => {
+    const parsed = setStartAtLoginSchema.safeParse(raw);
+    if (!parsed.success) return { ok: false, error: { code: 'ERR_INPUT_INVALID', message: 'expected {enabled: boolean}' } };
+    app.setLoginItemSettings({ openAtLogin: parsed.data.enabled });
+    return { ok: true, value: parsed.data.enabled };
+  });
+}

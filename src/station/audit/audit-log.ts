@@ -1,0 +1,71 @@
+import type { AuditEntry } from '../../core/schemas/audit-entry.js';
+import type { Database } from '../store/database.js';
+import type { Migration } from '../store/migration.js';
+import type { Clock } from '../ports/clock.js';
+
+export const auditLogMigrations: readonly Migration[] = [
+  {
+    id: 'audit-001-log',
+    sql: `CREATE TABLE audit_log (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      time TEXT NOT NULL,
+      client_id TEXT,
+      method TEXT NOT NULL,
+      signer TEXT,
+      document_name TEXT,
+      document_digest TEXT NOT NULL,
+      outcome TEXT NOT NULL,
+      detail TEXT
+    );
+    CREATE TRIGGER audit_log_append_only_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit log is append-only'); END;
+    CREATE TRIGGER audit_log_append_only_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit log is append-only'); END;`,
+  },
+];
+
+type NewEntry = Omit<AuditEntry, 'id' | 'time'>;
+
+interface Row {
+  id: number;
+  time: string;
+  client_id: string | null;
+  method: string;
+  signer: string | null;
+  document_name: string | null;
+  document_digest: string;
+  outcome: AuditEntry['outcome'];
+  detail: string | null;
+}
+
+/** Every signature attempt's outcome, append-only (triggers refuse updates and deletes), in the store. */
+export class AuditLog {
+  readonly #database: Database;
+  readonly #clock: Clock;
+
+  constructor(database: Database, clock: Clock) {
+    this.#database = database;
+    this.#clock = clock;
+  }
+
+  async append(entry: NewEntry): Promise<void> {
+    await this.#database.run(
+      'INSERT INTO audit_log (time, client_id, method, signer, document_name, document_digest, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [this.#clock.now().toISOString(), entry.clientId, entry.method, entry.signer, entry.documentName, entry.documentDigest, entry.outcome, entry.detail],
+    );
+  }
+
+  /** Newest first. */
+  async list(limit = 100): Promise<AuditEntry[]> {
+    const rows = await this.#database.all<Row>('SELECT * FROM audit_log ORDER BY id DESC LIMIT ?', [limit]);
+    return rows.map((row) => ({
+      id: row.id,
+      time: row.time,
+      clientId: row.client_id,
+      method: row.method,
+      signer: row.signer,
+      documentName: row.document_name,
+      documentDigest: row.document_digest,
+      outcome: row.outcome,
+      detail: row.detail,
+    }));
+  }
+}

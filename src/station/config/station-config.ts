@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { DEFAULT_PORT } from '../../core/constants.js';
+import { stationModeSchema } from '../../core/schemas/station-mode.js';
+
+/** Everything the station needs to start, validated once at construction (createStation). */
+export const stationConfigSchema = z
+  .object({
+    host: z.literal('127.0.0.1', { message: 'the station listens on 127.0.0.1 only' }).default('127.0.0.1'),
+    port: z.number().int().min(0).max(65535).default(DEFAULT_PORT),
+    dataDir: z.string().min(1),
+    mode: stationModeSchema.default('sandbox'),
+    keyStore: z.enum(['os', 'passphrase']).default('os'),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Base URL of a real service that the integrator-server role forwards to instead of the embedded one. */
+    remoteServiceUrl: z.string().url().optional(),
+    /** Extra PKCS#11 module paths to load besides the known ones for this OS. */
+    pkcs11Modules: z.array(z.string()).default([]),
+  })
+  .strict();
+
+export type StationConfigInput = z.input<typeof stationConfigSchema>;
+export type StationConfig = z.output<typeof stationConfigSchema>;

@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { StationError } from '../core/errors/station-error.js';
+import { STATION_NAME } from '../core/constants.js';
+import type { Overview } from '../core/schemas/admin-api.js';
+import { stationConfigSchema, type StationConfig, type StationConfigInput } from './config/station-config.js';
+import { parseZod } from './validation/parse-zod.js';
+import { createLogger } from './log/create-logger.js';
+import type { KeyStore } from './ports/key-store.js';
+import type { UserPrompt } from './ports/user-prompt.js';
+import { systemClock, type Clock } from './ports/clock.js';
+import { openStationData, type StationData } from './open-station-data.js';
+import { TokenRegistry } from './tokens/token-registry.js';
+import type { TokenSource } from './tokens/token.js';
+import { UiPromptBroker } from './prompts/ui-prompt-broker.js';
+import { UiSessions } from './http/ui-sessions.js';
+import { createHttpServer } from './http/create-http-server.js';
+import { uiRoutes } from './http/routes/ui-routes.js';
+import { adminRoutes } from './http/routes/admin-routes.js';
+import { healthRoutes } from './http/routes/health-routes.js';
+import { signingSessionRoutes } from './sessions/signing-session-routes.js';
+import { packageRoot } from './files/package-root.js';
+
+const SWEEP_INTERVAL_MS = 15 * 60_000;
+
+/** What the host (CLI, Electron main, tests) plugs in. Anything left out gets the headless default. */
+export interface StationPorts {
+  keyStore: KeyStore & { assertReachable?: () => Promise<void> };
+  /** Consent, PIN and certificate prompts; default: the station UI page (UiPromptBroker). */
+  userPrompt?: UserPrompt;
+  clock?: Clock;
+  logger?: Logger;
+  tokenSources?: TokenSource[];
+}
+
+export interface Station {
+  readonly config: StationConfig;
+  readonly baseUrl: string;
+  readonly data: StationData;
+  readonly tokens: TokenRegistry;
+  readonly prompts: UiPromptBroker;
+  readonly userPrompt: UserPrompt;
+  readonly clock: Clock;
+  readonly http: FastifyInstance;
+  readonly logger: Logger;
+  /** A fresh one-time URL that opens the station UI (printed headless, loaded by the Electron window). */
+  uiUrl(): string;
+  close(): Promise<void>;
+}
+
+/** The composition root: validates the config, opens the store and vault, starts token sources, serves HTTP. */
+export async function createStation(input: StationConfigInput, ports: StationPorts): Promise<Station> {
+  const config = parseZod(stationConfigSchema, input, 'Invalid station configuration');
+  const logger = ports.logger ?? createLogger(config.logLevel);
+  const clock = ports.clock ?? systemClock;
+
+  await ports.keyStore.assertReachable?.();
+  const data = await openStationData(config, ports.keyStore, clock);
+  const tokens = new TokenRegistry(ports.tokenSources ?? []);
+  const prompts = new UiPromptBroker();
+  const userPrompt = ports.userPrompt ?? prompts;
+  const sessions = new UiSessions();
+
+  let port = config.port;
+  const hostPort = (): string => `${config.host}:${port}`;
+  const baseUrl = (): string => `http://${hostPort()}`;
+  const cookieName = (): string => `station_session_${port}`;
+  const version = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+
+  const http = createHttpServer({
+    logger,
+    allowedHosts: () => new Set([hostPort(), `localhost:${port}`]),
+    stationOrigin: baseUrl,
+    clients: data.clients,
+  });
+  await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
+  await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
+  await http.register(uiRoutes({ sessions, cookieName }), { prefix: '/ui' });
+  await http.register(
+    adminRoutes({
+      sessions,
+      cookieName,
+      clients: data.clients,
+      audit: data.audit,
+      tokens,
+      prompts,
+      station: () => ({
+        name: STATION_NAME,
+        version,
+        mode: config.mode,
+        baseUrl: baseUrl(),
+        dataDir: config.dataDir,
+        keyStore: ports.keyStore.description,
+      }),
+    }),
+    { prefix: '/admin/api' },
+  );
+
+  try {
+    await tokens.start();
+    await http.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await Promise.allSettled([tokens.stop(), http.close()]);
+    await data.close();
+    throw listenError(error, config);
+  }
+  const address = http.server.address();
+  if (address && typeof address === 'object') port = address.port;
+  const sweep = (): void => {
+    data.sessions.sweep().catch((error: unknown) => logger.error({ err: error }, 'sweeping expired signing sessions failed'));
+  };
+  sweep();
+  const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+
+  let closing: Promise<void> | undefined;
+  return {
+    config,
+    baseUrl: baseUrl(),
+    data,
+    tokens,
+    prompts,
+    userPrompt,
+    clock,
+    http,
+    logger,
+    uiUrl: () => `${baseUrl()}/ui/?token=${sessions.issueLaunchToken()}`,
+    close: () =>
+      (closing ??= (async () => {
+        clearInterval(sweeper);
+        await http.close();
+        await tokens.stop();
+        await data.close();
+      })()),
+  };
+}
+
+function listenError(error: unknown, config: StationConfig): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return new StationError(
+      'ERR_SERVER_PORT_IN_USE',
+      `Port ${config.port} on ${config.host} is already in use (another station running?). Stop it, or choose another with --port (0 picks a free one).`,
+      { cause: error },
+    );
+  }
+  if (code === 'EACCES') {
+    return new StationError('ERR_SERVER_PORT_FORBIDDEN', `Not allowed to listen on port ${config.port}; choose one above 1024 with --port.`, { cause: error });
+  }
+  return error;
+}

@@ -1,0 +1,32 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import './route-config.js';
+import { installErrorHandler } from './install-error-handler.js';
+import { installHostGuard } from './guards/install-host-guard.js';
+import { installOriginGuard, type OriginPolicy } from './guards/install-origin-guard.js';
+import { installSecurityHeaders } from './install-security-headers.js';
+
+export interface HttpServerOptions extends OriginPolicy {
+  logger: Logger;
+  allowedHosts: () => ReadonlySet<string>;
+}
+
+/** JSON bodies above this are refused with 413 unless a route sets its own (larger or smaller) bodyLimit. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** The Fastify instance with the station's guards; routes are registered by the composition root. */
+export function createHttpServer(options: HttpServerOptions): FastifyInstance {
+  const app = Fastify({
+    // pino 10's Logger is a superset of what Fastify declares; the cast only bridges the two declarations.
+    loggerInstance: options.logger as FastifyBaseLogger,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    trustProxy: false,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+  });
+  installErrorHandler(app);
+  installHostGuard(app, options.allowedHosts);
+  installOriginGuard(app, options);
+  installSecurityHeaders(app);
+  return app;
+}

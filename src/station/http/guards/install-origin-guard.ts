@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ForbiddenError } from '../../../core/errors/forbidden-error.js';
+import type { ClientRegistry } from '../../clients/client-registry.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+export interface OriginPolicy {
+  stationOrigin(): string;
+  clients: Pick<ClientRegistry, 'find' | 'allOrigins'>;
+}
+
+/**
+ * Browser access control, from each route's `browserAccess` (route-config.ts). Never a wildcard: an allowed
+ * cross origin is echoed back with `Vary: Origin`. Requests without an Origin header are not from a browser's
+ * cross-site context and go on to the route's own authentication (client secret, client assertion, IP list).
+ */
+export function installOriginGuard(app: FastifyInstance, policy: OriginPolicy): void {
+  // A preflight carries no body, so it cannot name its client: it is allowed for any registered origin, and the
+  // real request is then checked against the client it names.
+  app.options('*', async (request, reply) => {
+    const origin = request.headers.origin;
+    const allowed = origin !== undefined && (origin === policy.stationOrigin() || (await policy.clients.allOrigins()).has(origin));
+    if (!allowed) throw new ForbiddenError('ERR_HTTP_ORIGIN_FORBIDDEN', 'This origin may not call the station.');
+    allowOrigin(reply, origin);
+    return reply
+      .header('access-control-allow-methods', 'GET, POST')
+      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-max-age', '600')
+      .code(204)
+      .send();
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (origin === undefined || request.method === 'OPTIONS') return; // preflights are decided above
+    const access = request.routeOptions.config?.browserAccess ?? (SAFE_METHODS.has(request.method) ? 'any-safe' : 'station');
+    if (origin === policy.stationOrigin() && access !== 'none') return;
+    if (access === 'any-safe') return;
+    if (access === 'client' && (await originRegisteredByClient(request, origin, policy))) {
+      allowOrigin(reply, origin);
+      return;
+    }
+    throw new ForbiddenError('ERR_HTTP_ORIGIN_FORBIDDEN', `The origin ${origin} may not call this endpoint.`);
+  });
+}
+
+async function originRegisteredByClient(request: FastifyRequest, origin: string, policy: OriginPolicy): Promise<boolean> {
+  const clientId = readClientId(request.params) ?? readClientId(request.body);
+  if (!clientId) return false;
+  const client = await policy.clients.find(clientId);
+  return client?.allowedOrigins.includes(origin) ?? false;
+}
+
+function readClientId(source: unknown): string | undefined {
+  if (typeof source !== 'object' || source === null) return undefined;
+  const value = (source as Record<string, unknown>).client_id;
+  return typeof value === 'string' ? value : undefined;
+}
+
+function allowOrigin(reply: FastifyReply, origin: string): void {
+  reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+}

@@ -1,0 +1,26 @@
+import type {} from 'fastify';
+
+/**
+ * Per-route policy, set as Fastify route `config`. The server's hooks and its one error handler read it, so a
+ * route states what it is instead of re-implementing checks.
+ */
+export interface StationRouteConfig {
+  /**
+   * How errors are answered: 'json' `{status:"error", message, code, errors?}` (default), 'oauth' RFC 6749
+   * `{error, error_description}`, 'tsa' a DER TimeStampResp with a PKIStatus rejection where one is possible.
+   */
+  errorFormat?: 'json' | 'oauth' | 'tsa';
+  /**
+   * Which browser origins may call the route (Origin header). 'none': server-to-server only, any Origin header is
+   * refused; 'station': the station's own UI origin only; 'client': an origin registered by the client named in
+   * the route's `client_id` (path parameter or JSON body). Requests without an Origin header are not browsers
+   * and are let through to the route's own authentication.
+   */
+  browserAccess?: 'none' | 'station' | 'client';
+  /** Requires the station UI session (cookie from the one-time token) — admin API and prompts. */
+  requiresUiSession?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig extends StationRouteConfig {}
+}

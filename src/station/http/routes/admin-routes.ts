@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { clientCreateRequestSchema, promptAnswerSchema, type Overview } from '../../../core/schemas/admin-api.js';
+import { clientIdSchema } from '../../../core/schemas/client-registration.js';
+import { parseZod } from '../../validation/parse-zod.js';
+import type { ClientRegistry } from '../../clients/client-registry.js';
+import type { TokenRegistry } from '../../tokens/token-registry.js';
+import type { UiPromptBroker } from '../../prompts/ui-prompt-broker.js';
+import type { AuditLog } from '../../audit/audit-log.js';
+import { assertUiSession, type UiRouteDeps } from './ui-routes.js';
+
+export interface AdminRouteDeps extends UiRouteDeps {
+  station: () => Overview['station'];
+  clients: ClientRegistry;
+  audit: AuditLog;
+  tokens: TokenRegistry;
+  prompts: UiPromptBroker;
+}
+
+const clientParams = z.object({ clientId: clientIdSchema });
+const promptParams = z.object({ id: z.string().uuid() });
+const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(10_000).default(100) });
+
+/** The station UI's API (/admin/api): overview, clients, and answers to the station's own prompts. */
+export function adminRoutes(deps: AdminRouteDeps): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (request) => assertUiSession(request, deps));
+    const config = { browserAccess: 'station' as const, requiresUiSession: true };
+
+    app.get('/overview', { config }, async (): Promise<Overview> => {
+      const [clients, { tokens, problems }] = await Promise.all([deps.clients.list(), deps.tokens.describe()]);
+      return { station: deps.station(), clients, tokens, readers: deps.tokens.readers(), problems };
+    });
+
+    app.get('/clients', { config }, async () => deps.clients.list());
+
+    app.post('/clients', { config }, async (request, reply) => {
+      const { registration, secret } = parseZod(clientCreateRequestSchema, request.body, 'Invalid client');
+      const saved = await deps.clients.upsert(registration, secret === undefined ? undefined : Buffer.from(secret, 'utf8'));
+      return reply.code(201).send(saved);
+    });
+
+    app.delete('/clients/:clientId', { config }, async (request, reply) => {
+      const { clientId } = parseZod(clientParams, request.params, 'Invalid client id');
+      await deps.clients.remove(clientId);
+      return reply.code(204).send();
+    });
+
+    app.get('/audit', { config }, async (request) => {
+      const { limit } = parseZod(auditQuery, request.query, 'Invalid audit query');
+      return deps.audit.list(limit);
+    });
+
+    app.get('/prompts', { config }, async () => deps.prompts.pending());
+
+    app.post('/prompts/:id', { config }, async (request, reply) => {
+      const { id } = parseZod(promptParams, request.params, 'Invalid prompt id');
+      deps.prompts.answer(id, parseZod(promptAnswerSchema, request.body, 'Invalid answer'));
+      return reply.code(204).send();
+    });
+  };
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type { PendingPrompt, PromptAnswer } from '../../core/schemas/admin-api.js';
+import type { CertificateChoiceRequest, PinRequest, SignatureConsentRequest } from '../../core/schemas/prompts.js';
+import { NotFoundError } from '../../core/errors/not-found-error.js';
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
+import type { UserPrompt } from '../ports/user-prompt.js';
+
+const PROMPT_TIMEOUT_MS = 5 * 60_000;
+
+interface Waiting {
+  prompt: PendingPrompt;
+  settle(answer: PromptAnswer): void;
+}
+
+/**
+ * The headless UserPrompt: prompts wait in memory until the station's UI page (behind its session) answers them.
+ * An unanswered prompt is declined after five minutes, or when the caller aborts.
+ */
+export class UiPromptBroker implements UserPrompt {
+  readonly #waiting = new Map<string, Waiting>();
+  readonly #listeners = new Set<() => void>();
+
+  pending(): PendingPrompt[] {
+    return [...this.#waiting.values()].map((waiting) => waiting.prompt);
+  }
+
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  answer(id: string, answer: PromptAnswer): void {
+    const waiting = this.#waiting.get(id);
+    if (!waiting) throw new NotFoundError('ERR_PROMPT_NOT_FOUND', 'This prompt was already answered or has expired.');
+    if (answer.kind !== 'cancel' && answer.kind !== waiting.prompt.kind) {
+      throw new InvalidInputError(`This prompt asks for ${waiting.prompt.kind}, not ${answer.kind}.`);
+    }
+    waiting.settle(answer);
+  }
+
+  async confirm(request: SignatureConsentRequest, signal?: AbortSignal): Promise<boolean> {
+    const answer = await this.#ask({ id: randomUUID(), kind: 'consent', createdAt: new Date().toISOString(), request }, signal);
+    return answer.kind === 'consent' && answer.accept;
+  }
+
+  async askPin(request: PinRequest, signal?: AbortSignal): Promise<Uint8Array | null> {
+    const answer = await this.#ask({ id: randomUUID(), kind: 'pin', createdAt: new Date().toISOString(), request }, signal);
+    return answer.kind === 'pin' ? new Uint8Array(Buffer.from(answer.pin, 'utf8')) : null;
+  }
+
+  async chooseCertificate(request: CertificateChoiceRequest, signal?: AbortSignal): Promise<number | null> {
+    const answer = await this.#ask({ id: randomUUID(), kind: 'certificate', createdAt: new Date().toISOString(), request }, signal);
+    return answer.kind === 'certificate' && answer.index < request.candidates.length ? answer.index : null;
+  }
+
+  #ask(prompt: PendingPrompt, signal?: AbortSignal): Promise<PromptAnswer> {
+    return new Promise((resolve) => {
+      const finish = (answer: PromptAnswer): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.#waiting.delete(prompt.id);
+        this.#notify();
+        resolve(answer);
+      };
+      const onAbort = (): void => finish({ kind: 'cancel' });
+      const timer = setTimeout(onAbort, PROMPT_TIMEOUT_MS);
+      timer.unref();
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#waiting.set(prompt.id, { prompt, settle: finish });
+      this.#notify();
+    });
+  }
+
+  #notify(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}

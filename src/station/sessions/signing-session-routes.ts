@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import {
+  downloadRequestSchema,
+  prepareFilesRequestSchema,
+  reasonAcceptRequestSchema,
+  sessionRequestSchema,
+} from '../../core/schemas/signing-session-api.js';
+import { StationError } from '../../core/errors/station-error.js';
+import { parseZod } from '../validation/parse-zod.js';
+import type { ClientRegistry } from '../clients/client-registry.js';
+import type { SigningSessions } from './signing-sessions.js';
+import { ClientAuthenticationError, SessionNotFoundError } from './signing-session-errors.js';
+
+/** Base64 inflates by 4/3: this admits about 48 MiB of documents per prepare call. */
+export const PREPARE_BODY_LIMIT = 64 * 1024 * 1024;
+
+export interface SigningSessionRouteDeps {
+  sessions: SigningSessions;
+  clients: Pick<ClientRegistry, 'find' | 'verifySecret'>;
+}
+
+/**
+ * The signing-session side of the service (SERVICE-INTERFACE 4.2): prepare and download are server-to-server
+ * calls authenticated by the client's secret, which never belongs in a browser; status and reason acceptance
+ * are called from the integrator's pages and admitted for the origins that client registered.
+ */
+export function signingSessionRoutes(deps: SigningSessionRouteDeps): FastifyPluginAsync {
+  const authenticate = async (clientId: string, secret: string): Promise<void> => {
+    if (!(await deps.clients.verifySecret(clientId, secret))) throw new ClientAuthenticationError();
+  };
+  const knownClient = async (clientId: string): Promise<void> => {
+    if (!(await deps.clients.find(clientId))) throw new SessionNotFoundError();
+  };
+
+  return async (app: FastifyInstance) => {
+    app.post('/prepare-files-for-signing', { bodyLimit: PREPARE_BODY_LIMIT, config: { browserAccess: 'none' } }, async (request) => {
+      const body = parseZod(prepareFilesRequestSchema, request.body, 'Invalid prepare-files request');
+      await authenticate(body.client_id, body.secret);
+      const session = await deps.sessions.prepare(body);
+      return { status: 'OK', doc_id: session.docId, expires_at: session.expiresAt };
+    });
+
+    app.post('/signing-session/status', { config: { browserAccess: 'client' } }, async (request) => {
+      const body = parseZod(sessionRequestSchema, request.body, 'Invalid status request');
+      await knownClient(body.client_id);
+      return deps.sessions.status(await deps.sessions.get(body.client_id, body.doc_id));
+    });
+
+    app.post('/signing-session/reason/accept', { config: { browserAccess: 'client' } }, async (request) => {
+      const body = parseZod(reasonAcceptRequestSchema, request.body, 'Invalid reason acceptance');
+      await knownClient(body.client_id);
+      await deps.sessions.acceptReason(body.client_id, body.doc_id, body.reason_text);
+      return { status: 'OK' };
+    });
+
+    app.post('/download-signed-file', { config: { browserAccess: 'none' } }, async (request) => {
+      const body = parseZod(downloadRequestSchema, request.body, 'Invalid download request');
+      await authenticate(body.client_id, body.secret);
+      const session = await deps.sessions.get(body.client_id, body.doc_id);
+      if (!session.signedFile || !session.signer) {
+        throw new StationError('ERR_SESSION_NOT_SIGNED', 'This document has not been signed yet.', { status: 409 });
+      }
+      const bytes = await deps.sessions.readFile(session, session.signedFile);
+      return {
+        status: 'OK',
+        signed_file_contents: bytes.toString('base64'),
+        filename: session.signedFile.fileName,
+        mime_type: session.signedFile.mimeType,
+        signer_idcode: session.signer.idcode,
+        signer_firstname: session.signer.firstname,
+        signer_lastname: session.signer.lastname,
+        signer_country: session.signer.country,
+        signing_method: session.signer.signingMethod,
+        signer_certificate: session.signer.certificate,
+      };
+    });
+  };
+}

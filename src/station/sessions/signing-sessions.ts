@@ -1,0 +1,249 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ContainerType, PrepareFilesRequest, SigningSessionStatus } from '../../core/schemas/signing-session-api.js';
+import { StationError } from '../../core/errors/station-error.js';
+import type { Database } from '../store/database.js';
+import type { Migration } from '../store/migration.js';
+import type { Clock } from '../ports/clock.js';
+import { writeFileAtomic } from '../files/write-file-atomic.js';
+import { ReasonMismatchError, ReasonNotAcceptedError, SessionExpiredError, SessionNotFoundError } from './signing-session-errors.js';
+
+export const signingSessionMigrations: readonly Migration[] = [
+  {
+    id: 'sessions-001-documents',
+    sql: `CREATE TABLE signing_sessions (
+      doc_id TEXT PRIMARY KEY,
+      client_id TEXT NOT NULL,
+      container_type TEXT NOT NULL,
+      files TEXT NOT NULL,
+      signing_reason TEXT,
+      require_signing_reason INTEGER NOT NULL,
+      round INTEGER NOT NULL DEFAULT 0,
+      reason_accepted_at TEXT,
+      reason_accepted_round INTEGER,
+      user_status TEXT,
+      signed_file TEXT,
+      signer TEXT,
+      created_at TEXT NOT NULL,
+      expires_at TEXT NOT NULL
+    );
+    CREATE INDEX signing_sessions_expiry ON signing_sessions (expires_at);`,
+  },
+];
+
+export interface StoredFile {
+  fileName: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+  /** Relative to the session's directory. */
+  path: string;
+}
+
+export interface SignerIdentity {
+  idcode: string;
+  firstname: string;
+  lastname: string;
+  country: string;
+  signingMethod: string;
+  certificate: string;
+}
+
+export interface SigningSession {
+  docId: string;
+  clientId: string;
+  containerType: ContainerType;
+  files: StoredFile[];
+  signingReason: string | undefined;
+  requireSigningReason: boolean;
+  round: number;
+  reasonAcceptedAt: string | undefined;
+  reasonAcceptedRound: number | undefined;
+  userStatus: SigningSessionStatus['signing_session_user_status'];
+  signedFile: StoredFile | undefined;
+  signer: SignerIdentity | undefined;
+  createdAt: string;
+  expiresAt: string;
+  /** Absolute directory holding the originals and the signed versions. */
+  directory: string;
+}
+
+interface Row {
+  doc_id: string;
+  client_id: string;
+  container_type: ContainerType;
+  files: string;
+  signing_reason: string | null;
+  require_signing_reason: number;
+  round: number;
+  reason_accepted_at: string | null;
+  reason_accepted_round: number | null;
+  user_status: SigningSessionStatus['signing_session_user_status'];
+  signed_file: string | null;
+  signer: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export const SESSION_LIFETIME_MS = 24 * 3_600_000;
+
+/**
+ * Documents prepared for signing and their sessions. Files are written (fsynced) before the row that names
+ * them is committed, so an acknowledged doc_id always has its files; originals are never modified, every signed
+ * version is a new file.
+ */
+export class SigningSessions {
+  readonly #database: Database;
+  readonly #root: string;
+  readonly #clock: Clock;
+
+  constructor(database: Database, dataDir: string, clock: Clock) {
+    this.#database = database;
+    this.#root = join(dataDir, 'documents');
+    this.#clock = clock;
+  }
+
+  async prepare(request: PrepareFilesRequest): Promise<SigningSession> {
+    const docId = randomBytes(18).toString('base64url');
+    const directory = join(this.#root, docId);
+    await mkdir(directory, { recursive: true, mode: 0o700 });
+    const files: StoredFile[] = [];
+    for (const [index, file] of request.files.entries()) {
+      const bytes = Buffer.from(file.fileContent, 'base64');
+      if (request.container_type === 'pdf' && !bytes.subarray(0, 1024).includes('%PDF-')) {
+        await rm(directory, { recursive: true, force: true });
+        throw new StationError('ERR_INPUT_INVALID', `${file.fileName} is not a PDF document.`, { status: 400, details: { errors: { [`files.${index}.fileContent`]: ['is not a PDF'] } } });
+      }
+      const path = `original-${index}`;
+      await writeFileAtomic(join(directory, path), bytes, { exclusive: true, mode: 0o600 });
+      files.push({ fileName: file.fileName, mimeType: file.mimeType, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), path });
+    }
+    const now = this.#clock.now();
+    const createdAt = now.toISOString();
+    const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString();
+    await this.#database.run(
+      `INSERT INTO signing_sessions (doc_id, client_id, container_type, files, signing_reason, require_signing_reason, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [docId, request.client_id, request.container_type, JSON.stringify(files), request.signing_reason ?? null, request.require_signing_reason ? 1 : 0, createdAt, expiresAt],
+    );
+    return this.get(request.client_id, docId);
+  }
+
+  /** The session, for its own client only; expired sessions are reported as such. */
+  async get(clientId: string, docId: string): Promise<SigningSession> {
+    const row = await this.#database.get<Row>('SELECT * FROM signing_sessions WHERE doc_id = ? AND client_id = ?', [docId, clientId]);
+    if (!row) throw new SessionNotFoundError();
+    return this.#toSession(row);
+  }
+
+  /** Like get, but refuses a session that can no longer be acted on. */
+  async getOpen(clientId: string, docId: string): Promise<SigningSession> {
+    const session = await this.get(clientId, docId);
+    if (this.#expired(session)) throw new SessionExpiredError(session.expiresAt);
+    return session;
+  }
+
+  status(session: SigningSession): SigningSessionStatus {
+    return {
+      signing_session_status: session.signedFile ? 'SIGNED' : this.#expired(session) ? 'EXPIRED' : 'OPEN',
+      signing_session_user_status: session.userStatus,
+      ...(session.signingReason === undefined
+        ? {}
+        : {
+            signing_reason: {
+              reason_text: session.signingReason,
+              accepted_at: session.reasonAcceptedAt ?? null,
+              accepted_in_current_session: session.reasonAcceptedRound === session.round,
+            },
+          }),
+      require_signing_reason: session.requireSigningReason,
+    };
+  }
+
+  /**
+   * Records consent only when the typed text equals the reason exactly. Both sides are NFC-normalised first, so
+   * the same characters typed on another keyboard layout (composed vs decomposed accents) still match.
+   */
+  async acceptReason(clientId: string, docId: string, typed: string): Promise<void> {
+    const session = await this.getOpen(clientId, docId);
+    if (session.signingReason === undefined) {
+      throw new StationError('ERR_REASON_NOT_SET', 'This document has no signing reason to accept.', { status: 409 });
+    }
+    if (typed.normalize('NFC') !== session.signingReason.normalize('NFC')) throw new ReasonMismatchError();
+    await this.#database.run(
+      "UPDATE signing_sessions SET reason_accepted_at = ?, reason_accepted_round = round, user_status = 'REASON_ACCEPTED' WHERE doc_id = ?",
+      [this.#clock.now().toISOString(), docId],
+    );
+  }
+
+  /** Throws unless a signature may start now: not expired, and the reason accepted when it is required. */
+  async assertMaySign(clientId: string, docId: string): Promise<SigningSession> {
+    const session = await this.getOpen(clientId, docId);
+    if (session.requireSigningReason && session.reasonAcceptedRound !== session.round) throw new ReasonNotAcceptedError();
+    return session;
+  }
+
+  async markSigningStarted(docId: string): Promise<void> {
+    await this.#database.run("UPDATE signing_sessions SET user_status = 'SIGNING_STARTED' WHERE doc_id = ?", [docId]);
+  }
+
+  /**
+   * Stores a new signed version and closes the round: the next signer must accept the reason again
+   * (accepted_in_current_session turns false; accepted_at keeps the last consent time).
+   */
+  async completeSignature(session: SigningSession, signed: Uint8Array, fileName: string, mimeType: string, signer: SignerIdentity): Promise<void> {
+    const path = `signed-${session.round + 1}`;
+    await writeFileAtomic(join(session.directory, path), signed, { exclusive: true, mode: 0o600 });
+    const file: StoredFile = { fileName, mimeType, size: signed.length, sha256: createHash('sha256').update(signed).digest('hex'), path };
+    await this.#database.run(
+      "UPDATE signing_sessions SET signed_file = ?, signer = ?, round = round + 1, user_status = 'SIGNED' WHERE doc_id = ?",
+      [JSON.stringify(file), JSON.stringify(signer), session.docId],
+    );
+  }
+
+  /** The bytes a signature applies to next: the last signed version, or the original. */
+  async currentDocument(session: SigningSession): Promise<{ file: StoredFile; bytes: Buffer }> {
+    const file = session.signedFile ?? session.files[0]!;
+    return { file, bytes: await readFile(join(session.directory, file.path)) };
+  }
+
+  async readFile(session: SigningSession, file: StoredFile): Promise<Buffer> {
+    return readFile(join(session.directory, file.path));
+  }
+
+  /** Deletes expired sessions (rows first, then their files) and directories no row names (a crash mid-prepare). */
+  async sweep(): Promise<number> {
+    const now = this.#clock.now().toISOString();
+    const expired = await this.#database.all<{ doc_id: string }>('SELECT doc_id FROM signing_sessions WHERE expires_at < ?', [now]);
+    await this.#database.run('DELETE FROM signing_sessions WHERE expires_at < ?', [now]);
+    const known = new Set((await this.#database.all<{ doc_id: string }>('SELECT doc_id FROM signing_sessions')).map((row) => row.doc_id));
+    const present = await readdir(this.#root).catch(() => [] as string[]);
+    await Promise.all(present.filter((dir) => !known.has(dir)).map((dir) => rm(join(this.#root, dir), { recursive: true, force: true })));
+    return expired.length;
+  }
+
+  #expired(session: SigningSession): boolean {
+    return !session.signedFile && this.#clock.now().toISOString() > session.expiresAt;
+  }
+
+  #toSession(row: Row): SigningSession {
+    return {
+      docId: row.doc_id,
+      clientId: row.client_id,
+      containerType: row.container_type,
+      files: JSON.parse(row.files) as StoredFile[],
+      signingReason: row.signing_reason ?? undefined,
+      requireSigningReason: row.require_signing_reason === 1,
+      round: row.round,
+      reasonAcceptedAt: row.reason_accepted_at ?? undefined,
+      reasonAcceptedRound: row.reason_accepted_round ?? undefined,
+      userStatus: row.user_status,
+      signedFile: row.signed_file ? (JSON.parse(row.signed_file) as StoredFile) : undefined,
+      signer: row.signer ? (JSON.parse(row.signer) as SignerIdentity) : undefined,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      directory: join(this.#root, row.doc_id),
+    };
+  }
+}

@@ -1,0 +1,89 @@
+import type { ReaderDescription, TokenDescription } from '../../core/schemas/token-description.js';
+import { isStationError } from '../../core/errors/station-error.js';
+import type { Token, TokenSource } from './token.js';
+
+/** A token source that also knows its readers (PC/SC). */
+export interface ReaderView {
+  readers(): ReaderDescription[];
+}
+
+export interface SourceProblem {
+  source: string;
+  message: string;
+  code?: string;
+}
+
+/**
+ * All key holders the station can use, whatever their family. Sources start independently: one that cannot
+ * (pcscd not running, a module that fails to load) is reported as a problem and the others still work.
+ */
+export class TokenRegistry {
+  readonly #sources: TokenSource[];
+  readonly #problems = new Map<string, SourceProblem>();
+  readonly #listeners = new Set<() => void>();
+  readonly #unsubscribe: Array<() => void> = [];
+
+  constructor(sources: TokenSource[]) {
+    this.#sources = sources;
+  }
+
+  async start(): Promise<void> {
+    await Promise.all(
+      this.#sources.map(async (source) => {
+        this.#unsubscribe.push(source.onChange(() => this.#notify()));
+        try {
+          await source.start();
+          this.#problems.delete(source.name);
+        } catch (error) {
+          this.#problems.set(source.name, {
+            source: source.name,
+            message: error instanceof Error ? error.message : String(error),
+            ...(isStationError(error) ? { code: error.code } : {}),
+          });
+        }
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+    await Promise.allSettled(this.#sources.map((source) => source.stop()));
+  }
+
+  tokens(): Token[] {
+    return this.#sources.flatMap((source) => source.tokens());
+  }
+
+  find(tokenId: string): Token | undefined {
+    return this.tokens().find((token) => token.id === tokenId);
+  }
+
+  /** Descriptions for the UI and CLI; a token that fails to describe itself is left out and reported. */
+  async describe(): Promise<{ tokens: TokenDescription[]; problems: SourceProblem[] }> {
+    const problems = [...this.#problems.values()];
+    const described = await Promise.all(
+      this.tokens().map(async (token) => {
+        try {
+          return await token.describe();
+        } catch (error) {
+          problems.push({ source: token.label, message: error instanceof Error ? error.message : String(error) });
+          return undefined;
+        }
+      }),
+    );
+    return { tokens: described.filter((token): token is TokenDescription => token !== undefined), problems };
+  }
+
+  readers(): ReaderDescription[] {
+    return this.#sources.flatMap((source) => ('readers' in source ? (source as TokenSource & ReaderView).readers() : []));
+  }
+
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #notify(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}

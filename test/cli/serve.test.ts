@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { runCli, startServe } from '../support/run-cli.js';
+
+describe('signing-station serve', () => {
+  const dirs: string[] = [];
+  const tempDir = async (): Promise<string> => {
+    const dir = await mkdtemp(join(tmpdir(), 'cli-serve-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(async () => {
+    await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  it('prints `listening http://127.0.0.1:PORT` first, serves, and exits 0 on SIGTERM', async () => {
+    const { child, firstLine, lines } = await startServe(['--port', '0', '--data-dir', await tempDir()]);
+    expect(firstLine).toMatch(/^listening http:\/\/127\.0\.0\.1:\d+$/);
+    const base = firstLine.replace('listening ', '');
+    const health = await fetch(`${base}/api/health`);
+    expect(await health.json()).toMatchObject({ status: 'OK' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lines[1]).toMatch(new RegExp(`^ui ${base}/ui/\\?token=[A-Za-z0-9_-]{43}$`));
+    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+
+  it('logs requests as JSON on stderr without one-time tokens, secrets or cookies', async () => {
+    const { child, lines, stderr } = await startServe(['--port', '0', '--data-dir', await tempDir(), '--log-level', 'debug']);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const link = lines[1]!.replace(/^ui /, '');
+    const token = new URL(link).searchParams.get('token')!;
+    const redeemed = await fetch(link, { redirect: 'manual' });
+    const cookie = String(redeemed.headers.get('set-cookie')).split(';')[0]!;
+    const secret = 'never-log-this-secret-0123456789';
+    await fetch(new URL('/admin/api/clients', link), {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ registration: { clientId: 'logged' }, secret }),
+    });
+    const exit = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exit;
+    const log = stderr();
+    const entries = log.trim().split('\n').map((line) => JSON.parse(line) as { req?: { path?: string } });
+    expect(entries.some((entry) => entry.req?.path === '/ui/')).toBe(true);
+    for (const forbidden of [token, secret, cookie.split('=')[1]!]) expect(log).not.toContain(forbidden);
+  });
+
+  it('exits 0 on SIGINT too', async () => {
+    const { child } = await startServe(['--port', '0', '--data-dir', await tempDir()]);
+    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    expect(await exit).toBe(0);
+  });
+
+  it('fails clearly when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    const result = await runCli(['serve', '--port', String(port), '--data-dir', await tempDir()]);
+    blocker.close();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+    expect(result.stderr).toContain('ERR_SERVER_PORT_IN_USE');
+  });
+
+  it('fails clearly when the data directory cannot be created', async () => {
+    // Under a regular file: refused for root too (permission bits alone would not stop root).
+    const file = join(await tempDir(), 'a-file');
+    await writeFile(file, 'x');
+    const result = await runCli(['serve', '--port', '0', '--data-dir', join(file, 'data')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('ERR_CONFIG_DATA_DIR_UNWRITABLE');
+    expect(result.stderr).toContain('--data-dir');
+  });
+
+  it('fails clearly, naming the fix, when no keychain is reachable', async () => {
+    const result = await runCli(['serve', '--port', '0', '--data-dir', await tempDir()], {
+      env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('ERR_KEYCHAIN_UNAVAILABLE');
+    expect(result.stderr).toContain('--key-store passphrase');
+  });
+
+  it('runs without a keychain when the passphrase key store is chosen explicitly', async () => {
+    const dataDir = await tempDir();
+    const env = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus', SIGNING_STATION_PASSPHRASE: 'correct horse battery staple' };
+    const { child, firstLine } = await startServe(['--port', '0', '--data-dir', dataDir, '--key-store', 'passphrase'], env);
+    expect(firstLine).toMatch(/^listening /);
+    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    const wrong = await runCli(['clients', 'add', '--client-id', 'x', '--data-dir', dataDir, '--key-store', 'passphrase', '--secret-stdin'], {
+      env: { ...env, SIGNING_STATION_PASSPHRASE: 'a different passphrase' },
+      stdin: 'secret-secret-secret\n',
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('does not open with this passphrase');
+  });
+
+  it('refuses a non-loopback host and a bad port with a clear message', async () => {
+    const host = await runCli(['serve', '--host', '0.0.0.0', '--port', '0', '--data-dir', await tempDir()]);
+    expect(host.code).toBe(1);
+    expect(host.stderr).toContain('127.0.0.1 only');
+    const port = await runCli(['serve', '--port', 'eighty']);
+    expect(port.code).not.toBe(0);
+    expect(port.stderr).toContain('a port is a whole number');
+  });
+
+  it('takes settings from a config file, with flags overriding it, and refuses unknown keys', async () => {
+    const dir = await tempDir();
+    const configFile = join(dir, 'config.json');
+    await writeFile(configFile, JSON.stringify({ mode: 'production', port: 1, dataDir: join(dir, 'from-file') }));
+    const { child, firstLine } = await startServe(['--config', configFile, '--port', '0']);
+    const health = await (await fetch(`${firstLine.replace('listening ', '')}/api/health`)).json();
+    expect(health).toMatchObject({ mode: 'production' });
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+
+    await writeFile(configFile, JSON.stringify({ mdoe: 'production' }));
+    const typo = await runCli(['serve', '--config', configFile, '--port', '0', '--data-dir', join(dir, 'd')]);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('mdoe');
+  });
+});

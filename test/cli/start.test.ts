@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+describe('npm start without the Electron binary', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'start-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('runs the station headless, says why, serves the UI link, and stops cleanly', async () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const child = spawn(process.execPath, ['scripts/start.js', '--port', '0', '--data-dir', dataDir], { cwd: root, env: { ...process.env, DISPLAY: '' } });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const lines: string[] = [];
+    await new Promise<void>((resolve) =>
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        lines.push(line);
+        if (lines.length === 2) resolve();
+      }),
+    );
+    expect(lines[0]).toMatch(/^listening http:\/\/127\.0\.0\.1:\d+$/);
+    expect(stderr).toMatch(/running the station headless/);
+
+    const ui = await fetch(lines[1]!.replace(/^ui /, ''), { redirect: 'manual' });
+    expect(ui.status).toBe(303);
+    const page = await fetch(new URL('/ui/', lines[0]!.replace('listening ', '')), { headers: { cookie: String(ui.headers.get('set-cookie')).split(';')[0]! } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+
+    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+});

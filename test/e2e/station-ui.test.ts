@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, stat } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.js';
+import { startTestStation, type TestStation } from '../support/test-station.js';
+
+describe('station UI in Chromium', () => {
+  let station: TestStation;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    station = await startTestStation();
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+    await page.goto(station.uiUrl());
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await station?.dispose();
+  });
+
+  it('opens through the one-time link, drops the token from the address, and shows the mode', async () => {
+    expect(new URL(page.url()).search).toBe('');
+    await expect.poll(() => page.getByTestId('mode').textContent()).toContain('Sandbox mode');
+    await expect.poll(() => page.getByTestId('no-tokens').isVisible()).toBe(true);
+    await mkdir('test-results', { recursive: true });
+    await page.screenshot({ path: 'test-results/station-ui.png', fullPage: true });
+    expect((await stat('test-results/station-ui.png')).size).toBeGreaterThan(10_000);
+  });
+
+  it('shows the signature audit log', async () => {
+    await station.data.audit.append({ clientId: 'shop', method: 'id-signature', signer: 'CN=Audited Signer', documentName: 'audited.pdf', documentDigest: 'cd'.repeat(32), outcome: 'signed', detail: null });
+    const log = page.getByRole('table', { name: 'Signature log' });
+    await expect.poll(() => log.textContent()).toContain('CN=Audited Signer');
+    expect(await log.textContent()).toContain('audited.pdf');
+  });
+
+  it('adds and removes a client from the form', async () => {
+    await page.getByLabel('Client id').fill('shop');
+    await page.getByLabel('Allowed origins').fill('https://shop.example');
+    await page.getByRole('button', { name: 'Add client' }).click();
+    await expect.poll(() => page.getByRole('cell', { name: 'shop', exact: true }).isVisible()).toBe(true);
+    expect((await station.data.clients.get('shop')).allowedOrigins).toEqual(['https://shop.example']);
+
+    await page.getByLabel('Client id').fill('bad id');
+    await page.getByRole('button', { name: 'Add client' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('clientId');
+
+    await page.getByRole('row', { name: /shop/ }).getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => station.data.clients.find('shop')).toBeUndefined();
+  });
+
+  it('shows a consent prompt with the real requester and document, and passes on the answer', async () => {
+    const consent = station.prompts.confirm({
+      purpose: 'sign',
+      requester: 'https://shop.example',
+      clientId: 'shop',
+      documentName: 'contract.pdf',
+      documentDigest: 'ab'.repeat(32),
+      signerSubject: 'CN=Jaak-Kristjan Jõeorg',
+      signerIssuer: 'CN=Test CA',
+      signerSerialNumber: '01',
+      reason: 'I agree',
+    });
+    const prompt = page.getByRole('article', { name: 'Consent' });
+    await expect.poll(() => prompt.textContent()).toContain('https://shop.example asks you to sign');
+    expect(await prompt.textContent()).toContain('contract.pdf');
+    await prompt.getByRole('button', { name: 'Sign' }).click();
+    expect(await consent).toBe(true);
+
+    const declined = station.prompts.confirm({ purpose: 'sign', requester: 'cli', documentDigest: '00', signerSubject: 's', signerIssuer: 'i', signerSerialNumber: '1' });
+    await page.getByRole('button', { name: 'Decline' }).click();
+    expect(await declined).toBe(false);
+  });
+
+  it('asks for a PIN in the station’s own page, with retries left', async () => {
+    const pin = station.prompts.askPin({ tokenLabel: 'TestToken', pinLabel: 'signing PIN', retriesLeft: 2, finalTry: false, previousAttemptFailed: true, requester: 'cli' });
+    const form = page.getByRole('form', { name: 'PIN' });
+    await expect.poll(() => form.textContent()).toContain('Wrong PIN.');
+    expect(await form.textContent()).toContain('2 tries left');
+    await form.locator('input[name=pin]').fill('1234');
+    await form.getByRole('button', { name: 'OK' }).click();
+    expect(Buffer.from((await pin)!).toString()).toBe('1234');
+  });
+});

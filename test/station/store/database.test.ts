@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { Database } from '../../../src/station/store/database.js';
+
+const migrations = [{ id: 'test-001', sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, value TEXT NOT NULL)' }];
+
+describe('Database', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'store-test-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('applies each migration once, across reopenings', async () => {
+    const path = join(dir, 'a.sqlite');
+    const first = await Database.open(path, migrations);
+    await first.run('INSERT INTO items (value) VALUES (?)', ['kept']);
+    await first.close();
+    const second = await Database.open(path, [...migrations, { id: 'test-002', sql: 'ALTER TABLE items ADD COLUMN extra TEXT' }]);
+    expect(await second.all('SELECT id, value, extra FROM items')).toEqual([{ id: 1, value: 'kept', extra: null }]);
+    expect(await second.get<{ journal_mode: string }>('PRAGMA journal_mode')).toEqual({ journal_mode: 'wal' });
+    await second.close();
+  });
+
+  it('rolls a failed transaction back completely', async () => {
+    const db = await Database.open(join(dir, 'b.sqlite'), migrations);
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.run('INSERT INTO items (value) VALUES (?)', ['half']);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await db.all('SELECT * FROM items')).toEqual([]);
+    await db.close();
+  });
+
+  it('keeps interleaved transactions apart', async () => {
+    const db = await Database.open(join(dir, 'c.sqlite'), migrations);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        db.transaction(async (tx) => {
+          const row = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM items');
+          await tx.run('INSERT INTO items (id, value) VALUES (?, ?)', [(row?.n ?? 0) + 1, `v${i}`]);
+        }),
+      ),
+    );
+    expect((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM items'))?.n).toBe(20);
+    await db.close();
+  });
+
+  it('loses nothing acknowledged when the process is killed with SIGKILL', async () => {
+    const path = join(dir, 'd.sqlite');
+    const writer = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import { Database } from ${JSON.stringify(new URL('../../../src/station/store/database.ts', import.meta.url).pathname)};
+         const db = await Database.open(${JSON.stringify(path)}, ${JSON.stringify(migrations)});
+         for (let i = 1; ; i++) { await db.transaction((tx) => tx.run('INSERT INTO items (id, value) VALUES (?, ?)', [i, 'x'.repeat(500)])); console.log(i); }`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let acknowledged = 0;
+    await new Promise<void>((resolve) => {
+      createInterface({ input: writer.stdout }).on('line', (line) => {
+        acknowledged = Number(line);
+        if (acknowledged === 200) {
+          writer.kill('SIGKILL');
+          resolve();
+        }
+      });
+    });
+    await new Promise((resolve) => writer.once('exit', resolve));
+    const db = await Database.open(path, migrations);
+    const row = await db.get<{ n: number; max: number }>('SELECT COUNT(*) AS n, MAX(id) AS max FROM items');
+    expect(row!.n).toBeGreaterThanOrEqual(acknowledged);
+    expect(row!.n).toBe(row!.max);
+    expect((await db.get<{ integrity_check: string }>('PRAGMA integrity_check'))?.integrity_check).toBe('ok');
+    await db.close();
+  });
+});

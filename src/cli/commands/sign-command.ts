@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Option, type Command } from 'commander';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
+import { readStdinLine } from '../read-stdin.js';
 import { HttpTimestampClient } from '../../station/signing/http-timestamp-client.js';
 import { readPkcs12 } from '../../station/signing/pkcs12-key-file.js';
 import { SignatureEngine, type SignatureFormat } from '../../station/signing/signature-engine.js';
@@ -27,19 +28,6 @@ export interface SignCommandOptions {
  * returns signs hashes through the same HashSigner contract as the PKCS#12 soft key.
  */
 export type SignerResolver = (options: SignCommandOptions, readSecret: () => Promise<Buffer>) => Promise<DocumentSigner>;
-
-/** Reads the password/PIN: one line from stdin, never from argv where `ps` would show it. */
-async function readSecretLine(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const all = Buffer.concat(chunks);
-  const end = all.indexOf(0x0a);
-  let line = end === -1 ? all : all.subarray(0, end);
-  if (line[line.length - 1] === 0x0d) line = line.subarray(0, -1);
-  const copy = Buffer.from(line);
-  all.fill(0);
-  return copy;
-}
 
 export const pkcs12SignerResolver: SignerResolver = async (options, readSecret) => {
   if (options.token !== undefined || options.cert !== undefined) {
@@ -90,7 +78,7 @@ export function registerSignCommand(program: Command, resolveSigner: SignerResol
       if (!options.timestamp && options.tsa) throw new InvalidInputError('--tsa and --no-timestamp exclude each other.');
       const format = options.format ?? (extname(file).toLowerCase() === '.pdf' ? 'pades' : 'asice');
       if (options.visible && format !== 'pades') throw new InvalidInputError('--visible applies to PDF (pades) signatures only.');
-      const signer = await resolveSigner(options, readSecretLine);
+      const signer = await resolveSigner(options, readStdinLine);
       const onProgress = progressReporter();
       await SignatureEngine.sign(format, file, signer, {
         outputPath: options.out,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import yazl from 'yazl';
@@ -20,10 +20,10 @@ import { checkTimestampToken } from './timestamp-token-check.js';
 /** Everything finish needs, JSON-safe. It names a file on disk: keep it on the station, never hand it to a browser. */
 export interface AsiceSigningState {
   format: 'asice';
-  documentPath: string;
-  /** True: add a signature to this existing container. False: wrap the file in a new container. */
-  container: boolean;
-  dataFiles: { name: string; mediaType: string; digest: string; size: number }[];
+  /** Set when a signature is added to this existing container; absent when the data files make a new one. */
+  containerPath?: string;
+  /** `path` is where a new container's file is read from at finish. */
+  dataFiles: { name: string; mediaType: string; digest: string; size: number; path?: string }[];
   signatureName: string;
   hashAlgorithm: HashAlgorithm;
   /** The XAdES document, SignatureValue still empty. */
@@ -33,10 +33,24 @@ export interface AsiceSigningState {
   certificate: string;
 }
 
-export interface AsicePrepareOptions extends PrepareOptions {
-  /** For a new container: the data file's name inside it (default: the input's base name) and media type. */
-  dataFileName?: string;
+/** A file to put into a new container: where it is on disk, its name inside the container, its media type. */
+export interface AsiceDataFile {
+  path: string;
+  /** Default: the path's base name. */
+  name?: string;
+  /** Default: from the name's extension. */
   mediaType?: string;
+}
+
+async function isAsiceContainer(path: string): Promise<boolean> {
+  const head = Buffer.alloc(38);
+  const handle = await open(path, 'r');
+  try {
+    const { bytesRead } = await handle.read(head, 0, 38, 0);
+    return AsiceContainerReader.looksLikeContainer(head.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Passes bytes through while hashing them and counting them for progress. */
@@ -67,34 +81,30 @@ function manifest(dataFiles: readonly { name: string; mediaType: string }[]): st
 }
 
 /**
- * ASiC-E with XAdES baseline B-B / B-T (ETSI EN 319 162-1, EN 319 132-1) in two steps. A plain file becomes a new
- * container (mimetype first and stored, the file, META-INF/manifest.xml, META-INF/signatures0.xml); an existing
+ * ASiC-E with XAdES baseline B-B / B-T (ETSI EN 319 162-1, EN 319 132-1) in two steps. Plain files become a new
+ * container (mimetype first and stored, the files, META-INF/manifest.xml, META-INF/signatures0.xml); an existing
  * container gets one more META-INF/signaturesN.xml with every other entry copied unchanged, so earlier signatures
  * stay valid. Zip reading and writing are yauzl/yazl, streamed.
  */
 export class AsiceEngine {
-  static async prepare(documentPath: string, options: AsicePrepareOptions): Promise<PreparedSignature<AsiceSigningState>> {
+  /**
+   * `input`: an existing ASiC-E container (one more signature is added), any other single file, or several files
+   * (a new container holding them).
+   */
+  static async prepare(input: string | readonly AsiceDataFile[], options: PrepareOptions): Promise<PreparedSignature<AsiceSigningState>> {
     const hashAlgorithm = options.hashAlgorithm ?? 'SHA-256';
     const signer = new SignerCertificate(options.certificate);
-    const head = Buffer.alloc(38);
-    const handle = await open(documentPath, 'r');
-    const { size } = await handle.stat();
-    try {
-      await handle.read(head, 0, 38, 0);
-    } finally {
-      await handle.close();
-    }
+    const containerPath = typeof input === 'string' && (await isAsiceContainer(input)) ? input : undefined;
+    const dataFiles: AsiceSigningState['dataFiles'] = [];
     let done = 0;
-    let total = size;
+    let total = 0;
     const progress = (n: number): void => {
       done += n;
       options.onProgress?.(done, total);
     };
-    const container = AsiceContainerReader.looksLikeContainer(head);
-    const dataFiles: AsiceSigningState['dataFiles'] = [];
     let signatureName = 'META-INF/signatures0.xml';
-    if (container) {
-      const reader = await AsiceContainerReader.open(documentPath);
+    if (containerPath) {
+      const reader = await AsiceContainerReader.open(containerPath);
       try {
         const sizeOf = (name: string): number => reader.entries.find((e) => e.name === name)!.entry.uncompressedSize;
         total = reader.dataFiles.reduce((n, f) => n + sizeOf(f.name), 0);
@@ -109,13 +119,20 @@ export class AsiceEngine {
         reader.close();
       }
     } else {
-      const name = options.dataFileName ?? basename(documentPath);
-      if (name === 'mimetype' || name.startsWith('META-INF/') || name.startsWith('/') || name.split('/').includes('..') || name.endsWith('/')) {
-        throw new InvalidInputError(`"${name}" cannot be a data file name in an ASiC-E container.`, { dataFileName: ['reserved or not a relative file path'] });
+      const files = typeof input === 'string' ? [{ path: input }] : input;
+      if (files.length === 0) throw new TypeError('AsiceEngine.prepare needs at least one file');
+      const sizes = await Promise.all(files.map(async (f) => (await stat(f.path)).size));
+      total = sizes.reduce((a, b) => a + b, 0);
+      for (const [i, file] of files.entries()) {
+        const name = file.name ?? basename(file.path);
+        if (name === 'mimetype' || name.startsWith('META-INF/') || name.startsWith('/') || name.split('/').includes('..') || name.endsWith('/')) {
+          throw new InvalidInputError(`"${name}" cannot be a data file name in an ASiC-E container.`, { dataFileName: ['reserved or not a relative file path'] });
+        }
+        if (dataFiles.some((f) => f.name === name)) throw new InvalidInputError(`Two data files are named "${name}".`, { dataFileName: ['must be unique'] });
+        const hash = hashing(hashAlgorithm, progress);
+        await drain(createReadStream(file.path, { highWaterMark: 1024 * 1024 }).pipe(hash));
+        dataFiles.push({ name, mediaType: file.mediaType ?? mediaTypeOf(name), digest: hash.digest(), size: sizes[i]!, path: file.path });
       }
-      const hash = hashing(hashAlgorithm, progress);
-      await drain(createReadStream(documentPath, { highWaterMark: 1024 * 1024 }).pipe(hash));
-      dataFiles.push({ name, mediaType: options.mediaType ?? mediaTypeOf(name), digest: hash.digest(), size });
     }
     const { xml, signedInfo } = XadesBaselineSignature.prepare({
       dataObjects: dataFiles.map((f) => ({ name: f.name, mediaType: f.mediaType, digest: new Uint8Array(Buffer.from(f.digest, 'base64')) })),
@@ -131,8 +148,7 @@ export class AsiceEngine {
       dataToSign: signedInfo.toString('base64'),
       state: {
         format: 'asice',
-        documentPath,
-        container,
+        ...(containerPath ? { containerPath } : {}),
         dataFiles,
         signatureName,
         hashAlgorithm,
@@ -143,10 +159,13 @@ export class AsiceEngine {
     };
   }
 
-  static async finish(state: AsiceSigningState, signatureValue: Uint8Array, options: FinishOptions): Promise<void> {
+  static async finish(state: AsiceSigningState, value: Uint8Array, options: FinishOptions): Promise<void> {
     const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
+    const signatureValue = signer.rawSignatureValue(value);
     if (!signer.verifies(Buffer.from(state.signedInfo, 'base64'), signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
-    await checkOutputPath(state.documentPath, options.outputPath, options.overwrite ?? false);
+    for (const input of state.containerPath ? [state.containerPath] : state.dataFiles.map((f) => f.path!)) {
+      await checkOutputPath(input, options.outputPath, options.overwrite ?? false);
+    }
     const { doc, timestampInput } = XadesBaselineSignature.withSignatureValue(state.xml, signatureValue);
     let timestampToken: Uint8Array | undefined;
     if (options.timestampClient) {
@@ -171,8 +190,8 @@ export class AsiceEngine {
       options.onProgress?.(done, total);
     };
     let reader: AsiceContainerReader | undefined;
-    if (state.container) {
-      reader = await AsiceContainerReader.open(state.documentPath);
+    if (state.containerPath) {
+      reader = await AsiceContainerReader.open(state.containerPath);
       for (const entry of reader.entries) {
         if (entry.name.endsWith('/')) continue;
         let stream = await reader.openEntry(entry.name);
@@ -184,11 +203,12 @@ export class AsiceEngine {
         zip.addReadStream(stream, entry.name, { ...entryOptions, compress: entry.compressed, mtime: entry.entry.getLastModDate() });
       }
     } else {
-      const file = state.dataFiles[0]!;
-      const hash = hashing(state.hashAlgorithm, progress);
-      digests.set(file.name, hash);
       zip.addBuffer(Buffer.from(ASICE_MEDIA_TYPE), 'mimetype', { ...entryOptions, compress: false });
-      zip.addReadStream(createReadStream(state.documentPath, { highWaterMark: 1024 * 1024 }).pipe(hash), file.name, entryOptions);
+      for (const file of state.dataFiles) {
+        const hash = hashing(state.hashAlgorithm, progress);
+        digests.set(file.name, hash);
+        zip.addReadStream(createReadStream(file.path!, { highWaterMark: 1024 * 1024 }).pipe(hash), file.name, entryOptions);
+      }
       zip.addBuffer(Buffer.from(manifest(state.dataFiles)), 'META-INF/manifest.xml', entryOptions);
     }
     zip.addBuffer(signatureXml, state.signatureName, entryOptions);

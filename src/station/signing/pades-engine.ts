@@ -135,8 +135,9 @@ export class PadesEngine {
     if (state.staged) await unlink(state.staged.path).catch(() => undefined);
   }
 
-  static async finish(state: PadesSigningState, signatureValue: Uint8Array, options: FinishOptions): Promise<void> {
+  static async finish(state: PadesSigningState, value: Uint8Array, options: FinishOptions): Promise<void> {
     const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
+    const signatureValue = signer.rawSignatureValue(value);
     const signedAttributes = new Uint8Array(Buffer.from(state.signedAttributes, 'base64'));
     if (!signer.verifies(signedAttributes, signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
     if (!state.staged) await checkOutputPath(state.documentPath, options.outputPath, options.overwrite ?? false);

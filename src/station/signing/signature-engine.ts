@@ -1,4 +1,4 @@
-import { AsiceEngine, type AsicePrepareOptions, type AsiceSigningState } from './asice-engine.js';
+import { AsiceEngine, type AsiceDataFile, type AsiceSigningState } from './asice-engine.js';
 import { PadesEngine, type PadesSigningState } from './pades-engine.js';
 import type { DocumentSigner, FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
 
@@ -9,10 +9,14 @@ export type SigningState = PadesSigningState | AsiceSigningState;
  * The one entry point of the formats engine. Two steps for keys the station does not hold in-process (browser
  * iframe, remote or slow tokens): prepare -> hash to sign -> finish with the signature value. One shot for a
  * HashSigner plug-in (PKCS#12 soft key now, PKCS#11 token and ID card later).
+ *
+ * `input` is a file path; for ASiC-E it may also be several files for a new container.
  */
 export class SignatureEngine {
-  static prepare(format: SignatureFormat, documentPath: string, options: PrepareOptions & AsicePrepareOptions): Promise<PreparedSignature<SigningState>> {
-    return format === 'pades' ? PadesEngine.prepare(documentPath, options) : AsiceEngine.prepare(documentPath, options);
+  static prepare(format: SignatureFormat, input: string | readonly AsiceDataFile[], options: PrepareOptions): Promise<PreparedSignature<SigningState>> {
+    if (format === 'asice') return AsiceEngine.prepare(input, options);
+    if (typeof input !== 'string') throw new TypeError('PAdES signs one PDF file');
+    return PadesEngine.prepare(input, options);
   }
 
   static finish(state: SigningState, signatureValue: Uint8Array, options: FinishOptions): Promise<void> {
@@ -26,11 +30,11 @@ export class SignatureEngine {
 
   static async sign(
     format: SignatureFormat,
-    documentPath: string,
+    input: string | readonly AsiceDataFile[],
     signer: DocumentSigner,
-    options: Omit<PrepareOptions & AsicePrepareOptions, 'certificate' | 'chain'> & FinishOptions,
+    options: Omit<PrepareOptions, 'certificate' | 'chain'> & FinishOptions,
   ): Promise<void> {
-    const prepared = await SignatureEngine.prepare(format, documentPath, {
+    const prepared = await SignatureEngine.prepare(format, input, {
       ...options,
       certificate: signer.certificate,
       ...(signer.chain ? { chain: signer.chain } : {}),

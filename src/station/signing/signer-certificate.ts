@@ -77,6 +77,24 @@ export class SignerCertificate {
     return verify(digestAlgorithms[hashAlgorithm].node, data, { key: this.publicKey, dsaEncoding: 'ieee-p1363' }, signature);
   }
 
+  /**
+   * The raw form the formats start from. ECDSA values may arrive DER-encoded (browser and token APIs differ):
+   * they are turned into r||s; anything else is returned as is for `verifies` to judge.
+   */
+  rawSignatureValue(signature: Uint8Array): Uint8Array {
+    if (this.keyAlgorithm !== 'ECDSA' || signature.length === 2 * this.ecdsaFieldSize || signature[0] !== 0x30) return signature;
+    const parsed = asn1js.fromBER(new Uint8Array(signature));
+    const values = parsed.offset === signature.length && parsed.result instanceof asn1js.Sequence ? parsed.result.valueBlock.value : [];
+    if (values.length !== 2 || !values.every((v) => v instanceof asn1js.Integer)) return signature;
+    const size = this.ecdsaFieldSize;
+    const fixed = (v: asn1js.AsnType): Buffer => {
+      let bytes = Buffer.from((v as asn1js.Integer).valueBlock.valueHexView);
+      while (bytes.length > size && bytes[0] === 0) bytes = bytes.subarray(1);
+      return bytes.length > size ? Buffer.alloc(0) : Buffer.concat([Buffer.alloc(size - bytes.length), bytes]);
+    };
+    return new Uint8Array(Buffer.concat(values.map(fixed)));
+  }
+
   /** The signature in the form CMS carries: RSA as is, ECDSA r||s as a DER Ecdsa-Sig-Value. */
   cmsSignatureValue(signature: Uint8Array): Uint8Array {
     if (this.keyAlgorithm === 'RSA') return signature;

@@ -112,6 +112,29 @@ describe('ASiC-E with XAdES B-T', () => {
     expect(results[0]!.doc.getElementsByTagNameNS(XADES, 'MimeType')[0]!.textContent).toBe('application/pdf');
   });
 
+  it('builds a new container from several files (as a signing session holds them) with their names and media types', async () => {
+    await writeFile(join(dir, 'original-0'), 'first');
+    await writeFile(join(dir, 'original-1'), '{"second":true}');
+    const prepared = await AsiceEngine.prepare(
+      [
+        { path: join(dir, 'original-0'), name: 'Letter.txt', mediaType: 'text/plain' },
+        { path: join(dir, 'original-1'), name: 'data.json', mediaType: 'application/json' },
+      ],
+      { certificate: ec.der, reason: 'Both' },
+    );
+    const signature = await softKeySigner(ec.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), 'SHA-256');
+    await AsiceEngine.finish(prepared.state, signature, { outputPath: join(dir, 'session.asice'), timestampClient: tsa });
+    const { names, results, root } = await validate(join(dir, 'session.asice'));
+    expect(names).toEqual(['mimetype', 'Letter.txt', 'data.json', 'META-INF/manifest.xml', 'META-INF/signatures0.xml']);
+    expect(results[0]!.xmlsec.code, results[0]!.xmlsec.stderr).toBe(0);
+    expect(results[0]!.xmlsec.stderr).toContain('SignedInfo References (ok/all): 3/3');
+    expect(results[0]!.ts!.code).toBe(0);
+    const mimeTypes = results[0]!.doc.getElementsByTagNameNS(XADES, 'MimeType');
+    expect([0, 1].map((i) => mimeTypes[i]!.textContent)).toEqual(['text/plain', 'application/json']);
+    expect(await readFile(join(root, 'META-INF/manifest.xml'), 'utf8')).toContain('manifest:full-path="data.json" manifest:media-type="application/json"');
+    await expect(AsiceEngine.prepare([{ path: join(dir, 'original-0'), name: 'META-INF/evil.xml' }], { certificate: ec.der })).rejects.toThrow(/cannot be a data file name/);
+  });
+
   it('without a TSA the signature is B-B: valid, no timestamp', async () => {
     const input = join(dir, 'bb.txt');
     await writeFile(input, 'bb');

@@ -204,6 +204,18 @@ describe('PAdES two-step safety', () => {
     await expect(stat(join(dir, 'wrong-sig-out.pdf'))).rejects.toThrow();
   });
 
+  it('accepts an ECDSA signature value in DER, as openssl pkeyutl makes it over the prepared hash', async () => {
+    const input = await writeMinimalPdf(join(dir, 'der-ecdsa.pdf'));
+    const prepared = await PadesEngine.prepare(input, { certificate: ec.der, reason: 'DER' });
+    await writeFile(join(dir, 'ec-key.pem'), `-----BEGIN PRIVATE KEY-----\n${Buffer.from(ec.pkcs8).toString('base64')}\n-----END PRIVATE KEY-----\n`);
+    await writeFile(join(dir, 'der-ecdsa.hash'), Buffer.from(prepared.dataToSignDigest, 'hex'));
+    await promisify(execFile)('openssl', ['pkeyutl', '-sign', '-inkey', join(dir, 'ec-key.pem'), '-in', join(dir, 'der-ecdsa.hash'), '-out', join(dir, 'der-ecdsa.sig')]);
+    const der = new Uint8Array(await readFile(join(dir, 'der-ecdsa.sig')));
+    expect(der[0]).toBe(0x30);
+    await PadesEngine.finish(prepared.state, der, { outputPath: join(dir, 'der-ecdsa-signed.pdf'), timestampClient: tsa });
+    await expectAllValid(join(dir, 'der-ecdsa-signed.pdf'), 1);
+  });
+
   it('refuses to finish when the document changed after prepare, leaving no output or temp file', async () => {
     const input = await writeMinimalPdf(join(dir, 'changing.pdf'));
     const prepared = await PadesEngine.prepare(input, { certificate: rsa.der });

@@ -6,17 +6,8 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** A one-page PDF with a classic xref table, offsets computed exactly. `padding` adds a stream of that many bytes. */
-export function minimalPdf(text = 'Signing Station test document'): Buffer {
-  const content = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    '<< /Producer (Signing Station tests) >>',
-  ];
+/** A PDF whose object N is `objects[N - 1]`, with a classic xref table (offsets computed exactly); 1 is the catalog. */
+function pdfFromObjects(objects: string[]): Buffer {
   let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
   const offsets: number[] = [];
   objects.forEach((body, i) => {
@@ -28,6 +19,44 @@ export function minimalPdf(text = 'Signing Station test document'): Buffer {
   for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n\r\n`;
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
+}
+
+/** A one-page PDF with a classic xref table. */
+export function minimalPdf(text = 'Signing Station test document'): Buffer {
+  const content = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`;
+  return pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Producer (Signing Station tests) >>',
+  ]);
+}
+
+/**
+ * A form PDF as office suites write them: an indirect /AcroForm with an indirect /Fields array holding a text field
+ * named Signature1, an indirect /Annots array on the page, and a two-level page tree.
+ */
+export async function writeFormPdf(path: string): Promise<string> {
+  const content = 'BT /F1 18 Tf 72 720 Td (Form document) Tj ET';
+  await writeFile(
+    path,
+    pdfFromObjects([
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm 7 0 R >>',
+      '<< /Type /Pages /Kids [10 0 R] /Count 1 /MediaBox [0 0 595 842] >>',
+      '<< /Type /Page /Parent 10 0 R /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> /Annots 9 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Producer (Signing Station tests) >>',
+      '<< /Fields 8 0 R /DA (/Helv 0 Tf 0 g) >>',
+      '[11 0 R]',
+      '[11 0 R]',
+      '<< /Type /Pages /Parent 2 0 R /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Annot /Subtype /Widget /FT /Tx /T (Signature1) /V (text) /Rect [300 700 500 720] /P 3 0 R >>',
+    ]),
+  );
+  return path;
 }
 
 export async function writeMinimalPdf(path: string, text?: string): Promise<string> {

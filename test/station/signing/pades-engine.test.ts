@@ -9,7 +9,7 @@ import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
 import { DocumentChangedError, OutputExistsError, SignatureValueInvalidError, UnsupportedDocumentError } from '../../../src/station/signing/signing-errors.js';
 import type { TimestampClient } from '../../../src/station/signing/timestamp-client.js';
 import { createOpensslTsa, type OpensslTsa } from '../../support/signing-openssl-tsa.js';
-import { writeMinimalPdf, writeObjectStreamPdf } from '../../support/signing-test-pdfs.js';
+import { writeFormPdf, writeMinimalPdf, writeObjectStreamPdf } from '../../support/signing-test-pdfs.js';
 import {
   bouncyCastleCheck,
   cmsParts,
@@ -130,6 +130,18 @@ describe('PAdES B-T', () => {
       expect(report.signatures[0]!.text).toContain('Signature1');
       expect(report.signatures[1]!.text).toContain('Signature2');
     }
+  });
+
+  it('signs a form PDF with indirect /AcroForm, /Fields and /Annots and a field already named Signature1', async () => {
+    const input = await writeFormPdf(join(dir, 'form.pdf'));
+    await sign(input, join(dir, 'form-1.pdf'), rsa, { reason: 'Form', visible: true });
+    await sign(join(dir, 'form-1.pdf'), join(dir, 'form-2.pdf'), ec, { reason: 'Form again', visible: true });
+    const { report, pdf } = await expectAllValid(join(dir, 'form-2.pdf'), 2);
+    expect(report.signatures.map((s) => /Signature Field Name: (\S+)/.exec(s.text)?.[1])).toEqual(['Signature2', 'Signature3']);
+    const tail = pdf.subarray((await stat(input)).size).toString('latin1');
+    expect(tail).toMatch(/\n8 0 obj\n\[11 0 R \d+ 0 R\]/);
+    expect(tail).toMatch(/\n9 0 obj\n\[11 0 R \d+ 0 R\]/);
+    expect(tail).toMatch(/\n7 0 obj\n<<[^>]*\/SigFlags 3/);
   });
 
   it('B-B without a timestamp authority carries no timestamp token', async () => {

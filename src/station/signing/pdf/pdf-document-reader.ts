@@ -11,6 +11,7 @@ export interface PdfObjectWithStream {
   stream?: Uint8Array;
 }
 
+const MAX_STRUCTURAL_STREAM = 64 * 1024 * 1024;
 const asInt = (v: PdfValue | undefined): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 
 /**
@@ -149,7 +150,13 @@ export class PdfDocumentReader {
     const filterName = Array.isArray(filter) ? (filter.length === 1 ? (filter[0] as PdfName).name : 'several') : (filter as PdfName | undefined)?.name;
     if (filterName === undefined) return stream;
     if (filterName !== 'FlateDecode') throw new UnsupportedDocumentError(`Unsupported stream filter ${filterName} in a structural stream.`);
-    const inflated = inflateSync(stream);
+    let inflated: Buffer;
+    try {
+      // Structural streams are small; a cap keeps a hostile file from inflating into gigabytes.
+      inflated = inflateSync(stream, { maxOutputLength: MAX_STRUCTURAL_STREAM });
+    } catch (cause) {
+      throw new UnsupportedDocumentError(`Malformed PDF: a structural stream does not inflate: ${(cause as Error).message}`, { cause });
+    }
     const parmsValue = dict.get('DecodeParms');
     const parms = Array.isArray(parmsValue) ? parmsValue[0] : parmsValue;
     const predictor = parms instanceof PdfDict ? (asInt(parms.get('Predictor')) ?? 1) : 1;
@@ -218,6 +225,7 @@ export class PdfDocumentReader {
     if (entry.kind === 'offset') return this.readObjectAt(entry.offset);
     let objectStream = this.objectStreams.get(entry.stream);
     if (!objectStream) {
+      if (this.entries.get(entry.stream)?.kind !== 'offset') throw new UnsupportedDocumentError('Malformed PDF: an object stream inside an object stream.');
       const { value, stream } = await this.object(entry.stream);
       if (!(value instanceof PdfDict) || !stream) throw new UnsupportedDocumentError('Malformed PDF: bad object stream.');
       const data = this.decode(value, stream);

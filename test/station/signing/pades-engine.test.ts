@@ -124,7 +124,10 @@ describe('PAdES B-T', () => {
       const input = await make(join(dir, `${name}.pdf`));
       await sign(input, join(dir, `${name}-1.pdf`), rsa, { reason: 'First', visible: true });
       await sign(join(dir, `${name}-1.pdf`), join(dir, `${name}-2.pdf`), ec, { reason: 'Second', visible: true });
-      const { report } = await expectAllValid(join(dir, `${name}-2.pdf`), 2);
+      const { report, pdf } = await expectAllValid(join(dir, `${name}-2.pdf`), 2);
+      const rects = [...pdf.toString('latin1').matchAll(/\/Subtype \/Widget[^]*?\/Rect \[([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)\]/g)].map((m) => m.slice(1).map(Number));
+      expect(rects).toHaveLength(2);
+      expect(rects[1]![1]).toBeGreaterThan(rects[0]![3]!);
       expect(report.signatures[0]!.totalDocumentSigned).toBe(false);
       expect(report.signatures[0]!.trusted).toBe(true);
       expect(report.signatures[0]!.text).toContain('Signature1');

@@ -72,12 +72,17 @@ export async function buildSignatureUpdate(reader: PdfDocumentReader, options: S
   const fields = ((await reader.direct(fieldsValue)) as PdfValue[] | undefined) ?? [];
   const fieldNames = new Set<string>();
   let signatureFields = 0;
+  // Visible signatures stack upwards from the bottom-left corner: the next one goes above the highest so far.
+  let stackTop = 30;
   for (const field of Array.isArray(fields) ? fields : []) {
     const dict = await reader.direct(field);
     if (!(dict instanceof PdfDict)) continue;
     const t = dict.get('T');
     if (t instanceof PdfString) fieldNames.add(Buffer.from(t.bytes).toString('latin1'));
-    if ((dict.get('FT') as PdfName | undefined)?.name === 'Sig') signatureFields++;
+    if ((dict.get('FT') as PdfName | undefined)?.name !== 'Sig') continue;
+    signatureFields++;
+    const rect = await reader.direct(dict.get('Rect'));
+    if (Array.isArray(rect) && typeof rect[1] === 'number' && typeof rect[3] === 'number' && rect[3] > rect[1]) stackTop = Math.max(stackTop, rect[3]);
   }
   let fieldName = '';
   for (let i = signatureFields + 1; !fieldName || fieldNames.has(fieldName); i++) fieldName = `Signature${i}`;
@@ -112,7 +117,7 @@ export async function buildSignatureUpdate(reader: PdfDocumentReader, options: S
   if (options.visible) {
     const appearance = signatureAppearance({ signer: options.signerName, time: options.time, ...(options.reason ? { reason: options.reason } : {}) });
     const apRef = new PdfRef(next++, 0);
-    const y = 36 + signatureFields * (appearance.height + 6);
+    const y = stackTop + 6;
     widget.set('Rect', [36, y, 36 + APPEARANCE_WIDTH, y + appearance.height]);
     widget.set('AP', new PdfDict([['N', apRef]]));
     const font = new PdfDict([

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PadesEngine } from '../../../src/station/signing/pades-engine.js';
 import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
-import { DocumentChangedError, OutputExistsError, SignatureValueInvalidError, UnsupportedDocumentError } from '../../../src/station/signing/signing-errors.js';
+import { DocumentChangedError, OutputExistsError, SignatureValueInvalidError, TimestampFailedError, UnsupportedDocumentError } from '../../../src/station/signing/signing-errors.js';
 import type { TimestampClient } from '../../../src/station/signing/timestamp-client.js';
 import { createOpensslTsa, type OpensslTsa } from '../../support/signing-openssl-tsa.js';
 import { writeFormPdf, writeMinimalPdf, writeObjectStreamPdf } from '../../support/signing-test-pdfs.js';
@@ -229,6 +229,15 @@ describe('PAdES two-step safety', () => {
     expect(der[0]).toBe(0x30);
     await PadesEngine.finish(prepared.state, der, { outputPath: join(dir, 'der-ecdsa-signed.pdf'), timestampClient: tsa });
     await expectAllValid(join(dir, 'der-ecdsa-signed.pdf'), 1);
+  });
+
+  it('refuses a timestamp token that covers something else, and writes nothing', async () => {
+    const input = await writeMinimalPdf(join(dir, 'foreign-token.pdf'));
+    const prepared = await PadesEngine.prepare(input, { certificate: rsa.der });
+    const signature = await softKeySigner(rsa.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), 'SHA-256');
+    const confused: TimestampClient = { timestamp: (_hash, algorithm) => tsa.timestamp(new Uint8Array(32).fill(7), algorithm) };
+    await expect(PadesEngine.finish(prepared.state, signature, { outputPath: join(dir, 'foreign-token-out.pdf'), timestampClient: confused })).rejects.toBeInstanceOf(TimestampFailedError);
+    await expect(stat(join(dir, 'foreign-token-out.pdf'))).rejects.toThrow();
   });
 
   it('refuses to finish when the document changed after prepare, leaving no output or temp file', async () => {

@@ -116,3 +116,20 @@ export async function writeBigPdf(path: string, bytes: number): Promise<string> 
   }
   return path;
 }
+
+/** A PDF from a real producer: Chromium's print-to-PDF (Skia), with embedded fonts and no /ID. */
+export async function writeChromiumPdf(path: string): Promise<string> {
+  const html = '<h1>Employment contract</h1><p>The parties agree on the terms below. Õ Ä Ö Ü š ž</p>';
+  await run('chromium', [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    `--print-to-pdf=${path}`,
+    `data:text/html;charset=utf-8,${encodeURIComponent(html)}`,
+  ]);
+  return path;
+}

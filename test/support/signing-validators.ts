@@ -62,6 +62,14 @@ export async function pdfsig(nssDir: string, file: string): Promise<{ signatures
   };
 }
 
+/**
+ * `qpdf --check`: the file's structure (cross-reference sections, object offsets, streams) read strictly. pdfsig
+ * cannot tell, because poppler silently rebuilds a broken cross-reference table.
+ */
+export async function qpdfCheck(file: string): Promise<RunResult> {
+  return run('qpdf', ['--check', file]);
+}
+
 export interface EmbeddedPdfSignature {
   byteRange: [number, number, number, number];
   /** The CMS, without the zero padding of /Contents. */
@@ -140,7 +148,7 @@ export async function bouncyCastleCheck(cms: Uint8Array, content: Uint8Array, si
   const dir = await scratch();
   await writeFile(join(dir, 'sig.der'), cms);
   await writeFile(join(dir, 'content.bin'), content);
-  return run('java', ['-cp', [classes, ...BC_JARS].join(':'), 'CadesStrictCheck', join(dir, 'sig.der'), join(dir, 'content.bin'), signerRoot, tsaRoot ?? '-no-timestamp']);
+  return run('java', ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-cp', [classes, ...BC_JARS].join(':'), 'CadesStrictCheck', join(dir, 'sig.der'), join(dir, 'content.bin'), signerRoot, tsaRoot ?? '-no-timestamp']);
 }
 
 /** xmlsec1 over one signature file, from the unzipped container root (references are relative to it). */

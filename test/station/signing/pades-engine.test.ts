@@ -9,7 +9,7 @@ import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
 import { DocumentChangedError, OutputExistsError, SignatureValueInvalidError, TimestampFailedError, UnsupportedDocumentError } from '../../../src/station/signing/signing-errors.js';
 import type { TimestampClient } from '../../../src/station/signing/timestamp-client.js';
 import { createOpensslTsa, type OpensslTsa } from '../../support/signing-openssl-tsa.js';
-import { writeFormPdf, writeMinimalPdf, writeObjectStreamPdf } from '../../support/signing-test-pdfs.js';
+import { writeChromiumPdf, writeFormPdf, writeMinimalPdf, writeObjectStreamPdf } from '../../support/signing-test-pdfs.js';
 import {
   bouncyCastleCheck,
   cmsParts,
@@ -18,6 +18,7 @@ import {
   opensslCmsVerify,
   opensslTsVerify,
   pdfsig,
+  qpdfCheck,
   run,
 } from '../../support/signing-validators.js';
 import { createTestCa, createTestSigner } from '../../support/test-pki.js';
@@ -71,6 +72,10 @@ async function expectAllValid(file: string, count: number, timestamped = true) {
   }
   expect(report.signatures.at(-1)!.totalDocumentSigned).toBe(true);
   expect(report.signatures.at(-1)!.trusted, report.output).toBe(true);
+  const structure = await qpdfCheck(file);
+  expect(structure.code, structure.stdout + structure.stderr).toBe(0);
+  expect(structure.stdout + structure.stderr).toContain('No syntax or stream encoding errors found');
+  expect(structure.stdout + structure.stderr).not.toContain('WARNING');
   const pdf = await readFile(file);
   const embedded = embeddedSignatures(pdf);
   expect(embedded).toHaveLength(count);
@@ -147,6 +152,14 @@ describe('PAdES B-T', () => {
     expect(tail).toMatch(/\n7 0 obj\n<<[^>]*\/SigFlags 3/);
   });
 
+  it('signs a PDF from a real producer (Chromium/Skia, no /ID) twice', async () => {
+    const input = await writeChromiumPdf(join(dir, 'chromium.pdf'));
+    expect((await readFile(input)).toString('latin1')).toContain('/Producer (Skia/PDF');
+    await sign(input, join(dir, 'chromium-1.pdf'), ec, { reason: 'Employer', visible: true });
+    await sign(join(dir, 'chromium-1.pdf'), join(dir, 'chromium-2.pdf'), rsa, { reason: 'Employee', visible: true });
+    await expectAllValid(join(dir, 'chromium-2.pdf'), 2);
+  });
+
   it('B-B without a timestamp authority carries no timestamp token', async () => {
     const input = await writeMinimalPdf(join(dir, 'bb.pdf'));
     await sign(input, join(dir, 'bb-signed.pdf'), ec, { timestamp: null });
@@ -169,6 +182,11 @@ describe('PAdES B-T', () => {
     expect((await opensslCmsVerify(e!.cms, e!.signedContent, rootPath)).code).not.toBe(0);
     const bc = await bouncyCastleCheck(e!.cms, e!.signedContent, rootPath, tsa.rootPath);
     expect(bc.code).not.toBe(0);
+    const signed = await readFile(output);
+    const startxref = signed.lastIndexOf('startxref\n') + 'startxref\n'.length;
+    signed.write('0000', startxref, 'latin1');
+    await writeFile(join(dir, 'broken-xref.pdf'), signed);
+    expect((await qpdfCheck(join(dir, 'broken-xref.pdf'))).code).not.toBe(0);
     expect(bc.stdout + bc.stderr).toMatch(/FAIL cms signature|message-digest|digest/i);
   });
 

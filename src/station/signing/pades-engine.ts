@@ -1,13 +1,12 @@
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { open, stat, unlink } from 'node:fs/promises';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
 import type { HashAlgorithm } from '../tokens/token.js';
 import { AtomicOutputFile } from './atomic-output-file.js';
 import { CadesSignature } from './cms/cades-signature.js';
 import { digestAlgorithms } from './digest-algorithms.js';
 import { checkOutputPath } from './input-output-paths.js';
 import { PdfDocumentReader } from './pdf/pdf-document-reader.js';
-import { buildSignatureUpdate } from './pdf/pdf-signature-update.js';
+import { buildSignatureUpdate, type PdfSignatureUpdate } from './pdf/pdf-signature-update.js';
 import { SignerCertificate } from './signer-certificate.js';
 import type { FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
 import { DocumentChangedError, SignatureTooLargeError, SignatureValueInvalidError, TimestampFailedError } from './signing-errors.js';
@@ -44,10 +43,10 @@ const WRITES_IN_FLIGHT = 4;
  * Reads `path` in 1 MiB chunks into `hashes` and, when given, into `output`, hashing the next chunk while earlier
  * ones are being written. Never holds the file in memory. Returns the number of bytes read.
  */
-async function readThrough(path: string, hashes: readonly Hash[], output: AtomicOutputFile | undefined, progress?: (done: number) => void): Promise<number> {
+async function readThrough(source: FileHandle, hashes: readonly Hash[], output: AtomicOutputFile | undefined, progress?: (done: number) => void): Promise<number> {
   let done = 0;
   const writes: Promise<void>[] = [];
-  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK })) {
+  for await (const chunk of source.createReadStream({ start: 0, highWaterMark: CHUNK, autoClose: false })) {
     for (const hash of hashes) hash.update(chunk as Buffer);
     if (output) {
       writes.push(output.write(chunk as Buffer));
@@ -78,34 +77,37 @@ export class PadesEngine {
     const hashAlgorithm = options.hashAlgorithm ?? 'SHA-256';
     const signer = new SignerCertificate(options.certificate);
     const chain = options.chain ?? [];
-    const { size } = await stat(documentPath);
+    if (options.outputPath) await checkOutputPath(documentPath, options.outputPath, options.overwrite ?? false);
+    // One open file for the structure and the bytes: a file replaced (renamed over) meanwhile cannot mix in.
     const handle = await open(documentPath, 'r');
-    let update;
+    let prepared: { size: number; update: PdfSignatureUpdate; rangeHash: Hash; documentSha256: string; stagedPath: string | undefined };
     try {
+      const { size } = await handle.stat();
       const reader = await PdfDocumentReader.open(handle, size);
-      update = await buildSignatureUpdate(reader, {
+      const update = await buildSignatureUpdate(reader, {
         signerName: options.signerName ?? signer.displayName,
         time: options.time ?? new Date(),
         ...(options.reason !== undefined ? { reason: options.reason } : {}),
         visible: options.visible ?? false,
         contentsSize: reservedContentsSize([options.certificate, ...chain]),
       });
+      const rangeHash = createHash(digestAlgorithms[hashAlgorithm].node);
+      const fileHash: Hash = hashAlgorithm === 'SHA-256' ? rangeHash : createHash('sha256');
+      const staging = options.outputPath ? await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false }) : undefined;
+      try {
+        const read = await readThrough(handle, fileHash === rangeHash ? [rangeHash] : [rangeHash, fileHash], staging, (done) => options.onProgress?.(done, size));
+        if (read !== size) throw new DocumentChangedError();
+        await staging?.close();
+      } catch (error) {
+        await staging?.abort();
+        throw error;
+      }
+      const documentSha256 = (fileHash === rangeHash ? rangeHash.copy() : fileHash).digest('hex');
+      prepared = { size, update, rangeHash, documentSha256, stagedPath: staging?.tempPath };
     } finally {
       await handle.close();
     }
-    const rangeHash = createHash(digestAlgorithms[hashAlgorithm].node);
-    const fileHash: Hash = hashAlgorithm === 'SHA-256' ? rangeHash : createHash('sha256');
-    if (options.outputPath) await checkOutputPath(documentPath, options.outputPath, options.overwrite ?? false);
-    const staging = options.outputPath ? await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false }) : undefined;
-    try {
-      const read = await readThrough(documentPath, fileHash === rangeHash ? [rangeHash] : [rangeHash, fileHash], staging, (done) => options.onProgress?.(done, size));
-      if (read !== size) throw new DocumentChangedError();
-      await staging?.close();
-    } catch (error) {
-      await staging?.abort();
-      throw error;
-    }
-    const documentSha256 = (fileHash === rangeHash ? rangeHash.copy() : fileHash).digest('hex');
+    const { size, update, rangeHash, documentSha256, stagedPath } = prepared;
     rangeHash.update(update.tail.subarray(0, update.contentsStart));
     rangeHash.update(update.tail.subarray(update.contentsEnd));
     const signedAttributes = CadesSignature.signedAttributes(new Uint8Array(rangeHash.digest()), signer, hashAlgorithm);
@@ -125,7 +127,7 @@ export class PadesEngine {
         signedAttributes: Buffer.from(signedAttributes).toString('base64'),
         certificate: Buffer.from(options.certificate).toString('base64'),
         chain: chain.map((c) => Buffer.from(c).toString('base64')),
-        ...(staging && options.outputPath ? { staged: { path: staging.tempPath, target: options.outputPath, overwrite: options.overwrite ?? false } } : {}),
+        ...(stagedPath && options.outputPath ? { staged: { path: stagedPath, target: options.outputPath, overwrite: options.overwrite ?? false } } : {}),
       },
     };
   }
@@ -138,6 +140,8 @@ export class PadesEngine {
   static async finish(state: PadesSigningState, value: Uint8Array, options: FinishOptions): Promise<void> {
     const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
     const signatureValue = signer.rawSignatureValue(value);
+    const { staged } = state;
+    if (staged && options.outputPath !== staged.target) throw new TypeError('finish must write to the outputPath given to prepare');
     const signedAttributes = new Uint8Array(Buffer.from(state.signedAttributes, 'base64'));
     if (!signer.verifies(signedAttributes, signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
     if (!state.staged) await checkOutputPath(state.documentPath, options.outputPath, options.overwrite ?? false);
@@ -166,8 +170,6 @@ export class PadesEngine {
     const tail = Buffer.from(state.tail, 'base64');
     tail.write(Buffer.from(cms).toString('hex'), state.contentsStart + 1, 'latin1');
 
-    const { staged } = state;
-    if (staged && options.outputPath !== staged.target) throw new TypeError('finish must write to the outputPath given to prepare');
     const output = staged
       ? await AtomicOutputFile.resume(staged.target, staged.path, { overwrite: staged.overwrite })
       : await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false });
@@ -177,7 +179,8 @@ export class PadesEngine {
         if (output.bytesWritten !== state.documentSize) throw new DocumentChangedError();
       } else {
         const check = createHash('sha256');
-        const copied = await readThrough(state.documentPath, [check], output, (done) => options.onProgress?.(done, total));
+        const source = await open(state.documentPath, 'r');
+        const copied = await readThrough(source, [check], output, (done) => options.onProgress?.(done, total)).finally(() => source.close());
         if (copied !== state.documentSize || check.digest('hex') !== state.documentSha256) throw new DocumentChangedError();
       }
       await output.write(tail);

@@ -88,7 +88,8 @@ export async function buildSignatureUpdate(reader: PdfDocumentReader, options: S
   for (let i = signatureFields + 1; !fieldName || fieldNames.has(fieldName); i++) fieldName = `Signature${i}`;
 
   const size = typeof trailer.get('Size') === 'number' ? (trailer.get('Size') as number) : 0;
-  let next = Math.max(size, ...[...reader.entries.keys()].map((n) => n + 1));
+  let next = size;
+  for (const num of reader.entries.keys()) next = Math.max(next, num + 1);
   const sigRef = new PdfRef(next++, 0);
   const widgetRef = new PdfRef(next++, 0);
   const objects: { ref: PdfRef; body: string }[] = [];

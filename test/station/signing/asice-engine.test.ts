@@ -3,7 +3,9 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { createHash } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
+import * as asn1js from 'asn1js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { AsiceEngine } from '../../../src/station/signing/asice-engine.js';
@@ -13,6 +15,7 @@ import { createOpensslTsa, type OpensslTsa } from '../../support/signing-openssl
 import { opensslTsVerify, xmlsecVerify } from '../../support/signing-validators.js';
 import { extractZip } from '../../support/signing-zip-extract.js';
 import { createTestCa, createTestSigner } from '../../support/test-pki.js';
+import { x509 } from '../../../src/station/pki/x509.js';
 
 const DS = 'http://www.w3.org/2000/09/xmldsig#';
 const XADES = 'http://uri.etsi.org/01903/v1.3.2#';
@@ -85,7 +88,20 @@ describe('ASiC-E with XAdES B-T', () => {
     expect(only!.ts!.code, only!.ts!.stdout + only!.ts!.stderr).toBe(0);
     const doc = only!.doc;
     expect(doc.getElementsByTagNameNS(XADES, 'CommitmentTypeQualifier')[0]!.textContent).toBe('I agree <fully> & "freely"');
-    expect(doc.getElementsByTagNameNS(XADES, 'SigningCertificateV2')).toHaveLength(1);
+    // SigningCertificateV2 names the KeyInfo certificate: its SHA-256 and its issuer and serial (DER IssuerSerial).
+    const certificate = Buffer.from(doc.getElementsByTagNameNS(DS, 'X509Certificate')[0]!.textContent!, 'base64');
+    expect(certificate.equals(Buffer.from(rsa.der))).toBe(true);
+    const certDigest = doc.getElementsByTagNameNS(XADES, 'CertDigest')[0]!;
+    expect(certDigest.getElementsByTagNameNS(DS, 'DigestValue')[0]!.textContent).toBe(createHash('sha256').update(certificate).digest('base64'));
+    const issuerSerial = Buffer.from(doc.getElementsByTagNameNS(XADES, 'IssuerSerialV2')[0]!.textContent!, 'base64');
+    const parsed = new x509.X509Certificate(certificate);
+    const asn1 = asn1js.fromBER(new Uint8Array(issuerSerial)).result as asn1js.Sequence;
+    const [generalNames, serial] = asn1.valueBlock.value as [asn1js.Sequence, asn1js.Integer];
+    const directoryName = (generalNames.valueBlock.value[0] as asn1js.Constructed).valueBlock.value[0]!;
+    expect(new x509.Name(new Uint8Array(directoryName.toBER())).toString()).toBe(parsed.issuer);
+    expect(Buffer.from(serial.valueBlock.valueHexView).toString('hex').replace(/^00/, '')).toBe(parsed.serialNumber.toLowerCase());
+    const propertiesReference = doc.getElementsByTagNameNS(DS, 'Reference')[1]!;
+    expect(propertiesReference.getAttribute('Type')).toBe('http://uri.etsi.org/01903#SignedProperties');
     expect(doc.getElementsByTagNameNS(XADES, 'SigningTime')).toHaveLength(1);
     expect(doc.getElementsByTagNameNS(XADES, 'MimeType')[0]!.textContent).toBe('text/plain');
   });

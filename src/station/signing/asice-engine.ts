@@ -214,7 +214,7 @@ export class AsiceEngine {
     zip.addBuffer(signatureXml, state.signatureName, entryOptions);
     zip.end();
 
-    const output = await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false });
+    const output = await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false, ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) });
     try {
       for await (const chunk of zip.outputStream) await output.write(chunk as Buffer);
       for (const file of state.dataFiles) {

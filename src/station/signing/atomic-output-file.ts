@@ -20,9 +20,9 @@ export class AtomicOutputFile {
     private size: number,
   ) {}
 
-  static async create(target: string, options: { overwrite?: boolean } = {}): Promise<AtomicOutputFile> {
+  static async create(target: string, options: { overwrite?: boolean; mode?: number } = {}): Promise<AtomicOutputFile> {
     const tempPath = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.partial`);
-    const handle = await open(tempPath, 'wx', 0o644);
+    const handle = await open(tempPath, 'wx', options.mode ?? 0o644);
     return new AtomicOutputFile(target, tempPath, handle, options.overwrite ?? false, 0);
   }
 

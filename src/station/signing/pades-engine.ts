@@ -93,7 +93,9 @@ export class PadesEngine {
       });
       const rangeHash = createHash(digestAlgorithms[hashAlgorithm].node);
       const fileHash: Hash = hashAlgorithm === 'SHA-256' ? rangeHash : createHash('sha256');
-      const staging = options.outputPath ? await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false }) : undefined;
+      const staging = options.outputPath
+        ? await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false, ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) })
+        : undefined;
       try {
         const read = await readThrough(handle, fileHash === rangeHash ? [rangeHash] : [rangeHash, fileHash], staging, (done) => options.onProgress?.(done, size));
         if (read !== size) throw new DocumentChangedError();
@@ -172,7 +174,7 @@ export class PadesEngine {
 
     const output = staged
       ? await AtomicOutputFile.resume(staged.target, staged.path, { overwrite: staged.overwrite })
-      : await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false });
+      : await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false, ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) });
     try {
       const total = state.documentSize + tail.length;
       if (staged) {

@@ -24,6 +24,8 @@ export interface PrepareOptions {
    */
   outputPath?: string;
   overwrite?: boolean;
+  /** Permissions of the output file (default 0o644, less the umask); the station's data directory wants 0o600. */
+  outputMode?: number;
   /** Called as the document is read: bytes done of total. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -34,6 +36,8 @@ export interface FinishOptions {
   timestampClient?: TimestampClient;
   /** Replace an existing output file (never the input). */
   overwrite?: boolean;
+  /** Permissions of the output file (default 0o644, less the umask). */
+  outputMode?: number;
   onProgress?: (done: number, total: number) => void;
 }
 

@@ -139,7 +139,8 @@ describe('ASiC-E with XAdES B-T', () => {
       { certificate: ec.der, reason: 'Both' },
     );
     const signature = await softKeySigner(ec.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), 'SHA-256');
-    await AsiceEngine.finish(prepared.state, signature, { outputPath: join(dir, 'session.asice'), timestampClient: tsa });
+    await AsiceEngine.finish(prepared.state, signature, { outputPath: join(dir, 'session.asice'), timestampClient: tsa, outputMode: 0o600 });
+    expect((await stat(join(dir, 'session.asice'))).mode & 0o777).toBe(0o600);
     const { names, results, root } = await validate(join(dir, 'session.asice'));
     expect(names).toEqual(['mimetype', 'Letter.txt', 'data.json', 'META-INF/manifest.xml', 'META-INF/signatures0.xml']);
     expect(results[0]!.xmlsec.code, results[0]!.xmlsec.stderr).toBe(0);

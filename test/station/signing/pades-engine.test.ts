@@ -287,7 +287,7 @@ describe('PAdES two-step safety', () => {
   it('with the output path given to prepare, signs the bytes it hashed even if the input changes afterwards', async () => {
     const input = await writeMinimalPdf(join(dir, 'staged.pdf'), 'Staged original');
     const out = join(dir, 'staged-out.pdf');
-    const prepared = await PadesEngine.prepare(input, { certificate: ec.der, outputPath: out });
+    const prepared = await PadesEngine.prepare(input, { certificate: ec.der, outputPath: out, outputMode: 0o600 });
     expect((await readdir(dir)).filter((f) => f.startsWith('.staged-out.pdf.'))).toHaveLength(1);
     await writeMinimalPdf(input, 'Changed after prepare');
     const signature = await softKeySigner(ec.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), 'SHA-256');
@@ -295,6 +295,7 @@ describe('PAdES two-step safety', () => {
     await PadesEngine.finish(prepared.state, signature, { outputPath: out, timestampClient: tsa });
     const { pdf } = await expectAllValid(out, 1);
     expect(pdf.toString('latin1')).toContain('Staged original');
+    expect((await stat(out)).mode & 0o777).toBe(0o600);
     expect((await readdir(dir)).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 

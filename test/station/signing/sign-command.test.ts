@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pkcs12SignerResolver, registerSignCommand } from '../../../src/cli/commands/sign-command.js';
+import { StationError } from '../../../src/core/errors/station-error.js';
 import { createOpensslTsa, type OpensslTsa } from '../../support/signing-openssl-tsa.js';
 import { writeBigPdf, writeMinimalPdf } from '../../support/signing-test-pdfs.js';
 import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig, xmlsecVerify } from '../../support/signing-validators.js';
@@ -14,6 +17,20 @@ import { createTestCa, createTestSigner } from '../../support/test-pki.js';
 const cliMain = fileURLToPath(new URL('../../support/signing-cli-main.ts', import.meta.url));
 const pem = (label: string, der: Uint8Array): string => `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n')}\n-----END ${label}-----\n`;
 
+/** In-process run with the password handed over directly: for cases that need no real stdin or stderr. */
+async function signInProcess(args: string[], password = 'pässword'): Promise<{ code: number; error?: StationError }> {
+  const program = new Command('signing-station').exitOverride().configureOutput({ writeErr: () => undefined });
+  registerSignCommand(program, (options) => pkcs12SignerResolver(options, async () => Buffer.from(password)));
+  try {
+    await program.parseAsync(['node', 'signing-station', 'sign', ...args]);
+    return { code: 0 };
+  } catch (error) {
+    if (error instanceof StationError) return { code: 1, error };
+    throw error;
+  }
+}
+
+/** The command in a child process: real stdin for --pin-stdin, real stderr for progress. */
 function signCli(args: string[], stdin = ''): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', cliMain, 'sign', ...args]);
@@ -73,8 +90,8 @@ describe('signing-station sign', () => {
     const input = join(dir, 'note.txt');
     await writeFile(input, 'note');
     const out = join(dir, 'note.asice');
-    const result = await signCli([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--reason', 'Seen', '--no-timestamp'], 'pässword\n');
-    expect(result.code, result.stderr).toBe(0);
+    const result = await signInProcess([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--reason', 'Seen', '--no-timestamp']);
+    expect(result.code, result.error?.message).toBe(0);
     const root = join(dir, 'note-unzipped');
     await extractZip(out, root);
     const xmlsec = await xmlsecVerify(root, 'META-INF/signatures0.xml', rootPath);
@@ -85,16 +102,15 @@ describe('signing-station sign', () => {
     const input = await writeMinimalPdf(join(dir, 'keep.pdf'));
     const out = join(dir, 'existing.pdf');
     await writeFile(out, 'precious');
-    const refused = await signCli([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--no-timestamp'], 'pässword\n');
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('ERR_SIGNING_OUTPUT_EXISTS');
+    const refused = await signInProcess([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--no-timestamp']);
+    expect(refused.error?.code).toBe('ERR_SIGNING_OUTPUT_EXISTS');
     expect(await readFile(out, 'utf8')).toBe('precious');
     const before = await readFile(input);
-    const self = await signCli([input, '--out', input, '--force', '--pkcs12', p12, '--pin-stdin', '--no-timestamp'], 'pässword\n');
-    expect(self.code).toBe(1);
+    const self = await signInProcess([input, '--out', input, '--force', '--pkcs12', p12, '--pin-stdin', '--no-timestamp']);
+    expect(self.error?.code).toBe('ERR_SIGNING_OUTPUT_EXISTS');
     expect(await readFile(input)).toEqual(before);
-    const forced = await signCli([input, '--out', out, '--force', '--pkcs12', p12, '--pin-stdin', '--no-timestamp'], 'pässword\n');
-    expect(forced.code, forced.stderr).toBe(0);
+    const forced = await signInProcess([input, '--out', out, '--force', '--pkcs12', p12, '--pin-stdin', '--no-timestamp']);
+    expect(forced.code, forced.error?.message).toBe(0);
     expect((await pdfsig(nss, out)).signatures[0]!.valid).toBe(true);
     expect((await readdir(dir)).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
@@ -102,15 +118,15 @@ describe('signing-station sign', () => {
   it('fails cleanly on a wrong password, a missing timestamp choice, and an unavailable token', async () => {
     const input = await writeMinimalPdf(join(dir, 'fail.pdf'));
     const out = join(dir, 'fail-out.pdf');
-    const wrong = await signCli([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--no-timestamp'], 'nope\n');
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain('ERR_SIGNING_PKCS12_UNREADABLE');
-    const noTsa = await signCli([input, '--out', out, '--pkcs12', p12, '--pin-stdin'], 'pässword\n');
-    expect(noTsa.code).toBe(1);
-    expect(noTsa.stderr).toContain('--tsa');
-    const token = await signCli([input, '--out', out, '--token', 'TestToken', '--cert', '01', '--no-timestamp']);
-    expect(token.code).toBe(1);
-    expect(token.stderr).toContain('PKCS#11');
+    const wrong = await signInProcess([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--no-timestamp'], 'nope');
+    expect(wrong.error?.code).toBe('ERR_SIGNING_PKCS12_UNREADABLE');
+    const noTsa = await signInProcess([input, '--out', out, '--pkcs12', p12, '--pin-stdin']);
+    expect(noTsa.error?.code).toBe('ERR_INPUT_INVALID');
+    expect(noTsa.error?.message).toContain('--tsa');
+    const token = await signInProcess([input, '--out', out, '--token', 'TestToken', '--cert', '01', '--no-timestamp']);
+    expect(token.error?.message).toContain('PKCS#11');
+    const visibleAsice = await signInProcess([join(dir, 'note.txt'), '--out', out, '--pkcs12', p12, '--visible', '--no-timestamp']);
+    expect(visibleAsice.error?.message).toContain('--visible');
     await expect(stat(out)).rejects.toThrow();
   });
 

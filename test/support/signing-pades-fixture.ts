@@ -60,7 +60,9 @@ export async function signPdf(
   });
   const signature = await softKeySigner(signer.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), prepared.digestAlgorithm);
   const timestampClient = options.timestamp === null ? undefined : (options.timestamp ?? f.tsa);
-  await PadesEngine.finish(prepared.state, signature, { outputPath: output, ...(timestampClient ? { timestampClient } : {}) });
+  // Through JSON, as the HTTP layer keeps it between the two requests.
+  const state = JSON.parse(JSON.stringify(prepared.state)) as typeof prepared.state;
+  await PadesEngine.finish(state, signature, { outputPath: output, ...(timestampClient ? { timestampClient } : {}) });
   return prepared;
 }
 

@@ -45,7 +45,9 @@ afterAll(async () => {
 async function sign(input: string, output: string, signer: Signer, reason?: string, timestamp = true) {
   const prepared = await AsiceEngine.prepare(input, { certificate: signer.der, ...(reason !== undefined ? { reason } : {}) });
   const signature = await softKeySigner(signer.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), prepared.digestAlgorithm);
-  await AsiceEngine.finish(prepared.state, signature, { outputPath: output, ...(timestamp ? { timestampClient: tsa } : {}) });
+  // Through JSON, as the HTTP layer keeps it between the two requests.
+  const state = JSON.parse(JSON.stringify(prepared.state)) as typeof prepared.state;
+  await AsiceEngine.finish(state, signature, { outputPath: output, ...(timestamp ? { timestampClient: tsa } : {}) });
   return prepared;
 }
 

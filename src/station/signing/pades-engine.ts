@@ -37,25 +37,42 @@ export interface PadesSigningState {
 
 const CHUNK = 1024 * 1024;
 
-const WRITES_IN_FLIGHT = 4;
+const BUFFERS = 4;
 
 /**
- * Reads `path` in 1 MiB chunks into `hashes` and, when given, into `output`, hashing the next chunk while earlier
- * ones are being written. Never holds the file in memory. Returns the number of bytes read.
+ * Reads the whole file into `hashes` and, when given, into `output`, hashing the next chunk while earlier ones are
+ * being written. A small ring of reused buffers keeps memory flat whatever the file size (a fresh buffer per read
+ * would leave hundreds of megabytes to the garbage collector). Returns the number of bytes read.
  */
 async function readThrough(source: FileHandle, hashes: readonly Hash[], output: AtomicOutputFile | undefined, progress?: (done: number) => void): Promise<number> {
+  const ring = Array.from({ length: BUFFERS }, () => Buffer.allocUnsafe(CHUNK));
+  const pending: (Promise<void> | undefined)[] = new Array(BUFFERS);
   let done = 0;
-  const writes: Promise<void>[] = [];
-  for await (const chunk of source.createReadStream({ start: 0, highWaterMark: CHUNK, autoClose: false })) {
-    for (const hash of hashes) hash.update(chunk as Buffer);
-    if (output) {
-      writes.push(output.write(chunk as Buffer));
-      if (writes.length >= WRITES_IN_FLIGHT) await writes.shift();
+  try {
+    // Promises kept for later are marked handled now, so a failure while another one is awaited cannot become an
+    // unhandled rejection; awaiting them later still throws.
+    const kept = <T>(promise: Promise<T>): Promise<T> => {
+      promise.catch(() => undefined);
+      return promise;
+    };
+    let reading = kept(source.read(ring[0]!, 0, CHUNK, 0));
+    for (let i = 0; ; i++) {
+      const { bytesRead } = await reading;
+      if (bytesRead === 0) break;
+      const chunk = ring[i % BUFFERS]!.subarray(0, bytesRead);
+      // Read ahead into the next buffer (once its write is done) while this one is hashed.
+      const next = (i + 1) % BUFFERS;
+      await pending[next];
+      reading = kept(source.read(ring[next]!, 0, CHUNK, done + bytesRead));
+      for (const hash of hashes) hash.update(chunk);
+      if (output) pending[i % BUFFERS] = kept(output.write(chunk));
+      done += bytesRead;
+      progress?.(done);
     }
-    done += (chunk as Buffer).length;
-    progress?.(done);
+  } finally {
+    await Promise.allSettled(pending);
   }
-  await Promise.all(writes);
+  await Promise.all(pending);
   return done;
 }
 

@@ -2,7 +2,7 @@
 // the same file in the same run (target: at most 2x its time, RSS growth under 64 MB). Peer figure: @signpdf/signpdf
 // (which loads the whole file) on the same file. Each measured run is a child process, so memory is its own.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,16 +91,20 @@ async function main(): Promise<void> {
     const baseline: number[] = [];
     const station: Measure[] = [];
     for (let i = 0; i < 3; i++) {
+      execFileSync('sh', ['-c', `rm -f ${join(dir, 'station-')}*.pdf`]);
       baseline.push(sha256sum(input));
       station.push(runChild('station', dir));
-      execFileSync('sh', ['-c', `rm -f ${join(dir, 'station-')}*.pdf`]);
     }
+    // A fast signature is worth nothing if it is broken: the last output goes through pdfsig.
+    const [signed] = (await readdir(dir)).filter((f) => f.startsWith('station-'));
+    const report = spawnSync('pdfsig', [join(dir, signed!)], { encoding: 'utf8' }).stdout;
+    if (!/Signature is Valid/.test(report) || !/Total document signed/.test(report)) throw new Error(`station output does not verify:\n${report}`);
     const base = median(baseline);
     const ours = median(station.map((s) => s.ms));
     const oursRss = Math.max(...station.map((s) => s.rssGrowthMb));
     console.log(`file: ${(SIZE / 1024 / 1024).toFixed(0)} MB PDF, PAdES B-T (RSA-2048, openssl TSA), output fsynced`);
     console.log(`baseline sha256sum: ${base.toFixed(0)} ms (median of 3)`);
-    console.log(`station sign:       ${ours.toFixed(0)} ms (median of 3), RSS growth max ${oursRss.toFixed(1)} MB`);
+    console.log(`station sign:       ${ours.toFixed(0)} ms (median of 3), RSS growth max ${oursRss.toFixed(1)} MB; output verified by pdfsig`);
     console.log(`ratio station/sha256sum: ${(ours / base).toFixed(2)}x (target <= 2x); RSS growth target < 64 MB: ${oursRss < 64 ? 'met' : 'MISSED'}`);
     try {
       const peer = runChild('signpdf', dir);

@@ -6,6 +6,7 @@ import { registerAuditCommand } from './commands/audit-command.js';
 import { registerTsaCommand } from './commands/tsa-command.js';
 import { registerTimestampCommand } from './commands/timestamp-command.js';
 import { registerTokensCommand } from './commands/tokens-command.js';
+import { registerSignCommand } from './commands/sign-command.js';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('signing-station')
@@ -18,6 +19,7 @@ export async function main(argv: string[]): Promise<number> {
   registerTsaCommand(program);
   registerTimestampCommand(program);
   registerTokensCommand(program);
+  registerSignCommand(program);
   try {
     await program.parseAsync(argv);
     return 0;

@@ -25,7 +25,7 @@ import { packageRoot } from './files/package-root.js';
 import { TimestampAuthority } from './tsa/timestamp-authority.js';
 import { timestampRoutes } from './tsa/timestamp-routes.js';
 import type { TsaSigner } from './tsa/tsa-signer.js';
-import { createStationTokenSources } from './tokens/pkcs11/create-station-token-sources.js';
+import { createStationTokenSources } from './tokens/create-station-token-sources.js';
 import { pkcs11ModuleRoutes } from './tokens/pkcs11/pkcs11-module-routes.js';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
@@ -69,7 +69,13 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const data = await openStationData(config, ports.keyStore, clock);
   const builtInSources = ports.tokenSources
     ? undefined
-    : createStationTokenSources({ database: data.database, vault: data.vault, modulePaths: config.pkcs11Modules, clock });
+    : createStationTokenSources({
+        database: data.database,
+        vault: data.vault,
+        modulePaths: config.pkcs11Modules,
+        pcsc: { enabled: config.pcsc.enabled, atrMappings: config.pcsc.atrMap },
+        clock,
+      });
   const tokens = new TokenRegistry(ports.tokenSources ?? builtInSources?.all ?? []);
   const prompts = new UiPromptBroker();
   const userPrompt = ports.userPrompt ?? prompts;

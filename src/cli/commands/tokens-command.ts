@@ -34,7 +34,7 @@ export function registerTokensCommand(program: Command): void {
   addSourceOptions(tokens.command('list').description('tokens, their certificates, key usage and PIN status').option('--json', 'machine-readable output')).action(
     async (options: SourceOptions & { json?: boolean }) => {
       const config = await resolveConfig(options);
-      const listing = await withStationData(options, (data) => listTokens(tokenSourcesFor(data, options, config.pkcs11Modules)));
+      const listing = await withStationData(options, (data) => listTokens(tokenSourcesFor(data, options, config)));
       process.stdout.write(options.json ? `${JSON.stringify(listing, null, 2)}\n` : formatListing(listing));
     },
   );
@@ -63,7 +63,7 @@ export function registerTokensCommand(program: Command): void {
         const config = await resolveConfig(options);
         const result = await withStationData(options, (data) =>
           signDigest({
-            sources: tokenSourcesFor(data, options, config.pkcs11Modules),
+            sources: tokenSourcesFor(data, options, config),
             token: options.token,
             certificateId: options.cert,
             hash,

@@ -1,6 +1,7 @@
 import type { StationData } from '../../station/open-station-data.js';
+import type { StationConfig } from '../../station/config/station-config.js';
 import type { TokenSource } from '../../station/tokens/token.js';
-import { createStationTokenSources } from '../../station/tokens/pkcs11/create-station-token-sources.js';
+import { createStationTokenSources } from '../../station/tokens/create-station-token-sources.js';
 
 export interface TokenSourceFlags {
   module: string[];
@@ -9,12 +10,13 @@ export interface TokenSourceFlags {
   knownModules: boolean;
 }
 
-/** The token sources an offline tokens command uses: PKCS#11 (known, configured, user-added) and the station store. */
-export function tokenSourcesFor(data: StationData, flags: TokenSourceFlags, configModules: readonly string[]): TokenSource[] {
+/** The token sources an offline tokens command uses: PKCS#11 (known, configured, user-added), the station store, PC/SC. */
+export function tokenSourcesFor(data: StationData, flags: TokenSourceFlags, config: Pick<StationConfig, 'pkcs11Modules' | 'pcsc'>): TokenSource[] {
   return createStationTokenSources({
     database: data.database,
     vault: data.vault,
-    modulePaths: [...configModules, ...flags.module],
+    modulePaths: [...config.pkcs11Modules, ...flags.module],
+    pcsc: { enabled: config.pcsc.enabled, atrMappings: config.pcsc.atrMap },
     nssDatabases: flags.nssDb,
     includeKnown: flags.knownModules,
   }).all;

@@ -2,7 +2,6 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,8 +12,8 @@ import { writeBigPdf, writeMinimalPdf } from '../../support/signing-test-pdfs.js
 import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig, xmlsecVerify } from '../../support/signing-validators.js';
 import { extractZip } from '../../support/signing-zip-extract.js';
 import { createTestCa, createTestSigner } from '../../support/test-pki.js';
+import { cliPath } from '../../support/run-cli.js';
 
-const cliMain = fileURLToPath(new URL('../../support/signing-cli-main.ts', import.meta.url));
 const pem = (label: string, der: Uint8Array): string => `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n')}\n-----END ${label}-----\n`;
 
 /** In-process run with the password handed over directly: for cases that need no real stdin or stderr. */
@@ -33,7 +32,7 @@ async function signInProcess(args: string[], password = 'pässword'): Promise<{ 
 /** The command in a child process: real stdin for --pin-stdin, real stderr for progress. */
 function signCli(args: string[], stdin = ''): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cliMain, 'sign', ...args]);
+    const child = spawn(process.execPath, [cliPath, 'sign', ...args]);
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', reject);

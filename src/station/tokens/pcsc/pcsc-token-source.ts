@@ -1,5 +1,6 @@
 import { Context, SCARD_STATE_PRESENT } from 'smartcard';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { SourceProblem } from '../token-registry.js';
 import type { AtrMapping, AtrMappingInput } from '../../../core/schemas/atr-mapping.js';
 import type { ReaderDescription } from '../../../core/schemas/token-description.js';
 import type { Token, TokenSource } from '../token.js';
@@ -23,6 +24,8 @@ export interface PcscTokenSource extends TokenSource {
   readers(): ReaderDescription[];
   /** Set while the smart card service is not running (a retriable SmartCardServiceError). */
   serviceError(): TokenError | undefined;
+  /** The service error as the token registry reports source problems. */
+  problems(): SourceProblem[];
   /** PKCS#11 modules that cards present need (the PKCS#11 bridge loads them and lists their tokens). */
   pkcs11Modules(): string[];
 }
@@ -199,6 +202,11 @@ export function createPcscTokenSource(options: PcscTokenSourceOptions = {}): Pcs
 
     serviceError() {
       return watcher.serviceError;
+    },
+
+    problems() {
+      const error = watcher.serviceError;
+      return error ? [{ source: 'Smart card readers', message: error.message, code: error.code }] : [];
     },
 
     pkcs11Modules() {

@@ -21,6 +21,9 @@ import { uiRoutes } from './http/routes/ui-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { signingSessionRoutes } from './sessions/signing-session-routes.js';
+import { hashSigningRoutes } from './sessions/hash-signing-routes.js';
+import { PendingSignatures } from './sessions/pending-signatures.js';
+import { EmbeddedTimestampClient } from './tsa/embedded-timestamp-client.js';
 import { packageRoot } from './files/package-root.js';
 import { TimestampAuthority } from './tsa/timestamp-authority.js';
 import { timestampRoutes } from './tsa/timestamp-routes.js';
@@ -95,7 +98,20 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     clients: data.clients,
   });
   await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
+  const pendingSignatures = new PendingSignatures();
   await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
+  await http.register(
+    hashSigningRoutes({
+      sessions: data.sessions,
+      pending: pendingSignatures,
+      clients: data.clients,
+      userPrompt,
+      audit: data.audit,
+      clock,
+      timestampClient: new EmbeddedTimestampClient(tsa),
+    }),
+    { prefix: '/api/signatures' },
+  );
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   await http.register(uiRoutes({ sessions, cookieName }), { prefix: '/ui' });
   await http.register(
@@ -154,6 +170,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
       (closing ??= (async () => {
         clearInterval(sweeper);
         await http.close();
+        await pendingSignatures.clear();
         await tokens.stop();
         await tsa.close();
         await data.close();

@@ -8,7 +8,7 @@ packages=(
   softhsm2 opensc opensc-pkcs11 gnutls-bin libnss3-tools p11-kit p11-kit-modules libengine-pkcs11-openssl
   pcscd libpcsclite-dev pcsc-tools vsmartcard-vpcd
   gnome-keyring dbus dbus-x11 libsecret-tools
-  chromium poppler-utils xmlsec1 openssl default-jdk-headless libbcprov-java libbcpkix-java libbcutil-java
+  chromium poppler-utils qpdf xmlsec1 openssl default-jdk-headless libbcprov-java libbcpkix-java libbcutil-java
   iproute2 util-linux
 )
 missing=()

@@ -3,6 +3,10 @@ import { isStationError } from '../core/errors/station-error.js';
 import { registerServeCommand } from './commands/serve-command.js';
 import { registerClientsCommand } from './commands/clients-command.js';
 import { registerAuditCommand } from './commands/audit-command.js';
+import { registerTsaCommand } from './commands/tsa-command.js';
+import { registerTimestampCommand } from './commands/timestamp-command.js';
+import { registerTokensCommand } from './commands/tokens-command.js';
+import { registerSignCommand } from './commands/sign-command.js';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('signing-station')
@@ -12,6 +16,10 @@ export async function main(argv: string[]): Promise<number> {
   registerServeCommand(program);
   registerClientsCommand(program);
   registerAuditCommand(program);
+  registerTsaCommand(program);
+  registerTimestampCommand(program);
+  registerTokensCommand(program);
+  registerSignCommand(program);
   try {
     await program.parseAsync(argv);
     return 0;

@@ -21,6 +21,9 @@ import { uiRoutes } from './http/routes/ui-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { signingSessionRoutes } from './sessions/signing-session-routes.js';
+import { hashSigningRoutes } from './sessions/hash-signing-routes.js';
+import { PendingSignatures } from './sessions/pending-signatures.js';
+import { EmbeddedTimestampClient } from './tsa/embedded-timestamp-client.js';
 import { packageRoot } from './files/package-root.js';
 import { OidcService } from './oidc/oidc-service.js';
 import { oidcRoutes } from './oidc/oidc-routes.js';
@@ -34,6 +37,11 @@ import { eudiWalletSimulator } from './identity/eudi-wallet-simulator.js';
 import { DEFAULT_SANDBOX_TIMINGS, type SandboxTimings } from './identity/sandbox-timings.js';
 import { integratorRoutes } from './integrator/integrator-routes.js';
 import { IdentityForwarder } from './integrator/identity-forwarder.js';
+import { TimestampAuthority } from './tsa/timestamp-authority.js';
+import { timestampRoutes } from './tsa/timestamp-routes.js';
+import type { TsaSigner } from './tsa/tsa-signer.js';
+import { createStationTokenSources } from './tokens/create-station-token-sources.js';
+import { pkcs11ModuleRoutes } from './tokens/pkcs11/pkcs11-module-routes.js';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
 
@@ -44,9 +52,12 @@ export interface StationPorts {
   userPrompt?: UserPrompt;
   clock?: Clock;
   logger?: Logger;
+  /** Replaces the built-in sources (PKCS#11 modules, the station's certificate store): tests pin one token. */
   tokenSources?: TokenSource[];
   /** Shorter waits for tests: simulated users' reaction times, OIDC artefact lifetimes. */
   tuning?: { sandboxTimings?: Partial<SandboxTimings>; oidcLifetimes?: Partial<OidcLifetimes> };
+  /** The TSA key when it is held elsewhere (a PKCS#11 token through TokenTsaSigner); default: the station's own. */
+  tsaSigner?: TsaSigner;
 }
 
 export interface Station {
@@ -54,6 +65,7 @@ export interface Station {
   readonly baseUrl: string;
   readonly data: StationData;
   readonly tokens: TokenRegistry;
+  readonly tsa: TimestampAuthority;
   readonly prompts: UiPromptBroker;
   readonly userPrompt: UserPrompt;
   readonly clock: Clock;
@@ -73,10 +85,20 @@ export async function createStation(input: StationConfigInput, ports: StationPor
 
   await ports.keyStore.assertReachable?.();
   const data = await openStationData(config, ports.keyStore, clock);
-  const tokens = new TokenRegistry(ports.tokenSources ?? []);
+  const builtInSources = ports.tokenSources
+    ? undefined
+    : createStationTokenSources({
+        database: data.database,
+        vault: data.vault,
+        modulePaths: config.pkcs11Modules,
+        pcsc: { enabled: config.pcsc.enabled, atrMappings: config.pcsc.atrMap },
+        clock,
+      });
+  const tokens = new TokenRegistry(ports.tokenSources ?? builtInSources?.all ?? []);
   const prompts = new UiPromptBroker();
   const userPrompt = ports.userPrompt ?? prompts;
   const sessions = new UiSessions();
+  const tsa = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock, ...(ports.tsaSigner ? { signer: ports.tsaSigner } : {}) });
 
   let port = config.port;
   const hostPort = (): string => `${config.host}:${port}`;
@@ -111,7 +133,21 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     clients: data.clients,
   });
   await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
+  const pendingSignatures = new PendingSignatures();
   await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
+  await http.register(
+    hashSigningRoutes({
+      sessions: data.sessions,
+      pending: pendingSignatures,
+      clients: data.clients,
+      userPrompt,
+      audit: data.audit,
+      clock,
+      timestampClient: new EmbeddedTimestampClient(tsa),
+    }),
+    { prefix: '/api/signatures' },
+  );
+  await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   await http.register(uiRoutes({ sessions, cookieName }), { prefix: '/ui' });
   await http.register(
     adminRoutes({
@@ -132,6 +168,9 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     }),
     { prefix: '/admin/api' },
   );
+  if (builtInSources) {
+    await http.register(pkcs11ModuleRoutes({ sessions, cookieName, registry: builtInSources.modules, source: builtInSources.pkcs11 }), { prefix: '/admin/api' });
+  }
 
   await http.register(oidcRoutes({ oidc, identity, mode: () => config.mode }));
   await http.register(identityRoutes({ identity, clients: data.clients }), { prefix: '/api' });
@@ -142,7 +181,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     await tokens.start();
     await http.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await Promise.allSettled([tokens.stop(), http.close()]);
+    await Promise.allSettled([tokens.stop(), http.close(), tsa.close()]);
     await data.close();
     throw listenError(error, config);
   }
@@ -160,6 +199,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     baseUrl: baseUrl(),
     data,
     tokens,
+    tsa,
     prompts,
     userPrompt,
     clock,
@@ -171,7 +211,9 @@ export async function createStation(input: StationConfigInput, ports: StationPor
       (closing ??= (async () => {
         clearInterval(sweeper);
         await http.close();
+        await pendingSignatures.clear();
         await tokens.stop();
+        await tsa.close();
         await data.close();
       })()),
   };

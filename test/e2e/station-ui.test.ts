@@ -36,6 +36,16 @@ describe('station UI in Chromium', () => {
     expect(await log.textContent()).toContain('audited.pdf');
   });
 
+  it('lists the PKCS#11 modules it loads and refuses a module that does not load', async () => {
+    const loaded = page.getByRole('list', { name: 'Loaded modules' });
+    await expect.poll(() => loaded.textContent()).toContain('opensc-pkcs11.so');
+    const form = page.getByRole('form', { name: 'Add module' });
+    await form.getByLabel('Module or NSS database path').fill('/nonexistent/libnothing-pkcs11.so');
+    await form.getByRole('button', { name: 'Add module' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'PKCS#11 modules' }).getByRole('alert').textContent()).toContain('/nonexistent/libnothing-pkcs11.so');
+    expect(await page.getByRole('list', { name: 'Added modules' }).count()).toBe(0);
+  });
+
   it('adds and removes a client from the form', async () => {
     await page.getByLabel('Client id').fill('shop');
     await page.getByLabel('Allowed origins').fill('https://shop.example');
@@ -45,7 +55,7 @@ describe('station UI in Chromium', () => {
 
     await page.getByLabel('Client id').fill('bad id');
     await page.getByRole('button', { name: 'Add client' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('clientId');
+    await expect.poll(() => page.getByRole('region', { name: 'Clients' }).getByRole('alert').textContent()).toContain('clientId');
 
     await page.getByRole('row', { name: /shop/ }).getByRole('button', { name: 'Remove' }).click();
     await expect.poll(() => station.data.clients.find('shop')).toBeUndefined();

@@ -5,6 +5,7 @@ import { PromptsPanel } from './prompts-panel.js';
 import { TokensPanel } from './tokens-panel.js';
 import { ClientsPanel } from './clients-panel.js';
 import { AuditPanel } from './audit-panel.js';
+import { ModulesPanel } from './modules-panel.js';
 
 export function App(): JSX.Element {
   const view = useStationView();
@@ -24,6 +25,7 @@ export function App(): JSX.Element {
       {overview ? (
         <>
           <TokensPanel tokens={overview.tokens} readers={overview.readers} problems={overview.problems} />
+          <ModulesPanel />
           <ClientsPanel clients={overview.clients} onChanged={view.refresh} />
           <AuditPanel entries={view.audit} />
           <section className="panel" aria-labelledby="station-heading">

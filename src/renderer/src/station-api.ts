@@ -10,6 +10,7 @@ import {
 import { clientRegistrationSchema, type ClientRegistration } from '../../core/schemas/client-registration.js';
 import { jsonErrorBodySchema } from '../../core/schemas/json-error-body.js';
 import { auditEntrySchema, type AuditEntry } from '../../core/schemas/audit-entry.js';
+import { pkcs11ModulesViewSchema, type Pkcs11ModuleAddRequest, type Pkcs11ModulesView } from '../../core/schemas/pkcs11-modules.js';
 
 /** An error answered by the station, rebuilt with its stable code and field errors. */
 export class StationApiError extends Error {
@@ -47,4 +48,7 @@ export const stationApi = {
   addClient: (request: ClientCreateRequest): Promise<ClientRegistration> =>
     call(clientRegistrationSchema, '/clients', { method: 'POST', body: JSON.stringify(request) }),
   removeClient: (clientId: string): Promise<void> => call(null, `/clients/${encodeURIComponent(clientId)}`, { method: 'DELETE' }),
+  modules: (): Promise<Pkcs11ModulesView> => call(pkcs11ModulesViewSchema, '/pkcs11/modules'),
+  addModule: (request: Pkcs11ModuleAddRequest): Promise<void> => call(null, '/pkcs11/modules', { method: 'POST', body: JSON.stringify(request) }),
+  removeModule: (path: string): Promise<void> => call(null, `/pkcs11/modules?path=${encodeURIComponent(path)}`, { method: 'DELETE' }),
 };

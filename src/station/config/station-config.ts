@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PORT } from '../../core/constants.js';
 import { stationModeSchema } from '../../core/schemas/station-mode.js';
+import { atrMappingSchema } from '../../core/schemas/atr-mapping.js';
 
 /** Everything the station needs to start, validated once at construction (createStation). */
 export const stationConfigSchema = z
@@ -15,6 +16,11 @@ export const stationConfigSchema = z
     remoteServiceUrl: z.string().url().optional(),
     /** Extra PKCS#11 module paths to load besides the known ones for this OS. */
     pkcs11Modules: z.array(z.string()).default([]),
+    /** PC/SC readers: switch off where no smart card service exists; map unknown cards' ATRs to a driver. */
+    pcsc: z
+      .object({ enabled: z.boolean().default(true), atrMap: z.array(atrMappingSchema).default([]) })
+      .strict()
+      .default({ enabled: true, atrMap: [] }),
   })
   .strict();
 

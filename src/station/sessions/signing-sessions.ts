@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { ContainerType, PrepareFilesRequest, SigningSessionStatus } from '../../core/schemas/signing-session-api.js';
 import { StationError } from '../../core/errors/station-error.js';
@@ -188,18 +189,41 @@ export class SigningSessions {
     await this.#database.run("UPDATE signing_sessions SET user_status = 'SIGNING_STARTED' WHERE doc_id = ?", [docId]);
   }
 
+  /** Where the next signed version of the session is written (never an existing file). */
+  nextSignedPath(session: SigningSession): { relative: string; absolute: string } {
+    const relative = `signed-${session.round + 1}`;
+    return { relative, absolute: join(session.directory, relative) };
+  }
+
   /**
-   * Stores a new signed version and closes the round: the next signer must accept the reason again
-   * (accepted_in_current_session turns false; accepted_at keeps the last consent time).
+   * Records a signed version already written at nextSignedPath and closes the round: the next signer must accept
+   * the reason again (accepted_in_current_session turns false; accepted_at keeps the last consent time).
    */
-  async completeSignature(session: SigningSession, signed: Uint8Array, fileName: string, mimeType: string, signer: SignerIdentity): Promise<void> {
-    const path = `signed-${session.round + 1}`;
-    await writeFileAtomic(join(session.directory, path), signed, { exclusive: true, mode: 0o600 });
-    const file: StoredFile = { fileName, mimeType, size: signed.length, sha256: createHash('sha256').update(signed).digest('hex'), path };
+  async recordSignedFile(session: SigningSession, fileName: string, mimeType: string, signer: SignerIdentity): Promise<StoredFile> {
+    const { relative, absolute } = this.nextSignedPath(session);
+    const hash = createHash('sha256');
+    let size = 0;
+    for await (const chunk of createReadStream(absolute)) {
+      hash.update(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+    const file: StoredFile = { fileName, mimeType, size, sha256: hash.digest('hex'), path: relative };
     await this.#database.run(
       "UPDATE signing_sessions SET signed_file = ?, signer = ?, round = round + 1, user_status = 'SIGNED' WHERE doc_id = ?",
       [JSON.stringify(file), JSON.stringify(signer), session.docId],
     );
+    return file;
+  }
+
+  /** Stores signed bytes as the next version (the hash-based flow writes through the engine instead). */
+  async completeSignature(session: SigningSession, signed: Uint8Array, fileName: string, mimeType: string, signer: SignerIdentity): Promise<StoredFile> {
+    await writeFileAtomic(this.nextSignedPath(session).absolute, signed, { exclusive: true, mode: 0o600 });
+    return this.recordSignedFile(session, fileName, mimeType, signer);
+  }
+
+  /** Absolute path of a stored file. */
+  pathOf(session: SigningSession, file: StoredFile): string {
+    return join(session.directory, file.path);
   }
 
   /** The bytes a signature applies to next: the last signed version, or the original. */

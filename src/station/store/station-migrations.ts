@@ -4,6 +4,9 @@ import { clientRegistryMigrations } from '../clients/client-registry.js';
 import { stationSettingsMigrations } from './station-settings.js';
 import { signingSessionMigrations } from '../sessions/signing-sessions.js';
 import { auditLogMigrations } from '../audit/audit-log.js';
+import { pkcs11Migrations } from '../tokens/pkcs11/pkcs11-module-registry.js';
+import { softTokenMigrations } from '../tokens/soft/soft-token-store.js';
+import { tsaMigrations } from '../tsa/tsa-migrations.js';
 import { oidcMigrations } from '../oidc/oidc-migrations.js';
 
 /** Every area's schema, in the order they were introduced. Append; never reorder or edit an applied one. */
@@ -13,5 +16,8 @@ export const stationMigrations: readonly Migration[] = [
   ...clientRegistryMigrations,
   ...signingSessionMigrations,
   ...auditLogMigrations,
+  ...pkcs11Migrations,
+  ...softTokenMigrations,
+  ...tsaMigrations,
   ...oidcMigrations,
 ];

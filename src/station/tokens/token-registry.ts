@@ -7,6 +7,11 @@ export interface ReaderView {
   readers(): ReaderDescription[];
 }
 
+/** A token source that can say what it could not do (a module that did not load, a token no module recognises). */
+export interface ProblemView {
+  problems(): SourceProblem[];
+}
+
 export interface SourceProblem {
   source: string;
   message: string;
@@ -60,7 +65,10 @@ export class TokenRegistry {
 
   /** Descriptions for the UI and CLI; a token that fails to describe itself is left out and reported. */
   async describe(): Promise<{ tokens: TokenDescription[]; problems: SourceProblem[] }> {
-    const problems = [...this.#problems.values()];
+    const problems = [
+      ...this.#problems.values(),
+      ...this.#sources.flatMap((source) => ('problems' in source ? (source as TokenSource & ProblemView).problems() : [])),
+    ];
     const described = await Promise.all(
       this.tokens().map(async (token) => {
         try {

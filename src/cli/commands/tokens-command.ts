@@ -1,0 +1,171 @@
+import { readFile } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
+import type { HashAlgorithm, PinSource, SignatureScheme } from '../../station/tokens/token.js';
+import { TokenError } from '../../station/tokens/token-errors.js';
+import { listTokens, type TokenListing } from '../../station/tokens/pkcs11/list-tokens.js';
+import { signDigest } from '../../station/tokens/pkcs11/sign-digest.js';
+import { ecdsaRawToDer } from '../../station/tokens/pkcs11/ecdsa-raw-to-der.js';
+import { Pkcs11ModuleRegistry } from '../../station/tokens/pkcs11/pkcs11-module-registry.js';
+import { resolvePkcs11Modules } from '../../station/tokens/pkcs11/resolve-pkcs11-modules.js';
+import { SoftTokenStore } from '../../station/tokens/soft/soft-token-store.js';
+import { addStationOptions, resolveConfig, type StationOptionValues } from '../station-options.js';
+import { withStationData } from '../with-station-data.js';
+import { readStdinLine } from '../read-stdin.js';
+import { tokenSourcesFor, type TokenSourceFlags } from './tokens-sources.js';
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+const HASHES: Record<string, HashAlgorithm> = { sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' };
+const SCHEMES: Record<string, SignatureScheme> = { pkcs1: 'RSASSA-PKCS1-v1_5', pss: 'RSA-PSS', ecdsa: 'ECDSA' };
+
+type SourceOptions = StationOptionValues & TokenSourceFlags;
+
+function addSourceOptions(command: Command): Command {
+  return addStationOptions(command)
+    .option('--module <path>', 'also load this PKCS#11 module (repeatable)', collect, [])
+    .option('--nss-db <dir>', 'also open this NSS certificate database (repeatable)', collect, [])
+    .option('--no-known-modules', 'do not look for the usual middleware of this OS or the browser NSS database');
+}
+
+/** `signing-station tokens ...`: thin over the station's token functions. PINs and passwords come only from stdin. */
+export function registerTokensCommand(program: Command): void {
+  const tokens = program.command('tokens').description('USB tokens, cards through PKCS#11, and certificate stores');
+
+  addSourceOptions(tokens.command('list').description('tokens, their certificates, key usage and PIN status').option('--json', 'machine-readable output')).action(
+    async (options: SourceOptions & { json?: boolean }) => {
+      const config = await resolveConfig(options);
+      const listing = await withStationData(options, (data) => listTokens(tokenSourcesFor(data, options, config)));
+      process.stdout.write(options.json ? `${JSON.stringify(listing, null, 2)}\n` : formatListing(listing));
+    },
+  );
+
+  addSourceOptions(
+    tokens
+      .command('sign-digest')
+      .description('sign a precomputed hash with a certificate’s key; prints the signature, base64')
+      .requiredOption('--token <label-or-id>', 'token label (when unique) or id, as `tokens list` shows')
+      .requiredOption('--cert <id>', 'certificate id (hex CKA_ID), as `tokens list` shows')
+      .requiredOption('--hash <hex>', 'the hash to sign, hex')
+      .addOption(new Option('--alg <hash>', 'hash algorithm of --hash').choices(Object.keys(HASHES)).default('sha256'))
+      .addOption(new Option('--scheme <scheme>', 'default: pkcs1 for RSA keys, ecdsa for EC keys').choices(Object.keys(SCHEMES)))
+      .addOption(new Option('--ecdsa-format <format>', 'ECDSA output: r||s (raw) or DER ECDSA-Sig-Value').choices(['raw', 'der']).default('raw'))
+      .option('--pin-stdin', 'read the PIN (or NSS database password) from stdin')
+      .option('--json', 'machine-readable output'),
+  ).action(
+    async (
+      options: SourceOptions & { token: string; cert: string; hash: string; alg: string; scheme?: string; ecdsaFormat: 'raw' | 'der'; pinStdin?: boolean; json?: boolean },
+    ) => {
+      if (!/^([0-9a-fA-F]{2})+$/.test(options.hash)) throw new InvalidInputError('--hash must be hex.', { hash: ['not hex'] });
+      const hash = Buffer.from(options.hash, 'hex');
+      const hashAlgorithm = HASHES[options.alg]!;
+      const pin = options.pinStdin ? await readStdinLine() : undefined;
+      try {
+        const config = await resolveConfig(options);
+        const result = await withStationData(options, (data) =>
+          signDigest({
+            sources: tokenSourcesFor(data, options, config),
+            token: options.token,
+            certificateId: options.cert,
+            hash,
+            hashAlgorithm,
+            ...(options.scheme ? { scheme: SCHEMES[options.scheme]! } : {}),
+            pin: stdinPin(pin),
+          }),
+        );
+        const signature = result.scheme === 'ECDSA' && options.ecdsaFormat === 'der' ? ecdsaRawToDer(result.signature) : result.signature;
+        const base64 = Buffer.from(signature).toString('base64');
+        process.stdout.write(
+          options.json
+            ? `${JSON.stringify({ token: result.token, certificateId: result.certificate.id, certificate: result.certificate.certificate, scheme: result.scheme, hashAlgorithm, signature: base64 }, null, 2)}\n`
+            : `${base64}\n`,
+        );
+      } finally {
+        pin?.fill(0);
+      }
+    },
+  );
+
+  const modules = tokens.command('modules').description('PKCS#11 modules and NSS databases the station loads');
+  addSourceOptions(modules.command('list').description('modules that will be loaded, and where each comes from').option('--json', 'machine-readable output')).action(
+    async (options: SourceOptions & { json?: boolean }) => {
+      const config = await resolveConfig(options);
+      const specs = await withStationData(options, (data) =>
+        resolvePkcs11Modules({
+          includeKnown: options.knownModules,
+          registry: new Pkcs11ModuleRegistry(data.database),
+          modulePaths: [...config.pkcs11Modules, ...options.module],
+          nssDatabases: options.nssDb,
+        }),
+      );
+      const rows = specs.map((spec) => ({ name: spec.name, path: spec.path, kind: spec.kind, origin: spec.origin }));
+      process.stdout.write(
+        options.json ? `${JSON.stringify(rows, null, 2)}\n` : rows.map((r) => `${r.name}\n  ${r.path} (${r.kind}, ${r.origin})\n`).join('') || 'no modules\n',
+      );
+    },
+  );
+  addStationOptions(
+    modules
+      .command('add')
+      .description('add a PKCS#11 module (checked by loading it), or an NSS database directory with --nss-database')
+      .argument('<path>')
+      .option('--nss-database', 'the path is an NSS database directory (cert9.db), not a module'),
+  ).action(async (path: string, options: StationOptionValues & { nssDatabase?: boolean }) => {
+    const entry = await withStationData(options, (data) => new Pkcs11ModuleRegistry(data.database).add(path, options.nssDatabase ? 'nss-database' : 'module'));
+    process.stdout.write(`added ${entry.kind === 'module' ? 'module' : 'NSS database'} ${entry.path}\n`);
+  });
+  addStationOptions(modules.command('remove').description('forget a user-added module or NSS database').argument('<path>')).action(
+    async (path: string, options: StationOptionValues) => {
+      const removed = await withStationData(options, (data) => new Pkcs11ModuleRegistry(data.database).remove(path));
+      if (!removed) throw new InvalidInputError(`${path} is not a user-added module.`);
+      process.stdout.write(`removed ${path}\n`);
+    },
+  );
+
+  const store = tokens.command('store').description('the station’s own certificate store (keys imported from PKCS#12 files)');
+  addStationOptions(
+    store
+      .command('import')
+      .description('import the keys and certificates of a PKCS#12 (.p12/.pfx) file; its password is read from stdin')
+      .argument('<file>')
+      .option('--label <label>', 'label to show instead of the file’s friendly name'),
+  ).action(async (file: string, options: StationOptionValues & { label?: string }) => {
+    const bytes = await readFile(file).catch((cause: Error) => {
+      throw new InvalidInputError(`Cannot read ${file}: ${cause.message}`);
+    });
+    const password = await readStdinLine();
+    const stored = await withStationData(options, (data) => new SoftTokenStore(data.database, data.vault).importPkcs12(bytes, password, options.label));
+    for (const key of stored) process.stdout.write(`imported ${key.id} ${key.label}\n`);
+  });
+  addStationOptions(store.command('remove').description('delete an imported key and its certificate').argument('<id>')).action(
+    async (id: string, options: StationOptionValues) => {
+      const removed = await withStationData(options, (data) => new SoftTokenStore(data.database, data.vault).remove(id));
+      if (!removed) throw new InvalidInputError(`The station's store has no key ${id}.`);
+      process.stdout.write(`removed ${id}\n`);
+    },
+  );
+}
+
+/** Hands the token a fresh copy of the stdin PIN per request (it zeroes each); no PIN given means none is typed here. */
+function stdinPin(pin: Buffer | undefined): PinSource {
+  return async () => {
+    if (!pin) {
+      throw new TokenError('ERR_TOKEN_PIN_REQUIRED', 'This token needs its PIN: pass it on stdin with --pin-stdin.', { status: 401 });
+    }
+    return new Uint8Array(pin);
+  };
+}
+
+function formatListing({ tokens, problems }: TokenListing): string {
+  const lines: string[] = [];
+  if (tokens.length === 0) lines.push('No tokens found. A USB token that needs its vendor’s module: signing-station tokens modules add PATH');
+  for (const token of tokens) {
+    const pin = token.pin.locked ? 'PIN locked' : token.pin.finalTry ? 'PIN: final try' : token.pin.countLow ? 'PIN: tries low' : token.pin.pinpad ? 'PIN on pinpad' : 'PIN ok';
+    lines.push(`${token.label}  [${token.kind}] ${token.id}`, `  ${token.driver}${token.reader ? ` · ${token.reader}` : ''} · ${pin}`);
+    for (const c of token.certificates) {
+      lines.push(`  ${c.id}  ${c.usage.padEnd(14)} ${c.keyAlgorithm} ${c.keyParameters}  ${c.valid ? '' : '(not valid now) '}${c.subject}`);
+      lines.push(`      issuer ${c.issuer} · serial ${c.serialNumber} · ${c.notBefore.slice(0, 10)} to ${c.notAfter.slice(0, 10)}`);
+    }
+  }
+  for (const problem of problems) lines.push(`! ${problem.source}: ${problem.message}`);
+  return `${lines.join('\n')}\n`;
+}

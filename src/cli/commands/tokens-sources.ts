@@ -1,0 +1,23 @@
+import type { StationData } from '../../station/open-station-data.js';
+import type { StationConfig } from '../../station/config/station-config.js';
+import type { TokenSource } from '../../station/tokens/token.js';
+import { createStationTokenSources } from '../../station/tokens/create-station-token-sources.js';
+
+export interface TokenSourceFlags {
+  module: string[];
+  nssDb: string[];
+  /** commander's --no-known-modules */
+  knownModules: boolean;
+}
+
+/** The token sources an offline tokens command uses: PKCS#11 (known, configured, user-added), the station store, PC/SC. */
+export function tokenSourcesFor(data: StationData, flags: TokenSourceFlags, config: Pick<StationConfig, 'pkcs11Modules' | 'pcsc'>): TokenSource[] {
+  return createStationTokenSources({
+    database: data.database,
+    vault: data.vault,
+    modulePaths: [...config.pkcs11Modules, ...flags.module],
+    pcsc: { enabled: config.pcsc.enabled, atrMappings: config.pcsc.atrMap },
+    nssDatabases: flags.nssDb,
+    includeKnown: flags.knownModules,
+  }).all;
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { clientIdSchema } from './client-registration.js';
+
+/**
+ * Signing methods whose key is with the user (ID card, USB token, certificate store): the browser or the iframe
+ * helper signs a hash the station hands out. Method codes as the deployed browser client sends them.
+ */
+export const hashSigningMethods = [
+  'id-signature',
+  'lv-id-signature',
+  'lt-id-signature',
+  'fi-id-signature',
+  'pt-id-signature',
+  'be-id-signature',
+  'hr-id-signature',
+  'cz-id-signature',
+  'cert-store-qes-signature',
+  'cert-store-advanced-signature',
+  'cert-store-advanced-unverified-signature',
+  'cert-europe-usb-token-signature',
+  'certsign-usb-token-signature',
+] as const;
+export const hashSigningMethodSchema = z.enum(hashSigningMethods);
+
+/** Base64 or hex, as integrations send either for certificates and signature values. */
+const binary = z
+  .string()
+  .min(2)
+  .max(65_536)
+  .refine((value) => /^[0-9a-fA-F]+$/.test(value) || /^[A-Za-z0-9+/_-]+={0,2}$/.test(value), 'must be base64 or hex');
+
+const docId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a document id');
+
+/** POST /api/signatures/start-signing for hash-based methods: certificate in, digest to sign out. */
+export const startSigningRequestSchema = z.object({
+  client_id: clientIdSchema,
+  doc_id: docId,
+  sign_type: hashSigningMethodSchema,
+  certificate: binary,
+  country: z.string().length(2).optional(),
+  lang: z.string().length(2).optional(),
+});
+export type StartSigningRequest = z.infer<typeof startSigningRequestSchema>;
+
+export const startSigningResponseSchema = z.object({
+  status: z.literal('OK'),
+  token: z.string(),
+  hexDigest: z.string(),
+  digest_algorithm: z.enum(['SHA-256', 'SHA-384', 'SHA-512']),
+  /** ASiC-E: the SignedInfo digests the signer signs (one per signature). */
+  signedInfoDigests: z.array(z.string()).optional(),
+});
+
+/** POST /api/signatures/<method>/complete: the signature value in, the signed document stored. */
+export const completeSigningRequestSchema = z.object({
+  client_id: clientIdSchema,
+  doc_id: docId,
+  token: z.string().min(1).max(128),
+  signature_value: binary.optional(),
+  /** The browser client's list form; its first entry is used when signature_value is absent. */
+  signatures: z.array(binary).max(1).optional(),
+  lang: z.string().length(2).optional(),
+  timeout: z.number().optional(),
+});
+export type CompleteSigningRequest = z.infer<typeof completeSigningRequestSchema>;

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { SignatureEngine, type SigningState } from '../signing/signature-engine.js';
+
+export interface PendingSignature {
+  token: string;
+  clientId: string;
+  docId: string;
+  method: string;
+  certificate: Uint8Array;
+  /** Where finish writes: the session's next signed version. */
+  outputPath: string;
+  outputName: string;
+  state: SigningState;
+  expiresAt: number;
+}
+
+const PENDING_LIFETIME_MS = 10 * 60_000;
+
+/**
+ * Signatures between start-signing and complete. Kept in memory on purpose: a half-made signature was never
+ * acknowledged, and its state names files on disk that the engine's abort removes when it lapses.
+ */
+export class PendingSignatures {
+  readonly #pending = new Map<string, PendingSignature>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  /** Registers a prepared signature; an earlier pending one for the same document is dropped. */
+  async add(entry: Omit<PendingSignature, 'token' | 'expiresAt'>): Promise<PendingSignature> {
+    await this.#dropWhere((p) => (p.clientId === entry.clientId && p.docId === entry.docId) || p.expiresAt < this.#now());
+    const pending: PendingSignature = { ...entry, token: randomBytes(24).toString('base64url'), expiresAt: this.#now() + PENDING_LIFETIME_MS };
+    this.#pending.set(pending.token, pending);
+    return pending;
+  }
+
+  /** Takes the pending signature out (single use), if the token names one of this client's documents. */
+  take(token: string, clientId: string, docId: string): PendingSignature | undefined {
+    const pending = this.#pending.get(token);
+    if (!pending || pending.clientId !== clientId || pending.docId !== docId || pending.expiresAt < this.#now()) return undefined;
+    this.#pending.delete(token);
+    return pending;
+  }
+
+  async clear(): Promise<void> {
+    await this.#dropWhere(() => true);
+  }
+
+  async #dropWhere(predicate: (pending: PendingSignature) => boolean): Promise<void> {
+    const dropped = [...this.#pending.values()].filter(predicate);
+    for (const pending of dropped) this.#pending.delete(pending.token);
+    await Promise.allSettled(dropped.map((pending) => SignatureEngine.abort(pending.state)));
+  }
+}

@@ -1,0 +1,231 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import yazl from 'yazl';
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
+import type { HashAlgorithm } from '../tokens/token.js';
+import { ASICE_MEDIA_TYPE, AsiceContainerReader } from './asice/asice-container-reader.js';
+import { mediaTypeOf } from './asice/media-type-of.js';
+import { XadesBaselineSignature } from './asice/xades-baseline-signature.js';
+import { AtomicOutputFile } from './atomic-output-file.js';
+import { digestAlgorithms } from './digest-algorithms.js';
+import { checkOutputPath } from './input-output-paths.js';
+import { SignerCertificate } from './signer-certificate.js';
+import type { FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
+import { DocumentChangedError, SignatureValueInvalidError, TimestampFailedError } from './signing-errors.js';
+import { checkTimestampToken } from './timestamp-token-check.js';
+
+/** Everything finish needs, JSON-safe. It names a file on disk: keep it on the station, never hand it to a browser. */
+export interface AsiceSigningState {
+  format: 'asice';
+  /** Set when a signature is added to this existing container; absent when the data files make a new one. */
+  containerPath?: string;
+  /** `path` is where a new container's file is read from at finish. */
+  dataFiles: { name: string; mediaType: string; digest: string; size: number; path?: string }[];
+  signatureName: string;
+  hashAlgorithm: HashAlgorithm;
+  /** The XAdES document, SignatureValue still empty. */
+  xml: string;
+  /** Base64 canonical SignedInfo: the signed bytes. */
+  signedInfo: string;
+  certificate: string;
+}
+
+/** A file to put into a new container: where it is on disk, its name inside the container, its media type. */
+export interface AsiceDataFile {
+  path: string;
+  /** Default: the path's base name. */
+  name?: string;
+  /** Default: from the name's extension. */
+  mediaType?: string;
+}
+
+async function isAsiceContainer(path: string): Promise<boolean> {
+  const head = Buffer.alloc(38);
+  const handle = await open(path, 'r');
+  try {
+    const { bytesRead } = await handle.read(head, 0, 38, 0);
+    return AsiceContainerReader.looksLikeContainer(head.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Passes bytes through while hashing them and counting them for progress. */
+function hashing(hashAlgorithm: HashAlgorithm, onBytes: (n: number) => void): Transform & { digest: () => string } {
+  const hash = createHash(digestAlgorithms[hashAlgorithm].node);
+  const transform = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      onBytes(chunk.length);
+      callback(null, chunk);
+    },
+  });
+  return Object.assign(transform, { digest: () => hash.digest('base64') });
+}
+
+async function drain(stream: Readable): Promise<void> {
+  for await (const _ of stream);
+}
+
+function manifest(dataFiles: readonly { name: string; mediaType: string }[]): string {
+  const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">\n` +
+    `<manifest:file-entry manifest:full-path="/" manifest:media-type="${ASICE_MEDIA_TYPE}"/>\n` +
+    dataFiles.map((f) => `<manifest:file-entry manifest:full-path="${esc(f.name)}" manifest:media-type="${esc(f.mediaType)}"/>\n`).join('') +
+    `</manifest:manifest>\n`
+  );
+}
+
+/**
+ * ASiC-E with XAdES baseline B-B / B-T (ETSI EN 319 162-1, EN 319 132-1) in two steps. Plain files become a new
+ * container (mimetype first and stored, the files, META-INF/manifest.xml, META-INF/signatures0.xml); an existing
+ * container gets one more META-INF/signaturesN.xml with every other entry copied unchanged, so earlier signatures
+ * stay valid. Zip reading and writing are yauzl/yazl, streamed.
+ */
+export class AsiceEngine {
+  /**
+   * `input`: an existing ASiC-E container (one more signature is added), any other single file, or several files
+   * (a new container holding them).
+   */
+  static async prepare(input: string | readonly AsiceDataFile[], options: PrepareOptions): Promise<PreparedSignature<AsiceSigningState>> {
+    const hashAlgorithm = options.hashAlgorithm ?? 'SHA-256';
+    const signer = new SignerCertificate(options.certificate);
+    const containerPath = typeof input === 'string' && (await isAsiceContainer(input)) ? input : undefined;
+    const dataFiles: AsiceSigningState['dataFiles'] = [];
+    let done = 0;
+    let total = 0;
+    const progress = (n: number): void => {
+      done += n;
+      options.onProgress?.(done, total);
+    };
+    let signatureName = 'META-INF/signatures0.xml';
+    if (containerPath) {
+      const reader = await AsiceContainerReader.open(containerPath);
+      try {
+        const sizeOf = (name: string): number => reader.entries.find((e) => e.name === name)!.entry.uncompressedSize;
+        total = reader.dataFiles.reduce((n, f) => n + sizeOf(f.name), 0);
+        for (const file of reader.dataFiles) {
+          const hash = hashing(hashAlgorithm, progress);
+          await drain((await reader.openEntry(file.name)).pipe(hash));
+          dataFiles.push({ ...file, digest: hash.digest(), size: sizeOf(file.name) });
+        }
+        const existing = new Set(reader.entries.map((e) => e.name));
+        for (let n = 1; existing.has(signatureName); n++) signatureName = `META-INF/signatures${n}.xml`;
+      } finally {
+        reader.close();
+      }
+    } else {
+      const files = typeof input === 'string' ? [{ path: input }] : input;
+      if (files.length === 0) throw new TypeError('AsiceEngine.prepare needs at least one file');
+      const sizes = await Promise.all(files.map(async (f) => (await stat(f.path)).size));
+      total = sizes.reduce((a, b) => a + b, 0);
+      for (const [i, file] of files.entries()) {
+        const name = file.name ?? basename(file.path);
+        if (name === 'mimetype' || name.startsWith('META-INF/') || name.startsWith('/') || name.split('/').includes('..') || name.endsWith('/')) {
+          throw new InvalidInputError(`"${name}" cannot be a data file name in an ASiC-E container.`, { dataFileName: ['reserved or not a relative file path'] });
+        }
+        if (dataFiles.some((f) => f.name === name)) throw new InvalidInputError(`Two data files are named "${name}".`, { dataFileName: ['must be unique'] });
+        const hash = hashing(hashAlgorithm, progress);
+        await drain(createReadStream(file.path, { highWaterMark: 1024 * 1024 }).pipe(hash));
+        dataFiles.push({ name, mediaType: file.mediaType ?? mediaTypeOf(name), digest: hash.digest(), size: sizes[i]!, path: file.path });
+      }
+    }
+    const { xml, signedInfo } = XadesBaselineSignature.prepare({
+      dataObjects: dataFiles.map((f) => ({ name: f.name, mediaType: f.mediaType, digest: new Uint8Array(Buffer.from(f.digest, 'base64')) })),
+      signer,
+      chain: options.chain ?? [],
+      hashAlgorithm,
+      time: options.time ?? new Date(),
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+    });
+    return {
+      dataToSignDigest: createHash(digestAlgorithms[hashAlgorithm].node).update(signedInfo).digest('hex'),
+      digestAlgorithm: hashAlgorithm,
+      dataToSign: signedInfo.toString('base64'),
+      state: {
+        format: 'asice',
+        ...(containerPath ? { containerPath } : {}),
+        dataFiles,
+        signatureName,
+        hashAlgorithm,
+        xml,
+        signedInfo: signedInfo.toString('base64'),
+        certificate: Buffer.from(options.certificate).toString('base64'),
+      },
+    };
+  }
+
+  static async finish(state: AsiceSigningState, value: Uint8Array, options: FinishOptions): Promise<void> {
+    const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
+    const signatureValue = signer.rawSignatureValue(value);
+    if (!signer.verifies(Buffer.from(state.signedInfo, 'base64'), signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
+    for (const input of state.containerPath ? [state.containerPath] : state.dataFiles.map((f) => f.path!)) {
+      await checkOutputPath(input, options.outputPath, options.overwrite ?? false);
+    }
+    const { doc, timestampInput } = XadesBaselineSignature.withSignatureValue(state.xml, signatureValue);
+    let timestampToken: Uint8Array | undefined;
+    if (options.timestampClient) {
+      const imprint = new Uint8Array(createHash(digestAlgorithms[state.hashAlgorithm].node).update(timestampInput).digest());
+      try {
+        timestampToken = await options.timestampClient.timestamp(imprint, state.hashAlgorithm);
+      } catch (cause) {
+        if (cause instanceof TimestampFailedError) throw cause;
+        throw new TimestampFailedError(`The timestamp authority failed: ${(cause as Error).message}`, { cause });
+      }
+      checkTimestampToken(timestampToken, imprint, state.hashAlgorithm);
+    }
+    const signatureXml = Buffer.from(XadesBaselineSignature.complete(doc, timestampToken), 'utf8');
+
+    const zip = new yazl.ZipFile();
+    const entryOptions = { forceDosTimestamp: true } as const;
+    const digests = new Map<string, ReturnType<typeof hashing>>();
+    let done = 0;
+    const total = state.dataFiles.reduce((n, f) => n + f.size, 0);
+    const progress = (n: number): void => {
+      done += n;
+      options.onProgress?.(done, total);
+    };
+    let reader: AsiceContainerReader | undefined;
+    if (state.containerPath) {
+      reader = await AsiceContainerReader.open(state.containerPath);
+      for (const entry of reader.entries) {
+        if (entry.name.endsWith('/')) continue;
+        let stream = await reader.openEntry(entry.name);
+        if (state.dataFiles.some((f) => f.name === entry.name)) {
+          const hash = hashing(state.hashAlgorithm, progress);
+          digests.set(entry.name, hash);
+          stream = stream.pipe(hash);
+        }
+        zip.addReadStream(stream, entry.name, { ...entryOptions, compress: entry.compressed, mtime: entry.entry.getLastModDate() });
+      }
+    } else {
+      zip.addBuffer(Buffer.from(ASICE_MEDIA_TYPE), 'mimetype', { ...entryOptions, compress: false });
+      for (const file of state.dataFiles) {
+        const hash = hashing(state.hashAlgorithm, progress);
+        digests.set(file.name, hash);
+        zip.addReadStream(createReadStream(file.path!, { highWaterMark: 1024 * 1024 }).pipe(hash), file.name, entryOptions);
+      }
+      zip.addBuffer(Buffer.from(manifest(state.dataFiles)), 'META-INF/manifest.xml', entryOptions);
+    }
+    zip.addBuffer(signatureXml, state.signatureName, entryOptions);
+    zip.end();
+
+    const output = await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false, ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) });
+    try {
+      for await (const chunk of zip.outputStream) await output.write(chunk as Buffer);
+      for (const file of state.dataFiles) {
+        if (digests.get(file.name)?.digest() !== file.digest) throw new DocumentChangedError();
+      }
+      await output.commit();
+    } catch (error) {
+      await output.abort();
+      throw error;
+    } finally {
+      reader?.close();
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import type { Readable } from 'node:stream';
+import { DOMParser } from '@xmldom/xmldom';
+import yauzl from 'yauzl';
+import { UnsupportedDocumentError } from '../signing-errors.js';
+import { mediaTypeOf } from './media-type-of.js';
+
+export const ASICE_MEDIA_TYPE = 'application/vnd.etsi.asic-e+zip';
+const MANIFEST_NS = 'urn:oasis:names:tc:opendocument:xmlns:manifest:1.0';
+
+export interface AsiceEntry {
+  name: string;
+  compressed: boolean;
+  entry: yauzl.Entry;
+}
+
+/** An existing ASiC-E container (EN 319 162-1), read entry by entry with yauzl; nothing is held in memory whole. */
+export class AsiceContainerReader {
+  private constructor(
+    private readonly zip: yauzl.ZipFile,
+    readonly entries: AsiceEntry[],
+    /** Data files (root-level payload) with their media types from the manifest. */
+    readonly dataFiles: { name: string; mediaType: string }[],
+  ) {}
+
+  /** True when `head` (the file's first bytes) is a zip whose first entry is a stored `mimetype`. */
+  static looksLikeContainer(head: Buffer): boolean {
+    return head.length >= 38 && head.readUInt32LE(0) === 0x04034b50 && head.toString('latin1', 30, 38) === 'mimetype';
+  }
+
+  static async open(path: string): Promise<AsiceContainerReader> {
+    const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+      yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z))),
+    ).catch((cause: Error) => {
+      throw new UnsupportedDocumentError(`Not a readable ASiC-E container: ${cause.message}`, { cause });
+    });
+    const entries: AsiceEntry[] = [];
+    await new Promise<void>((resolve, reject) => {
+      zip.on('entry', (entry: yauzl.Entry) => {
+        entries.push({ name: entry.fileName, compressed: entry.compressionMethod !== 0, entry });
+        zip.readEntry();
+      });
+      zip.on('end', resolve);
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+    const reader = new AsiceContainerReader(zip, entries, []);
+    try {
+      const first = entries[0];
+      if (!first || first.name !== 'mimetype' || first.compressed || (await reader.readText('mimetype')).trim() !== ASICE_MEDIA_TYPE) {
+        throw new UnsupportedDocumentError('Not an ASiC-E container: the first entry must be a stored mimetype of application/vnd.etsi.asic-e+zip.');
+      }
+      const manifestTypes = new Map<string, string>();
+      if (entries.some((e) => e.name === 'META-INF/manifest.xml')) {
+        const doc = new DOMParser().parseFromString(await reader.readText('META-INF/manifest.xml'), 'application/xml');
+        const fileEntries = doc.getElementsByTagNameNS(MANIFEST_NS, 'file-entry');
+        for (let i = 0; i < fileEntries.length; i++) {
+          const e = fileEntries[i]!;
+          manifestTypes.set(e.getAttributeNS(MANIFEST_NS, 'full-path') ?? '', e.getAttributeNS(MANIFEST_NS, 'media-type') ?? '');
+        }
+      }
+      for (const e of entries) {
+        if (e.name === 'mimetype' || e.name.startsWith('META-INF/') || e.name.endsWith('/')) continue;
+        reader.dataFiles.push({ name: e.name, mediaType: manifestTypes.get(e.name) || mediaTypeOf(e.name) });
+      }
+      if (reader.dataFiles.length === 0) throw new UnsupportedDocumentError('The ASiC-E container holds no data file to sign.');
+      return reader;
+    } catch (error) {
+      reader.close();
+      throw error;
+    }
+  }
+
+  /** Names of the existing XAdES signature files. */
+  get signatureFiles(): string[] {
+    return this.entries.map((e) => e.name).filter((n) => /^META-INF\/.*signatures.*\.xml$/i.test(n));
+  }
+
+  async openEntry(name: string): Promise<Readable> {
+    const found = this.entries.find((e) => e.name === name);
+    if (!found) throw new UnsupportedDocumentError(`The container has no entry ${name}.`);
+    return new Promise((resolve, reject) => this.zip.openReadStream(found.entry, (err, stream) => (err ? reject(err) : resolve(stream))));
+  }
+
+  private async readText(name: string): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.openEntry(name)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  close(): void {
+    this.zip.close();
+  }
+}

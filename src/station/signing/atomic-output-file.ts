@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { OutputExistsError } from './signing-errors.js';
+
+/**
+ * An output written atomically: bytes go to a temporary file in the target's directory (same file system, so the
+ * final step is a rename), which is fsynced before it takes the target's name. Without `overwrite` the target name
+ * is claimed with link(2), which fails if anything exists there: no check-then-write race.
+ */
+export class AtomicOutputFile {
+  private closed = false;
+
+  private constructor(
+    readonly target: string,
+    readonly tempPath: string,
+    readonly handle: FileHandle,
+    private readonly overwrite: boolean,
+    /** Bytes written so far; the next write lands here. */
+    private size: number,
+  ) {}
+
+  static async create(target: string, options: { overwrite?: boolean; mode?: number } = {}): Promise<AtomicOutputFile> {
+    const tempPath = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.partial`);
+    const handle = await open(tempPath, 'wx', options.mode ?? 0o644);
+    return new AtomicOutputFile(target, tempPath, handle, options.overwrite ?? false, 0);
+  }
+
+  /** Reopens a temporary file left by `create` (in an earlier step or process) to append to it and commit it. */
+  static async resume(target: string, tempPath: string, options: { overwrite?: boolean } = {}): Promise<AtomicOutputFile> {
+    if (dirname(tempPath) !== dirname(target)) throw new TypeError('the temporary file must be in the target directory');
+    const handle = await open(tempPath, 'r+');
+    return new AtomicOutputFile(target, tempPath, handle, options.overwrite ?? false, (await handle.stat()).size);
+  }
+
+  /**
+   * Appends `data`. Positions are assigned at call time, so several writes may be in flight at once (the caller
+   * hashes the next chunk meanwhile) and still land in call order.
+   */
+  async write(data: Uint8Array): Promise<void> {
+    const position = this.size;
+    this.size += data.length;
+    let done = 0;
+    while (done < data.length) done += (await this.handle.write(data, done, data.length - done, position + done)).bytesWritten;
+  }
+
+  get bytesWritten(): number {
+    return this.size;
+  }
+
+  /** Closes the temporary file without committing it, to `resume` it later. */
+  async close(): Promise<void> {
+    await this.handle.close();
+    this.closed = true;
+  }
+
+  async commit(): Promise<void> {
+    await this.handle.sync();
+    await this.handle.close();
+    this.closed = true;
+    try {
+      if (this.overwrite) await rename(this.tempPath, this.target);
+      else {
+        await link(this.tempPath, this.target);
+        await unlink(this.tempPath);
+      }
+    } catch (error) {
+      await unlink(this.tempPath).catch(() => undefined);
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new OutputExistsError(this.target);
+      throw error;
+    }
+    const dir = await open(dirname(this.target), 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  }
+
+  /** Drops the temporary file; safe to call after a failed commit. */
+  async abort(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      await this.handle.close().catch(() => undefined);
+    }
+    await unlink(this.tempPath).catch(() => undefined);
+  }
+}

@@ -1,0 +1,251 @@
+import type { FileHandle } from 'node:fs/promises';
+import { inflateSync } from 'node:zlib';
+import { UnsupportedDocumentError } from '../signing-errors.js';
+import { PdfDict, PdfName, PdfRef, type PdfValue } from './pdf-object.js';
+import { PdfObjectParser } from './pdf-object-parser.js';
+
+type XrefEntry = { kind: 'offset'; offset: number; gen: number } | { kind: 'compressed'; stream: number; index: number } | { kind: 'free' };
+
+export interface PdfObjectWithStream {
+  value: PdfValue;
+  stream?: Uint8Array;
+}
+
+const MAX_STRUCTURAL_STREAM = 64 * 1024 * 1024;
+const asInt = (v: PdfValue | undefined): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+
+/**
+ * Random access to the objects of a PDF on disk through its cross-reference data: classic tables, cross-reference
+ * streams (PDF 1.5) and hybrid files, following /Prev through earlier incremental updates. Reads only what it is
+ * asked for, so a 200 MB file costs a few small reads.
+ */
+export class PdfDocumentReader {
+  readonly entries = new Map<number, XrefEntry>();
+  /** The newest trailer (or cross-reference stream dictionary). */
+  trailer = new PdfDict();
+  /** Whether the newest section is a cross-reference stream: the update then writes one too. */
+  usesXrefStream = false;
+  startXref = 0;
+  private readonly objectStreams = new Map<number, { offsets: Map<number, number>; data: Uint8Array }>();
+
+  private constructor(
+    private readonly file: FileHandle,
+    readonly size: number,
+  ) {}
+
+  static async open(file: FileHandle, size: number): Promise<PdfDocumentReader> {
+    const reader = new PdfDocumentReader(file, size);
+    await reader.readCrossReferences();
+    return reader;
+  }
+
+  private async read(position: number, length: number): Promise<Buffer> {
+    const buf = Buffer.alloc(Math.max(0, Math.min(length, this.size - position)));
+    const { bytesRead } = await this.file.read(buf, 0, buf.length, position);
+    return buf.subarray(0, bytesRead);
+  }
+
+  private async readCrossReferences(): Promise<void> {
+    const head = await this.read(0, 1024);
+    if (!head.toString('latin1').startsWith('%PDF-')) throw new UnsupportedDocumentError('Not a PDF file (no %PDF- header).');
+    const tail = (await this.read(Math.max(0, this.size - 2048), 2048)).toString('latin1');
+    const at = tail.lastIndexOf('startxref');
+    const match = at >= 0 ? /^startxref\s+(\d+)/.exec(tail.slice(at)) : null;
+    if (!match) throw new UnsupportedDocumentError('Malformed PDF: no startxref.');
+    this.startXref = Number(match[1]);
+    const visited = new Set<number>();
+    let offset: number | undefined = this.startXref;
+    let newest = true;
+    while (offset !== undefined) {
+      if (visited.has(offset) || offset >= this.size) throw new UnsupportedDocumentError('Malformed PDF: cross-reference chain is broken.');
+      visited.add(offset);
+      const section = await this.readSection(offset);
+      if (newest) {
+        this.trailer = section.trailer;
+        this.usesXrefStream = section.isStream;
+        newest = false;
+      }
+      const hybrid = asInt(section.trailer.get('XRefStm'));
+      if (hybrid !== undefined && !section.isStream) await this.readSection(hybrid);
+      offset = asInt(section.trailer.get('Prev'));
+    }
+    if (this.trailer.get('Encrypt') !== undefined) throw new UnsupportedDocumentError('Encrypted PDFs cannot be signed here.');
+    if (!(this.trailer.get('Root') instanceof PdfRef)) throw new UnsupportedDocumentError('Malformed PDF: trailer has no /Root.');
+  }
+
+  /** Reads one cross-reference section; entries already known (from newer sections) win. */
+  private async readSection(offset: number): Promise<{ trailer: PdfDict; isStream: boolean }> {
+    const probe = (await this.read(offset, 16)).toString('latin1');
+    if (probe.startsWith('xref')) {
+      let length = 64 * 1024;
+      for (;;) {
+        const text = (await this.read(offset, length)).toString('latin1');
+        const t = text.indexOf('trailer');
+        const end = t >= 0 ? text.indexOf('>>', t) : -1;
+        if (end < 0 || !this.closesDictionary(text, t)) {
+          if (offset + length >= this.size) throw new UnsupportedDocumentError('Malformed PDF: cross-reference table without trailer.');
+          length *= 4;
+          continue;
+        }
+        const tokens = text.slice(4, t).trim().split(/\s+/);
+        for (let i = 0; i + 1 < tokens.length; ) {
+          const first = Number(tokens[i]);
+          const count = Number(tokens[i + 1]);
+          i += 2;
+          for (let k = 0; k < count; k++, i += 3) {
+            const num = first + k;
+            if (!this.entries.has(num)) {
+              this.entries.set(num, tokens[i + 2] === 'n' ? { kind: 'offset', offset: Number(tokens[i]), gen: Number(tokens[i + 1]) } : { kind: 'free' });
+            }
+          }
+        }
+        const parser = new PdfObjectParser(Buffer.from(text, 'latin1'), t + 'trailer'.length);
+        const trailer = parser.readValue();
+        if (!(trailer instanceof PdfDict)) throw new UnsupportedDocumentError('Malformed PDF: trailer is not a dictionary.');
+        return { trailer, isStream: false };
+      }
+    }
+    const { value, stream } = await this.readObjectAt(offset);
+    if (!(value instanceof PdfDict) || !stream || (value.get('Type') as PdfName | undefined)?.name !== 'XRef') {
+      throw new UnsupportedDocumentError('Malformed PDF: startxref points to neither a table nor a cross-reference stream.');
+    }
+    const widths = (value.get('W') as number[] | undefined) ?? [];
+    const [w0 = 1, w1 = 0, w2 = 0] = widths;
+    const rowLength = w0 + w1 + w2;
+    const index = (value.get('Index') as number[] | undefined) ?? [0, asInt(value.get('Size')) ?? 0];
+    const data = this.decode(value, stream, rowLength);
+    const field = (row: number, start: number, width: number, fallback: number): number => {
+      if (width === 0) return fallback;
+      let n = 0;
+      for (let i = 0; i < width; i++) n = n * 256 + (data[row * rowLength + start + i] ?? 0);
+      return n;
+    };
+    let row = 0;
+    for (let i = 0; i + 1 < index.length; i += 2) {
+      for (let k = 0; k < index[i + 1]!; k++, row++) {
+        const num = index[i]! + k;
+        if (this.entries.has(num)) continue;
+        const type = field(row, 0, w0, 1);
+        const a = field(row, w0, w1, 0);
+        const b = field(row, w0 + w1, w2, 0);
+        this.entries.set(num, type === 1 ? { kind: 'offset', offset: a, gen: b } : type === 2 ? { kind: 'compressed', stream: a, index: b } : { kind: 'free' });
+      }
+    }
+    return { trailer: value, isStream: true };
+  }
+
+  private closesDictionary(text: string, trailerAt: number): boolean {
+    const parser = new PdfObjectParser(Buffer.from(text, 'latin1'), trailerAt + 'trailer'.length);
+    try {
+      parser.readValue();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** FlateDecode (with PNG predictors, as cross-reference streams use them) or no filter. */
+  private decode(dict: PdfDict, stream: Uint8Array, columns?: number): Uint8Array {
+    const filter = dict.get('Filter');
+    const filterName = Array.isArray(filter) ? (filter.length === 1 ? (filter[0] as PdfName).name : 'several') : (filter as PdfName | undefined)?.name;
+    if (filterName === undefined) return stream;
+    if (filterName !== 'FlateDecode') throw new UnsupportedDocumentError(`Unsupported stream filter ${filterName} in a structural stream.`);
+    let inflated: Buffer;
+    try {
+      // Structural streams are small; a cap keeps a hostile file from inflating into gigabytes.
+      inflated = inflateSync(stream, { maxOutputLength: MAX_STRUCTURAL_STREAM });
+    } catch (cause) {
+      throw new UnsupportedDocumentError(`Malformed PDF: a structural stream does not inflate: ${(cause as Error).message}`, { cause });
+    }
+    const parmsValue = dict.get('DecodeParms');
+    const parms = Array.isArray(parmsValue) ? parmsValue[0] : parmsValue;
+    const predictor = parms instanceof PdfDict ? (asInt(parms.get('Predictor')) ?? 1) : 1;
+    if (predictor < 10) return inflated;
+    const cols = parms instanceof PdfDict ? (asInt(parms.get('Columns')) ?? columns ?? 1) : (columns ?? 1);
+    const out = Buffer.alloc(Math.floor(inflated.length / (cols + 1)) * cols);
+    const prev = Buffer.alloc(cols);
+    for (let r = 0; (r + 1) * (cols + 1) <= inflated.length; r++) {
+      const type = inflated[r * (cols + 1)]!;
+      const row = inflated.subarray(r * (cols + 1) + 1, (r + 1) * (cols + 1));
+      for (let i = 0; i < cols; i++) {
+        const left = i > 0 ? out[r * cols + i - 1]! : 0;
+        const up = prev[i]!;
+        const upLeft = i > 0 ? prev[i - 1]! : 0;
+        let v = row[i]!;
+        if (type === 1) v += left;
+        else if (type === 2) v += up;
+        else if (type === 3) v += (left + up) >> 1;
+        else if (type === 4) {
+          const p = left + up - upLeft;
+          const pa = Math.abs(p - left);
+          const pb = Math.abs(p - up);
+          const pc = Math.abs(p - upLeft);
+          v += pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft;
+        }
+        out[r * cols + i] = v & 0xff;
+      }
+      out.copy(prev, 0, r * cols, (r + 1) * cols);
+    }
+    return out;
+  }
+
+  private async readObjectAt(offset: number): Promise<PdfObjectWithStream> {
+    let length = 16 * 1024;
+    for (;;) {
+      const buf = await this.read(offset, length);
+      const parser = new PdfObjectParser(buf);
+      try {
+        parser.readObjectHeader();
+        const value = parser.readValue();
+        parser.skipWhitespace();
+        const keyword = Buffer.from(buf.subarray(parser.pos, parser.pos + 6)).toString('latin1');
+        if (keyword !== 'stream' || !(value instanceof PdfDict)) return { value };
+        let start = parser.pos + 6;
+        if (buf[start] === 0x0d) start++;
+        if (buf[start] === 0x0a) start++;
+        const lengthValue = value.get('Length');
+        const streamLength = lengthValue instanceof PdfRef ? await this.resolve(lengthValue) : lengthValue;
+        if (typeof streamLength !== 'number') throw new UnsupportedDocumentError('Malformed PDF: stream without /Length.');
+        return { value, stream: await this.read(offset + start, streamLength) };
+      } catch (error) {
+        if (buf.length < length || length > 64 * 1024 * 1024) throw error;
+        length *= 4;
+      }
+    }
+  }
+
+  /** The object `ref` points to (null when free or missing, as the PDF rules say). */
+  async resolve(ref: PdfRef): Promise<PdfValue> {
+    return (await this.object(ref.num)).value;
+  }
+
+  async object(num: number): Promise<PdfObjectWithStream> {
+    const entry = this.entries.get(num);
+    if (!entry || entry.kind === 'free') return { value: null };
+    if (entry.kind === 'offset') return this.readObjectAt(entry.offset);
+    let objectStream = this.objectStreams.get(entry.stream);
+    if (!objectStream) {
+      if (this.entries.get(entry.stream)?.kind !== 'offset') throw new UnsupportedDocumentError('Malformed PDF: an object stream inside an object stream.');
+      const { value, stream } = await this.object(entry.stream);
+      if (!(value instanceof PdfDict) || !stream) throw new UnsupportedDocumentError('Malformed PDF: bad object stream.');
+      const data = this.decode(value, stream);
+      const n = asInt(value.get('N')) ?? 0;
+      const first = asInt(value.get('First')) ?? 0;
+      const header = Buffer.from(data.subarray(0, first)).toString('latin1').trim().split(/\s+/).map(Number);
+      const offsets = new Map<number, number>();
+      for (let i = 0; i < n; i++) offsets.set(header[2 * i]!, first + header[2 * i + 1]!);
+      objectStream = { offsets, data };
+      this.objectStreams.set(entry.stream, objectStream);
+    }
+    const at = objectStream.offsets.get(num);
+    if (at === undefined) return { value: null };
+    return { value: new PdfObjectParser(objectStream.data, at).readValue() };
+  }
+
+  /** Follows references until a direct value. */
+  async direct(value: PdfValue | undefined): Promise<PdfValue | undefined> {
+    let v = value;
+    for (let hops = 0; v instanceof PdfRef && hops < 32; hops++) v = await this.resolve(v);
+    return v;
+  }
+}

@@ -1,0 +1,172 @@
+import { PdfDict, PdfName, PdfRaw, PdfRef, PdfString, type PdfValue } from './pdf-object.js';
+import { UnsupportedDocumentError } from '../signing-errors.js';
+
+const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
+const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
+
+/** Reads PDF objects (ISO 32000-1 7.3) from a byte buffer, starting at `pos`. */
+export class PdfObjectParser {
+  pos: number;
+  constructor(
+    readonly buf: Uint8Array,
+    pos = 0,
+  ) {
+    this.pos = pos;
+  }
+
+  private fail(what: string): never {
+    throw new UnsupportedDocumentError(`Malformed PDF: ${what} near byte ${this.pos}.`);
+  }
+
+  skipWhitespace(): void {
+    const { buf } = this;
+    while (this.pos < buf.length) {
+      const c = buf[this.pos]!;
+      if (WHITESPACE.has(c)) this.pos++;
+      else if (c === 0x25) {
+        while (this.pos < buf.length && buf[this.pos] !== 0x0a && buf[this.pos] !== 0x0d) this.pos++;
+      } else break;
+    }
+  }
+
+  /** A regular token (number, keyword) at the current position, without consuming whitespace after it. */
+  private regularToken(): string {
+    const start = this.pos;
+    while (this.pos < this.buf.length && !WHITESPACE.has(this.buf[this.pos]!) && !DELIMITERS.has(this.buf[this.pos]!)) this.pos++;
+    return Buffer.from(this.buf.subarray(start, this.pos)).toString('latin1');
+  }
+
+  /** Reads `keyword` (e.g. "obj", "stream") or fails. */
+  expectKeyword(keyword: string): void {
+    this.skipWhitespace();
+    const token = this.regularToken();
+    if (token !== keyword) this.fail(`expected "${keyword}", found "${token}"`);
+  }
+
+  /** `N G obj` header: returns the object number. */
+  readObjectHeader(): { num: number; gen: number } {
+    this.skipWhitespace();
+    const num = Number(this.regularToken());
+    this.skipWhitespace();
+    const gen = Number(this.regularToken());
+    this.expectKeyword('obj');
+    if (!Number.isInteger(num) || !Number.isInteger(gen)) this.fail('bad object header');
+    return { num, gen };
+  }
+
+  readValue(): PdfValue {
+    this.skipWhitespace();
+    const { buf } = this;
+    const c = buf[this.pos];
+    if (c === undefined) this.fail('unexpected end of data');
+    if (c === 0x2f) {
+      this.pos++;
+      const raw = this.regularToken();
+      return new PdfName(raw.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))));
+    }
+    if (c === 0x28) return this.readLiteralString();
+    if (c === 0x3c) {
+      if (buf[this.pos + 1] === 0x3c) return this.readDict();
+      return this.readHexString();
+    }
+    if (c === 0x5b) {
+      this.pos++;
+      const items: PdfValue[] = [];
+      for (;;) {
+        this.skipWhitespace();
+        if (buf[this.pos] === 0x5d) {
+          this.pos++;
+          return items;
+        }
+        if (this.pos >= buf.length) this.fail('unterminated array');
+        items.push(this.readValue());
+        this.foldReference(items);
+      }
+    }
+    const token = this.regularToken();
+    if (token === '') this.fail(`unexpected character ${String.fromCharCode(c)}`);
+    if (token === 'true') return true;
+    if (token === 'false') return false;
+    if (token === 'null') return null;
+    if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(token)) return Number(token);
+    return new PdfRaw(token);
+  }
+
+  /** `a b R` is read as two numbers and an operator; turn the last three items into one reference. */
+  private foldReference(items: PdfValue[]): void {
+    const n = items.length;
+    const last = items[n - 1];
+    if (n >= 3 && last instanceof PdfRaw && last.text === 'R') {
+      const num = items[n - 3];
+      const gen = items[n - 2];
+      if (typeof num === 'number' && typeof gen === 'number') items.splice(n - 3, 3, new PdfRef(num, gen));
+    }
+  }
+
+  private readDict(): PdfDict {
+    this.pos += 2;
+    const dict = new PdfDict();
+    for (;;) {
+      this.skipWhitespace();
+      if (this.buf[this.pos] === 0x3e && this.buf[this.pos + 1] === 0x3e) {
+        this.pos += 2;
+        return dict;
+      }
+      const key = this.readValue();
+      if (!(key instanceof PdfName)) this.fail('dictionary key is not a name');
+      const values: PdfValue[] = [this.readValue()];
+      // A reference value is three tokens; peek for "G R".
+      if (typeof values[0] === 'number') {
+        const save = this.pos;
+        this.skipWhitespace();
+        const gen = /^\d/.test(String.fromCharCode(this.buf[this.pos] ?? 0)) ? this.regularToken() : '';
+        this.skipWhitespace();
+        const r = this.buf[this.pos] === 0x52 ? this.regularToken() : '';
+        if (gen !== '' && r === 'R') values[0] = new PdfRef(values[0], Number(gen));
+        else this.pos = save;
+      }
+      dict.set(key.name, values[0]!);
+    }
+  }
+
+  private readHexString(): PdfString {
+    const end = Buffer.from(this.buf).indexOf(0x3e, this.pos);
+    if (end < 0) this.fail('unterminated hex string');
+    let hex = Buffer.from(this.buf.subarray(this.pos + 1, end)).toString('latin1').replace(/[^0-9a-fA-F]/g, '');
+    if (hex.length % 2) hex += '0';
+    this.pos = end + 1;
+    return new PdfString(Buffer.from(hex, 'hex'), true);
+  }
+
+  private readLiteralString(): PdfString {
+    const { buf } = this;
+    const out: number[] = [];
+    let depth = 0;
+    this.pos++;
+    for (;;) {
+      const c = buf[this.pos++];
+      if (c === undefined) this.fail('unterminated string');
+      if (c === 0x5c) {
+        const e = buf[this.pos++];
+        if (e === undefined) this.fail('unterminated string');
+        const simple: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c, 0x28: 0x28, 0x29: 0x29, 0x5c: 0x5c };
+        if (simple[e] !== undefined) out.push(simple[e]);
+        else if (e >= 0x30 && e <= 0x37) {
+          let octal = e - 0x30;
+          for (let i = 0; i < 2 && buf[this.pos]! >= 0x30 && buf[this.pos]! <= 0x37; i++) octal = octal * 8 + (buf[this.pos++]! - 0x30);
+          out.push(octal & 0xff);
+        } else if (e === 0x0d) {
+          if (buf[this.pos] === 0x0a) this.pos++;
+        } else if (e !== 0x0a) out.push(e);
+        continue;
+      }
+      if (c === 0x28) depth++;
+      if (c === 0x29) {
+        if (depth === 0) break;
+        depth--;
+      }
+      out.push(c);
+    }
+    return new PdfString(Uint8Array.from(out));
+  }
+}

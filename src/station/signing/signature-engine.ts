@@ -1,0 +1,50 @@
+import { AsiceEngine, type AsiceDataFile, type AsiceSigningState } from './asice-engine.js';
+import { PadesEngine, type PadesSigningState } from './pades-engine.js';
+import type { DocumentSigner, FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
+
+export type SignatureFormat = 'pades' | 'asice';
+export type SigningState = PadesSigningState | AsiceSigningState;
+
+/**
+ * The one entry point of the formats engine. Two steps for keys the station does not hold in-process (browser
+ * iframe, remote or slow tokens): prepare -> hash to sign -> finish with the signature value. One shot for a
+ * HashSigner plug-in (PKCS#12 soft key now, PKCS#11 token and ID card later).
+ *
+ * `input` is a file path; for ASiC-E it may also be several files for a new container.
+ */
+export class SignatureEngine {
+  static prepare(format: SignatureFormat, input: string | readonly AsiceDataFile[], options: PrepareOptions): Promise<PreparedSignature<SigningState>> {
+    if (format === 'asice') return AsiceEngine.prepare(input, options);
+    if (typeof input !== 'string') throw new TypeError('PAdES signs one PDF file');
+    return PadesEngine.prepare(input, options);
+  }
+
+  static finish(state: SigningState, signatureValue: Uint8Array, options: FinishOptions): Promise<void> {
+    return state.format === 'pades' ? PadesEngine.finish(state, signatureValue, options) : AsiceEngine.finish(state, signatureValue, options);
+  }
+
+  /** Drops anything prepare left on disk, for a signature that will not be finished. */
+  static async abort(state: SigningState): Promise<void> {
+    if (state.format === 'pades') await PadesEngine.abort(state);
+  }
+
+  static async sign(
+    format: SignatureFormat,
+    input: string | readonly AsiceDataFile[],
+    signer: DocumentSigner,
+    options: Omit<PrepareOptions, 'certificate' | 'chain'> & FinishOptions,
+  ): Promise<void> {
+    const prepared = await SignatureEngine.prepare(format, input, {
+      ...options,
+      certificate: signer.certificate,
+      ...(signer.chain ? { chain: signer.chain } : {}),
+    });
+    try {
+      const signatureValue = await signer.sign(new Uint8Array(Buffer.from(prepared.dataToSignDigest, 'hex')), prepared.digestAlgorithm);
+      await SignatureEngine.finish(prepared.state, signatureValue, options);
+    } catch (error) {
+      await SignatureEngine.abort(prepared.state);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import type { HashAlgorithm } from '../tokens/token.js';
+import { digestAlgorithms } from './digest-algorithms.js';
+import { UnsupportedSignerError } from './signing-errors.js';
+
+const RSA_OID = '1.2.840.113549.1.1.1';
+const EC_OID = '1.2.840.10045.2.1';
+const COMMON_NAME_OID = '2.5.4.3';
+const curveSizes: Record<string, number> = { '1.2.840.10045.3.1.7': 32, '1.3.132.0.34': 48, '1.3.132.0.35': 66 };
+
+/** The signer's certificate as the formats need it: key type, names, ESS identifiers, signature checks. */
+export class SignerCertificate {
+  readonly der: Uint8Array;
+  readonly certificate: pkijs.Certificate;
+  readonly keyAlgorithm: 'RSA' | 'ECDSA';
+  /** Byte length of r (and of s) for ECDSA keys; 0 for RSA. */
+  readonly ecdsaFieldSize: number;
+  readonly publicKey: KeyObject;
+
+  constructor(der: Uint8Array) {
+    if (!(der instanceof Uint8Array)) throw new TypeError('certificate must be DER bytes');
+    this.der = der;
+    try {
+      this.certificate = pkijs.Certificate.fromBER(new Uint8Array(der));
+    } catch (cause) {
+      throw new UnsupportedSignerError(`The signer certificate cannot be parsed: ${(cause as Error).message}`);
+    }
+    const spki = this.certificate.subjectPublicKeyInfo;
+    const algorithm = spki.algorithm.algorithmId;
+    if (algorithm === RSA_OID) {
+      this.keyAlgorithm = 'RSA';
+      this.ecdsaFieldSize = 0;
+    } else if (algorithm === EC_OID) {
+      const curve = spki.algorithm.algorithmParams instanceof asn1js.ObjectIdentifier ? spki.algorithm.algorithmParams.valueBlock.toString() : '';
+      const size = curveSizes[curve];
+      if (!size) throw new UnsupportedSignerError(`Unsupported elliptic curve ${curve || '(none)'}.`);
+      this.keyAlgorithm = 'ECDSA';
+      this.ecdsaFieldSize = size;
+    } else {
+      throw new UnsupportedSignerError(`Unsupported signer key algorithm ${algorithm}.`);
+    }
+    this.publicKey = createPublicKey({ key: Buffer.from(spki.toSchema().toBER()), format: 'der', type: 'spki' });
+  }
+
+  /** The subject's common name, else the whole subject: what a visible signature shows as the signer. */
+  get displayName(): string {
+    const cn = this.certificate.subject.typesAndValues.find((tv) => tv.type === COMMON_NAME_OID);
+    if (cn) return String(cn.value.valueBlock.value);
+    return this.certificate.subject.typesAndValues.map((tv) => String(tv.value.valueBlock.value)).join(', ');
+  }
+
+  digest(hashAlgorithm: HashAlgorithm): Uint8Array {
+    return new Uint8Array(createHash(digestAlgorithms[hashAlgorithm].node).update(this.der).digest());
+  }
+
+  /**
+   * DER IssuerSerial (RFC 5035): issuer as GeneralNames [directoryName] and serial number. ESSCertIDv2 in CAdES
+   * and IssuerSerialV2 in XAdES carry exactly this.
+   */
+  issuerSerialDer(): Uint8Array {
+    const issuerSerial = new asn1js.Sequence({
+      value: [
+        new asn1js.Sequence({
+          value: [new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 4 }, value: [this.certificate.issuer.toSchema()] })],
+        }),
+        this.certificate.serialNumber,
+      ],
+    });
+    return new Uint8Array(issuerSerial.toBER());
+  }
+
+  /** True when `signature` (raw: PKCS#1 v1.5 or r||s) is this key's signature over `data` with `hashAlgorithm`. */
+  verifies(data: Uint8Array, signature: Uint8Array, hashAlgorithm: HashAlgorithm): boolean {
+    if (this.keyAlgorithm === 'ECDSA' && signature.length !== 2 * this.ecdsaFieldSize) return false;
+    return verify(digestAlgorithms[hashAlgorithm].node, data, { key: this.publicKey, dsaEncoding: 'ieee-p1363' }, signature);
+  }
+
+  /**
+   * The raw form the formats start from. ECDSA values may arrive DER-encoded (browser and token APIs differ):
+   * they are turned into r||s; anything else is returned as is for `verifies` to judge.
+   */
+  rawSignatureValue(signature: Uint8Array): Uint8Array {
+    if (this.keyAlgorithm !== 'ECDSA' || signature.length === 2 * this.ecdsaFieldSize || signature[0] !== 0x30) return signature;
+    const parsed = asn1js.fromBER(new Uint8Array(signature));
+    const values = parsed.offset === signature.length && parsed.result instanceof asn1js.Sequence ? parsed.result.valueBlock.value : [];
+    if (values.length !== 2 || !values.every((v) => v instanceof asn1js.Integer)) return signature;
+    const size = this.ecdsaFieldSize;
+    const fixed = (v: asn1js.AsnType): Buffer => {
+      let bytes = Buffer.from((v as asn1js.Integer).valueBlock.valueHexView);
+      while (bytes.length > size && bytes[0] === 0) bytes = bytes.subarray(1);
+      return bytes.length > size ? Buffer.alloc(0) : Buffer.concat([Buffer.alloc(size - bytes.length), bytes]);
+    };
+    return new Uint8Array(Buffer.concat(values.map(fixed)));
+  }
+
+  /** The signature in the form CMS carries: RSA as is, ECDSA r||s as a DER Ecdsa-Sig-Value. */
+  cmsSignatureValue(signature: Uint8Array): Uint8Array {
+    if (this.keyAlgorithm === 'RSA') return signature;
+    const half = signature.length / 2;
+    const integer = (bytes: Uint8Array): asn1js.Integer => {
+      let start = 0;
+      while (start < bytes.length - 1 && bytes[start] === 0) start++;
+      const trimmed = bytes.subarray(start);
+      const padded = (trimmed[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), trimmed]) : Buffer.from(trimmed);
+      return new asn1js.Integer({ valueHex: padded });
+    };
+    return new Uint8Array(new asn1js.Sequence({ value: [integer(signature.subarray(0, half)), integer(signature.subarray(half))] }).toBER());
+  }
+}

@@ -1,0 +1,59 @@
+import type { HashAlgorithm } from '../tokens/token.js';
+import type { HashSigner } from './hash-signer.js';
+import type { TimestampClient } from './timestamp-client.js';
+
+/** What the signer consented to and how the signature looks; shared by every format. */
+export interface PrepareOptions {
+  /** DER signer certificate. */
+  certificate: Uint8Array;
+  /** DER intermediate certificates to embed (root optional). */
+  chain?: readonly Uint8Array[];
+  /** The signing reason the signer typed/accepted: PDF /Reason, XAdES commitment qualifier. */
+  reason?: string;
+  /** PDF only: draw a visible signature (signer, time, reason) on the first page. */
+  visible?: boolean;
+  /** Name shown as the signer; defaults to the certificate's common name. */
+  signerName?: string;
+  /** Claimed signing time; defaults to now. The signature timestamp gives the trusted time. */
+  time?: Date;
+  hashAlgorithm?: HashAlgorithm;
+  /**
+   * PDF: where finish will write. Given here, prepare copies the document next to it while hashing it (one read
+   * instead of two, and the signed bytes are the hashed ones); finish must then use the same path, or abort the
+   * state to drop the copy.
+   */
+  outputPath?: string;
+  overwrite?: boolean;
+  /** Permissions of the output file (default 0o644, less the umask); the station's data directory wants 0o600. */
+  outputMode?: number;
+  /** Called as the document is read: bytes done of total. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface FinishOptions {
+  outputPath: string;
+  /** B-T when given, B-B (no timestamp) when omitted. */
+  timestampClient?: TimestampClient;
+  /** Replace an existing output file (never the input). */
+  overwrite?: boolean;
+  /** Permissions of the output file (default 0o644, less the umask). */
+  outputMode?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** A one-shot signer: the certificate and a function that signs hashes with its key. */
+export interface DocumentSigner {
+  certificate: Uint8Array;
+  chain?: readonly Uint8Array[];
+  sign: HashSigner;
+}
+
+/** What prepare hands out: the hash to sign, and the state finish needs (JSON-safe; keep it server-side). */
+export interface PreparedSignature<State> {
+  /** Hex hash the signer signs (PKCS#1 v1.5 DigestInfo / ECDSA input). */
+  dataToSignDigest: string;
+  digestAlgorithm: HashAlgorithm;
+  /** Base64 of the bytes whose hash is dataToSignDigest, for tokens that hash themselves (CKM_SHA256_RSA_PKCS). */
+  dataToSign: string;
+  state: State;
+}

@@ -1,0 +1,45 @@
+import type { TokenCertificate } from '../../../core/schemas/token-description.js';
+import { x509 } from '../../pki/x509.js';
+
+export interface CertificateSummary extends TokenCertificate {
+  /** CA certificates (the chain a token or a PKCS#12 file carries) are never offered for signing. */
+  isCa: boolean;
+}
+
+/**
+ * What the UI, the CLI and the certificate choice show for a certificate on a token or in a store.
+ * Usage follows the key usage bits: non-repudiation (contentCommitment) is a signing certificate even when
+ * digitalSignature is also set; digitalSignature alone is an authentication certificate.
+ */
+export function summarizeCertificate(der: Uint8Array, id: string, now: Date): CertificateSummary {
+  const certificate = new x509.X509Certificate(new Uint8Array(der));
+  const keyUsage = certificate.getExtension(x509.KeyUsagesExtension);
+  const usages = keyUsage?.usages ?? 0;
+  const usage: TokenCertificate['usage'] =
+    (usages & x509.KeyUsageFlags.nonRepudiation) !== 0 ? 'signing' : (usages & x509.KeyUsageFlags.digitalSignature) !== 0 ? 'authentication' : 'other';
+  const algorithm = certificate.publicKey.algorithm as { name: string; namedCurve?: string; modulusLength?: number };
+  const isEc = algorithm.name === 'ECDSA' || algorithm.name === 'ECDH';
+  return {
+    id,
+    certificate: Buffer.from(der).toString('base64'),
+    usage,
+    subject: certificate.subject,
+    issuer: certificate.issuer,
+    serialNumber: certificate.serialNumber,
+    notBefore: certificate.notBefore.toISOString(),
+    notAfter: certificate.notAfter.toISOString(),
+    keyAlgorithm: isEc ? 'EC' : 'RSA',
+    keyParameters: isEc ? (algorithm.namedCurve ?? 'unknown curve') : String(algorithm.modulusLength ?? 'unknown size'),
+    valid: isValidAt({ notBefore: certificate.notBefore.toISOString(), notAfter: certificate.notAfter.toISOString() }, now),
+    isCa: certificate.getExtension(x509.BasicConstraintsExtension)?.ca === true,
+  };
+}
+
+export function isValidAt(certificate: Pick<TokenCertificate, 'notBefore' | 'notAfter'>, now: Date): boolean {
+  return Date.parse(certificate.notBefore) <= now.getTime() && now.getTime() <= Date.parse(certificate.notAfter);
+}
+
+/** The public TokenCertificate shape, with validity as of `now` (summaries are cached longer than a moment). */
+export function toTokenCertificate({ isCa: _isCa, ...certificate }: CertificateSummary, now: Date): TokenCertificate {
+  return { ...certificate, valid: isValidAt(certificate, now) };
+}

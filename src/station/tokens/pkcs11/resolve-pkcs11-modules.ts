@@ -1,0 +1,73 @@
+import { access, constants, realpath } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { defaultNssDatabaseDirs, knownPkcs11Modules, nssSoftokenPaths } from './known-pkcs11-modules.js';
+import { nssDatabaseModule } from './nss-database-module.js';
+import type { Pkcs11ModuleSpec } from './pkcs11-module-spec.js';
+import type { Pkcs11ModuleRegistry } from './pkcs11-module-registry.js';
+
+export interface ModuleSelection {
+  /** Look for the per-OS known middleware and the user's browser NSS database (default true). */
+  includeKnown?: boolean;
+  /** User-added modules and NSS databases, read at each start. */
+  registry?: Pkcs11ModuleRegistry;
+  /** Module paths from the station config or the command line (`--module`). */
+  modulePaths?: readonly string[];
+  /** NSS database directories to open through the softoken. */
+  nssDatabases?: readonly string[];
+  /** Modules given in full (tests, embedders): used as they are. */
+  modules?: readonly Pkcs11ModuleSpec[];
+}
+
+/** Every module to load, in order: explicit specs, configured paths, user-added, then the known ones for this OS. */
+export async function resolvePkcs11Modules(options: ModuleSelection): Promise<Pkcs11ModuleSpec[]> {
+  const specs: Pkcs11ModuleSpec[] = [...(options.modules ?? [])];
+  const user = (await options.registry?.list()) ?? [];
+  for (const path of options.modulePaths ?? []) specs.push(pathModule(path, 'config'));
+  for (const entry of user.filter((e) => e.kind === 'module')) specs.push(pathModule(entry.path, 'user'));
+
+  const softoken = await firstExisting(nssSoftokenPaths());
+  const nssDirs: Array<{ dir: string; origin: Pkcs11ModuleSpec['origin'] }> = [
+    ...(options.nssDatabases ?? []).map((dir) => ({ dir, origin: 'config' as const })),
+    ...user.filter((e) => e.kind === 'nss-database').map((e) => ({ dir: e.path, origin: 'user' as const })),
+  ];
+  if (options.includeKnown !== false) {
+    for (const candidate of knownPkcs11Modules()) {
+      const path = await firstExisting(candidate.paths);
+      if (path) specs.push({ ...candidate, path });
+    }
+    for (const dir of await defaultNssDatabaseDirs()) {
+      if (await firstExisting([join(dir, 'cert9.db')])) {
+        nssDirs.push({ dir, origin: 'known' });
+        break;
+      }
+    }
+  }
+  if (softoken) for (const { dir, origin } of nssDirs) specs.push(nssDatabaseModule(softoken, dir, origin));
+
+  // The same library under two names (a symlink in pkcs11/, a known path also added by the user) loads once.
+  const seen = new Set<string>();
+  const unique: Pkcs11ModuleSpec[] = [];
+  for (const spec of specs) {
+    const key = `${await realpath(spec.path).catch(() => spec.path)}\0${spec.initialize?.libraryParameters ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(spec);
+  }
+  return unique;
+}
+
+function pathModule(path: string, origin: Pkcs11ModuleSpec['origin']): Pkcs11ModuleSpec {
+  return { path, name: basename(path), kind: 'pkcs11', origin, rescanByReinitialize: /softhsm/i.test(basename(path)) };
+}
+
+async function firstExisting(paths: readonly string[]): Promise<string | undefined> {
+  for (const path of paths) {
+    try {
+      await access(path, constants.R_OK);
+      return path;
+    } catch {
+      // try the next location
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,88 @@
+// A minimal DER *writer* for the TSA hot path. The constant parts of every response (certificates, algorithm
+// identifiers, ESSCertIDv2, the SignerInfo skeleton) are encoded once with @peculiar/asn1-* and asn1js when the
+// authority opens; per request only a handful of small values change (serial, genTime, nonce, imprint,
+// messageDigest, signature). Re-serialising the whole SignedData through a schema library costs several times
+// the RSA signature itself, so the per-request pieces are concatenated here instead. Every shape produced is
+// checked by `openssl ts -verify` and by parsing with @peculiar/asn1-tsp in the tests.
+
+/** Universal and context tags used by the TSA encoder. */
+export const DerTag = {
+  Integer: 0x02,
+  BitString: 0x03,
+  OctetString: 0x04,
+  Oid: 0x06,
+  Utf8String: 0x0c,
+  GeneralizedTime: 0x18,
+  Sequence: 0x30,
+  Set: 0x31,
+  Context0: 0xa0,
+  ContextPrimitive0: 0x80,
+  ContextPrimitive1: 0x81,
+} as const;
+
+function lengthBytes(length: number): Uint8Array {
+  if (length < 0x80) return Uint8Array.of(length);
+  const bytes: number[] = [];
+  for (let rest = length; rest > 0; rest = Math.floor(rest / 256)) bytes.unshift(rest & 0xff);
+  return Uint8Array.of(0x80 | bytes.length, ...bytes);
+}
+
+/** Tag, length and the concatenated contents. */
+export function derTlv(tag: number, ...contents: readonly Uint8Array[]): Buffer {
+  let total = 0;
+  for (const part of contents) total += part.length;
+  return Buffer.concat([Uint8Array.of(tag), lengthBytes(total), ...contents]);
+}
+
+/** A non-negative INTEGER from its unsigned big-endian magnitude (leading zeros trimmed, sign octet added). */
+export function derUnsignedInteger(magnitude: Uint8Array): Buffer {
+  let start = 0;
+  while (start < magnitude.length - 1 && magnitude[start] === 0) start++;
+  const trimmed = magnitude.subarray(start);
+  if (trimmed.length === 0) return derTlv(DerTag.Integer, Uint8Array.of(0));
+  return (trimmed[0]! & 0x80) !== 0 ? derTlv(DerTag.Integer, Uint8Array.of(0), trimmed) : derTlv(DerTag.Integer, trimmed);
+}
+
+export function derSmallInteger(value: number): Buffer {
+  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`derSmallInteger needs a safe non-negative integer, got ${value}`);
+  const bytes: number[] = [];
+  for (let rest = value; rest > 0; rest = Math.floor(rest / 256)) bytes.unshift(rest & 0xff);
+  return derUnsignedInteger(Uint8Array.from(bytes));
+}
+
+/**
+ * GeneralizedTime in UTC as RFC 3161 2.4.2 and X.690 require: `YYYYMMDDhhmmss[.fff]Z`, the fraction without
+ * trailing zeros and left out when it is zero.
+ */
+export function derGeneralizedTime(time: Date): Buffer {
+  const iso = time.toISOString(); // 2026-11-21T05:06:07.120Z
+  if (iso.length !== 24) throw new TypeError(`genTime out of range: ${iso}`);
+  const whole = iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16) + iso.slice(17, 19);
+  const fraction = iso.slice(20, 23).replace(/0+$/, '');
+  return derTlv(DerTag.GeneralizedTime, Buffer.from(`${whole}${fraction ? `.${fraction}` : ''}Z`, 'latin1'));
+}
+
+/**
+ * A BIT STRING for an ASN.1 named-bit list (PKIFailureInfo): DER drops trailing zero bits, so the length and the
+ * unused-bits octet follow from the highest bit set.
+ */
+export function derNamedBits(bits: readonly number[]): Buffer {
+  if (bits.length === 0) return derTlv(DerTag.BitString, Uint8Array.of(0));
+  const highest = Math.max(...bits);
+  const bytes = new Uint8Array(Math.floor(highest / 8) + 1);
+  for (const bit of bits) bytes[bit >> 3]! |= 0x80 >> (bit & 7);
+  return derTlv(DerTag.BitString, Uint8Array.of(7 - (highest & 7)), bytes);
+}
+
+/** Where one DER element sits in `bytes`: its tag and the end offset. Undefined for the BER indefinite form or a truncated header. */
+export function derElementAt(bytes: Uint8Array, offset: number): { tag: number; contentStart: number; end: number } | undefined {
+  if (offset + 2 > bytes.length) return undefined;
+  const tag = bytes[offset]!;
+  const first = bytes[offset + 1]!;
+  if (first < 0x80) return { tag, contentStart: offset + 2, end: offset + 2 + first };
+  const octets = first & 0x7f;
+  if (octets === 0 || octets > 4 || offset + 2 + octets > bytes.length) return undefined;
+  let length = 0;
+  for (let i = 0; i < octets; i++) length = length * 256 + bytes[offset + 2 + i]!;
+  return { tag, contentStart: offset + 2 + octets, end: offset + 2 + octets + length };
+}

@@ -1,0 +1,22 @@
+import { exchangeTimestamp, type TimestampExchangeOptions } from './timestamp-exchange.js';
+import type { TimestampAuthority } from './timestamp-authority.js';
+import type { TimestampClient } from './timestamp-client.js';
+import type { TsaHashAlgorithm } from './tsa-hash-algorithms.js';
+
+/**
+ * The station's own TSA, in process: same request, same checks as over HTTP, without a socket or an IP
+ * allow list (the station is the caller). For signing done by the station itself.
+ */
+export class EmbeddedTimestampClient implements TimestampClient {
+  readonly #tsa: Pick<TimestampAuthority, 'respond'>;
+  readonly #options: TimestampExchangeOptions;
+
+  constructor(tsa: Pick<TimestampAuthority, 'respond'>, options: TimestampExchangeOptions = {}) {
+    this.#tsa = tsa;
+    this.#options = options;
+  }
+
+  async timestamp(hash: Uint8Array, hashAlgorithm: TsaHashAlgorithm): Promise<Uint8Array> {
+    return (await exchangeTimestamp((request) => this.#tsa.respond(request), hash, hashAlgorithm, this.#options)).token;
+  }
+}

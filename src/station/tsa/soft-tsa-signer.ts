@@ -1,0 +1,35 @@
+import { sign, type KeyObject } from 'node:crypto';
+import { TSA_HASH_ALGORITHMS, type TsaHashAlgorithm } from './tsa-hash-algorithms.js';
+import type { TsaSigner } from './tsa-signer.js';
+
+/**
+ * A TsaSigner over a private KeyObject parsed once (parsing the key per signature would cost twice the
+ * signature). Signing uses node:crypto's callback form, which runs on the libuv thread pool, so the event loop
+ * keeps accepting and parsing requests while RSA works on another core.
+ */
+export class SoftTsaSigner implements TsaSigner {
+  readonly certificates: readonly Uint8Array[];
+  readonly keyType: 'RSA' | 'EC';
+  readonly digestAlgorithm: TsaHashAlgorithm;
+  readonly #key: KeyObject;
+  readonly #nodeHash: string;
+
+  constructor(key: KeyObject, certificates: readonly Uint8Array[], digestAlgorithm: TsaHashAlgorithm = 'SHA-256') {
+    if (key.type !== 'private') throw new TypeError('SoftTsaSigner needs a private key');
+    if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ec') {
+      throw new TypeError(`SoftTsaSigner supports RSA and EC keys, not ${key.asymmetricKeyType}`);
+    }
+    if (certificates.length === 0) throw new TypeError('SoftTsaSigner needs at least the TSA certificate');
+    this.#key = key;
+    this.keyType = key.asymmetricKeyType === 'rsa' ? 'RSA' : 'EC';
+    this.certificates = certificates;
+    this.digestAlgorithm = digestAlgorithm;
+    this.#nodeHash = TSA_HASH_ALGORITHMS[digestAlgorithm].nodeName;
+  }
+
+  sign(data: Uint8Array): Promise<Uint8Array> {
+    return new Promise((resolve, reject) =>
+      sign(this.#nodeHash, data, { key: this.#key, dsaEncoding: 'der' }, (error, signature) => (error ? reject(error) : resolve(signature))),
+    );
+  }
+}

@@ -1,0 +1,116 @@
+import { X509Certificate as NodeX509Certificate, verify } from 'node:crypto';
+import { x509 } from '../pki/x509.js';
+import type { Database } from '../store/database.js';
+import type { SecretVault } from '../keychain/secret-vault.js';
+import type { Clock } from '../ports/clock.js';
+import { TSA_HASH_ALGORITHMS } from './tsa-hash-algorithms.js';
+import { loadTsaIdentity } from './tsa-identity.js';
+import { parseTimestampRequest } from './tsa-request-parser.js';
+import { TsaRejection } from './tsa-rejection.js';
+import { TsaError } from './tsa-error.js';
+import { TsaSerialAllocator } from './tsa-serial-allocator.js';
+import type { TsaSigner } from './tsa-signer.js';
+import { TimestampResponseEncoder, type TsaAccuracy } from './timestamp-response-encoder.js';
+
+/**
+ * The station's TSA policy: a UUID-based OID (2.25, ITU-T X.667), so it needs no registered arc and cannot
+ * collide with anyone else's policy.
+ */
+export const DEFAULT_TSA_POLICY_OID = '2.25.249320212787427268827247342268570996899';
+
+export interface TimestampAuthorityOptions {
+  database: Database;
+  vault: SecretVault;
+  clock: Clock;
+  /** The one policy under which tokens are issued; requests naming another are rejected (unacceptedPolicy). */
+  policyOid?: string;
+  /** Stated in every token. Default: 1 second (the system clock, not a disciplined time source). */
+  accuracy?: TsaAccuracy;
+  /** Another key holder (a PKCS#11 token through TokenTsaSigner); default: the station's own key in the vault. */
+  signer?: TsaSigner;
+  /** Serial numbers reserved per store transaction. */
+  serialBlockSize?: number;
+}
+
+/**
+ * RFC 3161 timestamping authority: turns a DER TimeStampReq into a DER TimeStampResp. Opened once by the
+ * composition root; `respond` is safe to call concurrently.
+ */
+export class TimestampAuthority {
+  readonly policyOid: string;
+  readonly #signer: TsaSigner;
+  readonly #encoder: TimestampResponseEncoder;
+  readonly #serials: TsaSerialAllocator;
+  readonly #clock: Clock;
+
+  private constructor(signer: TsaSigner, serials: TsaSerialAllocator, clock: Clock, policyOid: string, accuracy: TsaAccuracy) {
+    this.policyOid = policyOid;
+    this.#signer = signer;
+    this.#serials = serials;
+    this.#clock = clock;
+    this.#encoder = new TimestampResponseEncoder({ signer, policyOid, accuracy });
+  }
+
+  /** Loads (on first start: creates) the TSA root, certificate and key, and checks the signer works. */
+  static async open(options: TimestampAuthorityOptions): Promise<TimestampAuthority> {
+    const policyOid = options.policyOid ?? DEFAULT_TSA_POLICY_OID;
+    if (!/^[0-2](\.(0|[1-9]\d*))+$/.test(policyOid)) throw new TypeError(`policyOid is not an OID: ${policyOid}`);
+    const signer = options.signer ?? (await loadTsaIdentity(options));
+    await checkSigner(signer);
+    return new TimestampAuthority(signer, new TsaSerialAllocator(options.database, options.serialBlockSize), options.clock, policyOid, options.accuracy ?? { seconds: 1 });
+  }
+
+  /** The certificate chain in DER: the TSA certificate first, root last. */
+  get certificates(): readonly Uint8Array[] {
+    return this.#signer.certificates;
+  }
+
+  /**
+   * Answers a request with a granted token, or with a PKIStatus rejection for anything RFC 3161 lets a TSA
+   * refuse. Throws only when the station itself fails (store, signer): the boundary answers systemFailure.
+   */
+  async respond(requestDer: Uint8Array): Promise<Buffer> {
+    try {
+      const request = parseTimestampRequest(requestDer, this.policyOid);
+      const serialNumber = await this.#serials.next();
+      return await this.#encoder.grant(request, { serialNumber, genTime: this.#clock.now() });
+    } catch (error) {
+      if (error instanceof TsaRejection && error.failInfo !== 'systemFailure') return TimestampResponseEncoder.reject(error.failInfo, error.message);
+      throw error;
+    }
+  }
+
+  /** A rejection response for failures outside the request (station errors); the boundary uses it. */
+  static systemFailure(): Buffer {
+    return TimestampResponseEncoder.reject('systemFailure', 'The TSA failed to issue a timestamp; try again later.');
+  }
+
+  async close(): Promise<void> {
+    await this.#serials.drain();
+    await this.#signer.close?.();
+  }
+}
+
+/**
+ * A signer from configuration (a token, a KMS) can be paired with the wrong certificate or one that is not a
+ * TSA certificate; both would produce tokens no verifier accepts, so the station refuses to start with them.
+ */
+async function checkSigner(signer: TsaSigner): Promise<void> {
+  const [first] = signer.certificates;
+  if (!first) throw new TsaError('ERR_TSA_CERTIFICATE_INVALID', 'The TSA signer has no certificate.');
+  const eku = new x509.X509Certificate(Uint8Array.from(first)).getExtension(x509.ExtendedKeyUsageExtension);
+  if (!eku?.critical || eku.usages.length !== 1 || eku.usages[0] !== x509.ExtendedKeyUsage.timeStamping) {
+    throw new TsaError('ERR_TSA_CERTIFICATE_INVALID', 'The TSA certificate must have exactly one extended key usage, timeStamping, marked critical (RFC 3161 2.3).');
+  }
+  const probe = Buffer.from('signing-station tsa key check');
+  let signature: Uint8Array;
+  try {
+    signature = await signer.sign(probe);
+  } catch (cause) {
+    throw new TsaError('ERR_TSA_SIGNER_FAILED', `The TSA signer cannot sign: ${(cause as Error).message}`, { cause, retriable: true });
+  }
+  const publicKey = new NodeX509Certificate(first).publicKey;
+  if (!verify(TSA_HASH_ALGORITHMS[signer.digestAlgorithm].nodeName, probe, { key: publicKey, dsaEncoding: 'der' }, signature)) {
+    throw new TsaError('ERR_TSA_KEY_MISMATCH', 'The TSA signer’s key does not match its certificate.');
+  }
+}

@@ -1,0 +1,184 @@
+import { createHash } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { AlgorithmIdentifier, Certificate, GeneralName } from '@peculiar/asn1-x509';
+import { Attribute, IssuerAndSerialNumber, id_signedData } from '@peculiar/asn1-cms';
+import { id_ct_tstInfo } from '@peculiar/asn1-tsp';
+import { DerTag, derGeneralizedTime, derNamedBits, derSmallInteger, derTlv } from './der.js';
+import { TSA_HASH_ALGORITHMS } from './tsa-hash-algorithms.js';
+import type { TimestampRequest } from './tsa-request-parser.js';
+import { PKI_FAILURE_BITS, type PkiFailure } from './tsa-rejection.js';
+import type { TsaSigner } from './tsa-signer.js';
+
+/** Accuracy of genTime as the TSA states it in every token (RFC 3161 2.4.2). */
+export interface TsaAccuracy {
+  seconds?: number;
+  millis?: number;
+  micros?: number;
+}
+
+export interface GrantedToken {
+  serialNumber: number;
+  genTime: Date;
+}
+
+const OID_CONTENT_TYPE = '1.2.840.113549.1.9.3';
+const OID_MESSAGE_DIGEST = '1.2.840.113549.1.9.4';
+const OID_SIGNING_CERTIFICATE_V2 = '1.2.840.113549.1.9.16.2.47';
+const SIGNATURE_OIDS = {
+  RSA: { 'SHA-256': '1.2.840.113549.1.1.11', 'SHA-384': '1.2.840.113549.1.1.12', 'SHA-512': '1.2.840.113549.1.1.13' },
+  EC: { 'SHA-256': '1.2.840.10045.4.3.2', 'SHA-384': '1.2.840.10045.4.3.3', 'SHA-512': '1.2.840.10045.4.3.4' },
+} as const;
+const PKI_STATUS_GRANTED = derTlv(DerTag.Sequence, derSmallInteger(0));
+const PKI_STATUS_REJECTION = derSmallInteger(2);
+const EMPTY = Buffer.alloc(0);
+
+const der = (value: object): Buffer => Buffer.from(AsnConvert.serialize(value));
+const oid = (value: string): Buffer => Buffer.from(new asn1js.ObjectIdentifier({ value }).toBER());
+const algorithm = (value: string, nullParameters: boolean): Buffer =>
+  der(new AlgorithmIdentifier({ algorithm: value, ...(nullParameters ? { parameters: null } : {}) }));
+const attribute = (type: string, value: Uint8Array): Buffer =>
+  der(new Attribute({ attrType: type, attrValues: [Uint8Array.from(value).buffer] }));
+const SIGNED_DATA_OID = oid(id_signedData);
+
+/**
+ * Builds DER TimeStampResp messages. Everything that is the same in every token is encoded once, here, with
+ * @peculiar/asn1-* and asn1js; `grant` only concatenates the per-request values into those pieces (see der.ts
+ * for why) and has the signer sign the signed attributes.
+ */
+export class TimestampResponseEncoder {
+  readonly #signer: TsaSigner;
+  readonly #digest: string;
+  readonly #head: Buffer;
+  readonly #accuracy: Buffer;
+  readonly #tsaName: Buffer;
+  readonly #imprintAlgorithms: Map<string, Buffer>;
+  readonly #digestAlgorithms: Buffer;
+  readonly #eContentType: Buffer;
+  readonly #certificates: Buffer;
+  readonly #signerInfoHead: Buffer;
+  readonly #signatureAlgorithm: Buffer;
+  /** The signed attributes in DER SET OF order; the messageDigest value goes where `null` stands. */
+  readonly #signedAttributes: ReadonlyArray<Buffer | null>;
+  readonly #messageDigestPrefix: Buffer;
+
+  constructor(options: { signer: TsaSigner; policyOid: string; accuracy?: TsaAccuracy }) {
+    const { signer } = options;
+    const tsaCertificate = signer.certificates[0];
+    if (!tsaCertificate) throw new TypeError('The TSA signer has no certificate');
+    const certificate = AsnConvert.parse(tsaCertificate, Certificate);
+    const digestInfo = TSA_HASH_ALGORITHMS[signer.digestAlgorithm];
+    this.#signer = signer;
+    this.#digest = digestInfo.nodeName;
+
+    // TSTInfo: version, policy | imprint, serial, genTime | accuracy | nonce | tsa name
+    this.#head = Buffer.concat([derSmallInteger(1), oid(options.policyOid)]);
+    this.#accuracy = options.accuracy ? accuracy(options.accuracy) : EMPTY;
+    this.#tsaName = derTlv(DerTag.Context0, der(new GeneralName({ directoryName: certificate.tbsCertificate.subject })));
+    this.#imprintAlgorithms = new Map(
+      Object.values(TSA_HASH_ALGORITHMS).flatMap((info) => [
+        [`${info.oid}:null`, algorithm(info.oid, true)],
+        [`${info.oid}:absent`, algorithm(info.oid, false)],
+      ]),
+    );
+
+    // SignedData: the digest algorithm set and the certificates field ([0] IMPLICIT CertificateSet). The TSA
+    // certificate and any intermediates go in; the root is the verifier's trust anchor and stays out.
+    const signerDigestAlgorithm = algorithm(digestInfo.oid, false);
+    this.#digestAlgorithms = derTlv(DerTag.Set, signerDigestAlgorithm);
+    this.#eContentType = oid(id_ct_tstInfo);
+    const shipped = signer.certificates.length > 1 ? signer.certificates.slice(0, -1) : signer.certificates;
+    this.#certificates = derTlv(DerTag.Context0, ...shipped);
+
+    // SignerInfo v1: issuerAndSerialNumber, digestAlgorithm | signedAttrs | signatureAlgorithm, signature
+    const sid = der(new IssuerAndSerialNumber({ issuer: certificate.tbsCertificate.issuer, serialNumber: certificate.tbsCertificate.serialNumber }));
+    this.#signerInfoHead = Buffer.concat([derSmallInteger(1), sid, signerDigestAlgorithm]);
+    this.#signatureAlgorithm = algorithm(SIGNATURE_OIDS[signer.keyType][signer.digestAlgorithm], signer.keyType === 'RSA');
+
+    const contentType = attribute(OID_CONTENT_TYPE, oid(id_ct_tstInfo));
+    const signingCertificate = attribute(OID_SIGNING_CERTIFICATE_V2, signingCertificateV2(tsaCertificate, certificate));
+    const digestPlaceholder = attribute(OID_MESSAGE_DIGEST, derTlv(DerTag.OctetString, Buffer.alloc(digestInfo.length)));
+    this.#messageDigestPrefix = digestPlaceholder.subarray(0, digestPlaceholder.length - digestInfo.length);
+    // DER orders SET OF by encoding. The attributes differ in length octets or OID before the digest value, so
+    // the order found with a zero digest holds for every digest.
+    const ordered = [contentType, signingCertificate, digestPlaceholder].sort(Buffer.compare);
+    this.#signedAttributes = ordered.map((piece) => (piece === digestPlaceholder ? null : piece));
+  }
+
+  /** A TimeStampResp granting `request` (PKIStatus granted) with a freshly signed token. */
+  async grant(request: TimestampRequest, token: GrantedToken): Promise<Buffer> {
+    const imprintAlgorithm = this.#imprintAlgorithms.get(`${request.hashAlgorithm.oid}:${request.hashParametersNull ? 'null' : 'absent'}`);
+    if (!imprintAlgorithm) throw new TypeError(`No encoding for imprint algorithm ${request.hashAlgorithm.oid}`);
+    const tstInfo = derTlv(
+      DerTag.Sequence,
+      this.#head,
+      derTlv(DerTag.Sequence, imprintAlgorithm, derTlv(DerTag.OctetString, request.hashedMessage)),
+      derSmallInteger(token.serialNumber),
+      derGeneralizedTime(token.genTime),
+      this.#accuracy,
+      // ordering FALSE is the DEFAULT, so DER leaves it out
+      request.nonce ? derTlv(DerTag.Integer, request.nonce) : EMPTY,
+      this.#tsaName,
+    );
+
+    const messageDigest = Buffer.concat([this.#messageDigestPrefix, createHash(this.#digest).update(tstInfo).digest()]);
+    const signedAttributes = derTlv(DerTag.Set, ...this.#signedAttributes.map((piece) => piece ?? messageDigest));
+    const signature = await this.#signer.sign(signedAttributes);
+    // In the SignerInfo the same SET travels as [0] IMPLICIT; a copy, since a signer may still hold its input.
+    const implicitAttributes = Buffer.from(signedAttributes);
+    implicitAttributes[0] = DerTag.Context0;
+
+    const signerInfo = derTlv(DerTag.Sequence, this.#signerInfoHead, implicitAttributes, this.#signatureAlgorithm, derTlv(DerTag.OctetString, signature));
+    const signedData = derTlv(
+      DerTag.Sequence,
+      derSmallInteger(3),
+      this.#digestAlgorithms,
+      derTlv(DerTag.Sequence, this.#eContentType, derTlv(DerTag.Context0, derTlv(DerTag.OctetString, tstInfo))),
+      request.certReq ? this.#certificates : EMPTY,
+      derTlv(DerTag.Set, signerInfo),
+    );
+    const contentInfo = derTlv(DerTag.Sequence, SIGNED_DATA_OID, derTlv(DerTag.Context0, signedData));
+    return derTlv(DerTag.Sequence, PKI_STATUS_GRANTED, contentInfo);
+  }
+
+  /** A TimeStampResp with PKIStatus rejection, the failure bit and a human-readable statusString. */
+  static reject(failure: PkiFailure, message: string): Buffer {
+    const statusString = derTlv(DerTag.Sequence, derTlv(DerTag.Utf8String, Buffer.from(message, 'utf8')));
+    return derTlv(DerTag.Sequence, derTlv(DerTag.Sequence, PKI_STATUS_REJECTION, statusString, derNamedBits([PKI_FAILURE_BITS[failure]])));
+  }
+}
+
+function accuracy(value: TsaAccuracy): Buffer {
+  for (const unit of ['millis', 'micros'] as const) {
+    const part = value[unit];
+    if (part !== undefined && (!Number.isInteger(part) || part < 0 || part > 999)) throw new TypeError(`accuracy.${unit} is 0..999 (RFC 3161), got ${part}`);
+  }
+  const parts: Buffer[] = [];
+  if (value.seconds) parts.push(derSmallInteger(value.seconds));
+  if (value.millis) parts.push(derTlv(DerTag.ContextPrimitive0, derSmallInteger(value.millis).subarray(2)));
+  if (value.micros) parts.push(derTlv(DerTag.ContextPrimitive1, derSmallInteger(value.micros).subarray(2)));
+  if (parts.length === 0) throw new TypeError('An accuracy needs seconds, millis or micros');
+  return derTlv(DerTag.Sequence, ...parts);
+}
+
+/**
+ * SigningCertificateV2 (RFC 5035) with one ESSCertIDv2: SHA-256 of the TSA certificate (the DEFAULT hash, so
+ * its AlgorithmIdentifier is omitted) and the issuerSerial that pins it. Neither pkijs nor @peculiar ships this
+ * structure, so it is put together with asn1js.
+ */
+function signingCertificateV2(certificateDer: Uint8Array, certificate: Certificate): Uint8Array {
+  const issuerName = asn1js.fromBER(AsnConvert.serialize(certificate.tbsCertificate.issuer)).result;
+  const serial = asn1js.fromBER(derTlv(DerTag.Integer, new Uint8Array(certificate.tbsCertificate.serialNumber))).result;
+  const essCertIdV2 = new asn1js.Sequence({
+    value: [
+      new asn1js.OctetString({ valueHex: createHash('sha256').update(certificateDer).digest() }),
+      new asn1js.Sequence({
+        value: [
+          new asn1js.Sequence({ value: [new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 4 }, value: [issuerName] })] }),
+          serial,
+        ],
+      }),
+    ],
+  });
+  return new Uint8Array(new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] }).toBER());
+}

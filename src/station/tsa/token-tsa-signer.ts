@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import type { PinSource, Token } from '../tokens/token.js';
+import { DerTag, derTlv, derUnsignedInteger } from './der.js';
+import { TSA_HASH_ALGORITHMS, type TsaHashAlgorithm } from './tsa-hash-algorithms.js';
+import type { TsaSigner } from './tsa-signer.js';
+
+export interface TokenTsaSignerOptions {
+  /** The token holding the TSA key (a PKCS#11 token from the PKCS#11 bridge, or any other Token). */
+  token: Token;
+  /** The certificate id on the token whose key signs (`TokenCertificate.id`). */
+  certificateId: string;
+  /** The TSA certificate first, then its issuers, root last. */
+  certificates: readonly Uint8Array[];
+  keyType: 'RSA' | 'EC';
+  digestAlgorithm?: TsaHashAlgorithm;
+  /**
+   * Unattended PIN supply for the TSA key (for example read from the vault at start). The token zeroes the
+   * buffer after use, so this must return a fresh copy each time.
+   */
+  pin: PinSource;
+}
+
+/**
+ * TsaSigner over a `Token`: hashes the signed attributes here and has the token sign the hash, turning the
+ * token's raw r||s ECDSA output into the DER ECDSA-Sig-Value that CMS carries.
+ */
+export class TokenTsaSigner implements TsaSigner {
+  readonly certificates: readonly Uint8Array[];
+  readonly keyType: 'RSA' | 'EC';
+  readonly digestAlgorithm: TsaHashAlgorithm;
+  readonly #options: TokenTsaSignerOptions;
+
+  constructor(options: TokenTsaSignerOptions) {
+    if (options.certificates.length === 0) throw new TypeError('TokenTsaSigner needs at least the TSA certificate');
+    this.#options = options;
+    this.certificates = options.certificates;
+    this.keyType = options.keyType;
+    this.digestAlgorithm = options.digestAlgorithm ?? 'SHA-256';
+  }
+
+  async sign(data: Uint8Array): Promise<Uint8Array> {
+    const hash = createHash(TSA_HASH_ALGORITHMS[this.digestAlgorithm].nodeName).update(data).digest();
+    const signature = await this.#options.token.sign({
+      certificateId: this.#options.certificateId,
+      hash,
+      hashAlgorithm: this.digestAlgorithm,
+      scheme: this.keyType === 'RSA' ? 'RSASSA-PKCS1-v1_5' : 'ECDSA',
+      pin: this.#options.pin,
+      purpose: 'sign',
+    });
+    return this.keyType === 'RSA' ? signature : ecdsaSigValue(signature);
+  }
+
+  close(): Promise<void> {
+    return this.#options.token.release();
+  }
+}
+
+function ecdsaSigValue(rawSignature: Uint8Array): Uint8Array {
+  if (rawSignature.length === 0 || rawSignature.length % 2 !== 0) throw new TypeError(`An r||s ECDSA signature has an even length, got ${rawSignature.length}`);
+  const half = rawSignature.length / 2;
+  return derTlv(DerTag.Sequence, derUnsignedInteger(rawSignature.subarray(0, half)), derUnsignedInteger(rawSignature.subarray(half)));
+}

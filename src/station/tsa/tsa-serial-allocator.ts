@@ -1,0 +1,77 @@
+import type { Database } from '../store/database.js';
+import { TsaRejection } from './tsa-rejection.js';
+
+interface Block {
+  next: number;
+  end: number;
+}
+
+/**
+ * Serial numbers for timestamp tokens: unique and increasing across restarts and crashes. A block of numbers is
+ * reserved in the store (one durable transaction) before any of them is used, so a crash only skips the rest
+ * of the block and never reuses a number. The next block is reserved in the background when half of the
+ * current one is spent, so requests do not wait for the store.
+ */
+export class TsaSerialAllocator {
+  readonly #database: Database;
+  readonly #blockSize: number;
+  #current: Block = { next: 0, end: 0 };
+  #spare: Block | undefined;
+  #reserving: Promise<void> | undefined;
+
+  constructor(database: Database, blockSize = 1024) {
+    if (!Number.isSafeInteger(blockSize) || blockSize < 1) throw new TypeError(`blockSize must be a positive integer, got ${blockSize}`);
+    this.#database = database;
+    this.#blockSize = blockSize;
+  }
+
+  async next(): Promise<number> {
+    for (;;) {
+      if (this.#current.next < this.#current.end) {
+        const serial = this.#current.next++;
+        if (this.#spare === undefined && this.#reserving === undefined && this.#current.end - this.#current.next <= this.#blockSize / 2) {
+          this.#reserve().catch(() => undefined); // a failure resurfaces when the block is really needed
+        }
+        return serial;
+      }
+      if (this.#spare) {
+        this.#current = this.#spare;
+        this.#spare = undefined;
+        continue;
+      }
+      await this.#reserve();
+    }
+  }
+
+  /** Waits for a reservation in flight, so the store can be closed cleanly. */
+  async drain(): Promise<void> {
+    await this.#reserving?.catch(() => undefined);
+  }
+
+  /**
+   * Reserves the next block; at most one reservation runs at a time and every caller shares it. The block is
+   * installed exactly once, here: as the current block if that one is spent, otherwise as the spare.
+   */
+  #reserve(): Promise<void> {
+    this.#reserving ??= this.#database
+      .transaction(async (tx) => {
+        const row = await tx.get<{ next_serial: number }>('SELECT next_serial FROM tsa_serial WHERE id = 1');
+        const start = row?.next_serial ?? 1;
+        const end = start + this.#blockSize;
+        if (!Number.isSafeInteger(end)) throw new TypeError('TSA serial numbers are exhausted');
+        await tx.run('INSERT INTO tsa_serial (id, next_serial) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET next_serial = excluded.next_serial', [end]);
+        return { next: start, end };
+      })
+      .then((block) => {
+        if (this.#current.next >= this.#current.end) this.#current = block;
+        else this.#spare = block;
+      })
+      .catch((cause: unknown) => {
+        throw new TsaRejection('systemFailure', 'The TSA cannot reserve serial numbers in its store.', { cause });
+      })
+      .finally(() => {
+        this.#reserving = undefined;
+      });
+    return this.#reserving;
+  }
+}

@@ -1,0 +1,123 @@
+// Signs a 200 MB PDF (PAdES B-T: hash, sign, timestamp, atomic write with fsync) and compares with `sha256sum` of
+// the same file in the same run (target: at most 2x its time, RSS growth under 64 MB). Peer figure: @signpdf/signpdf
+// (which loads the whole file) on the same file. Each measured run is a child process, so memory is its own.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SignatureEngine } from '../../src/station/signing/signature-engine.js';
+import { softKeySigner } from '../../src/station/signing/soft-key-signer.js';
+import { createOpensslTsa } from '../support/signing-openssl-tsa.js';
+import { writeBigPdf } from '../support/signing-test-pdfs.js';
+import { createTestCa, createTestSigner } from '../support/test-pki.js';
+
+const SIZE = 200 * 1024 * 1024;
+const self = fileURLToPath(import.meta.url);
+const pem = (label: string, der: Uint8Array): string => `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n')}\n-----END ${label}-----\n`;
+
+interface Measure {
+  ms: number;
+  rssGrowthMb: number;
+}
+
+/** Samples RSS every 5 ms while `job` runs; growth is the peak over the RSS just before. */
+async function measure(job: () => Promise<void>): Promise<Measure> {
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const start = performance.now();
+  await job();
+  const ms = performance.now() - start;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  return { ms, rssGrowthMb: (peak - before) / 1024 / 1024 };
+}
+
+async function child(mode: string, dir: string): Promise<void> {
+  const input = join(dir, 'big.pdf');
+  let result: Measure;
+  if (mode === 'station') {
+    const signer = JSON.parse(await readFile(join(dir, 'signer.json'), 'utf8')) as { cert: string; pkcs8: string };
+    const tsa = await createOpensslTsa(join(dir, 'tsa'));
+    const certificate = new Uint8Array(Buffer.from(signer.cert, 'base64'));
+    const sign = softKeySigner(new Uint8Array(Buffer.from(signer.pkcs8, 'base64')));
+    result = await measure(() =>
+      SignatureEngine.sign('pades', input, { certificate, sign }, { outputPath: join(dir, `station-${Date.now()}.pdf`), reason: 'Benchmark', timestampClient: tsa }),
+    );
+  } else {
+    const { SignPdf } = await import('@signpdf/signpdf');
+    const { plainAddPlaceholder } = await import('@signpdf/placeholder-plain');
+    const { P12Signer } = await import('@signpdf/signer-p12');
+    const p12 = await readFile(join(dir, 'signer.p12'));
+    result = await measure(async () => {
+      const pdfBuffer = await readFile(input);
+      const withPlaceholder = plainAddPlaceholder({ pdfBuffer, reason: 'Benchmark', contactInfo: '', name: 'Bench', location: '' });
+      const signed = await new SignPdf().sign(withPlaceholder, new P12Signer(p12, { passphrase: 'bench' }));
+      await writeFile(join(dir, `signpdf-${Date.now()}.pdf`), signed);
+    });
+  }
+  process.stdout.write(JSON.stringify(result));
+}
+
+function runChild(mode: string, dir: string): Measure {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', self, mode, dir], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (run.status !== 0) throw new Error(`${mode} run failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as Measure;
+}
+
+function sha256sum(file: string): number {
+  const start = performance.now();
+  execFileSync('sha256sum', [file]);
+  return performance.now() - start;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'sign-bench-'));
+  try {
+    // RSA all the way: node-forge (inside @signpdf) cannot read certificates signed with ECDSA.
+    const ca = await createTestCa('CN=Bench Root,C=EE', 'RSA-2048');
+    const signer = await createTestSigner(ca, 'CN=Bench Signer,C=EE', 'RSA-2048');
+    await writeFile(join(dir, 'signer.json'), JSON.stringify({ cert: Buffer.from(signer.der).toString('base64'), pkcs8: Buffer.from(signer.pkcs8).toString('base64') }));
+    await writeFile(join(dir, 'key.pem'), pem('PRIVATE KEY', signer.pkcs8));
+    await writeFile(join(dir, 'cert.pem'), signer.pem);
+    // node-forge (inside @signpdf/signer-p12) reads 3DES/SHA-1 PKCS#12 but not OpenSSL 3's AES default.
+    execFileSync('openssl', ['pkcs12', '-export', '-in', join(dir, 'cert.pem'), '-inkey', join(dir, 'key.pem'), '-out', join(dir, 'signer.p12'), '-passout', 'pass:bench', '-keypbe', 'PBE-SHA1-3DES', '-certpbe', 'PBE-SHA1-3DES', '-macalg', 'sha1']);
+    execFileSync('mkdir', [join(dir, 'tsa')]);
+    const input = await writeBigPdf(join(dir, 'big.pdf'), SIZE);
+    sha256sum(input); // warm the page cache for everyone
+    const baseline: number[] = [];
+    const station: Measure[] = [];
+    for (let i = 0; i < 3; i++) {
+      execFileSync('sh', ['-c', `rm -f ${join(dir, 'station-')}*.pdf`]);
+      baseline.push(sha256sum(input));
+      station.push(runChild('station', dir));
+    }
+    // A fast signature is worth nothing if it is broken: the last output goes through pdfsig.
+    const [signed] = (await readdir(dir)).filter((f) => f.startsWith('station-'));
+    const report = spawnSync('pdfsig', [join(dir, signed!)], { encoding: 'utf8' }).stdout;
+    if (!/Signature is Valid/.test(report) || !/Total document signed/.test(report)) throw new Error(`station output does not verify:\n${report}`);
+    const base = median(baseline);
+    const ours = median(station.map((s) => s.ms));
+    const oursRss = Math.max(...station.map((s) => s.rssGrowthMb));
+    console.log(`file: ${(SIZE / 1024 / 1024).toFixed(0)} MB PDF, PAdES B-T (RSA-2048, openssl TSA), output fsynced`);
+    console.log(`baseline sha256sum: ${base.toFixed(0)} ms (median of 3)`);
+    console.log(`station sign:       ${ours.toFixed(0)} ms (median of 3), RSS growth max ${oursRss.toFixed(1)} MB; output verified by pdfsig`);
+    console.log(`ratio station/sha256sum: ${(ours / base).toFixed(2)}x (target <= 2x); RSS growth target < 64 MB: ${oursRss < 64 ? 'met' : 'MISSED'}`);
+    try {
+      const peer = runChild('signpdf', dir);
+      console.log(`peer @signpdf/signpdf: ${peer.ms.toFixed(0)} ms, RSS growth ${peer.rssGrowthMb.toFixed(1)} MB (ratio ${(peer.ms / base).toFixed(2)}x)`);
+    } catch (error) {
+      console.log(`peer @signpdf/signpdf: failed on this file: ${(error as Error).message.split('\n').slice(0, 3).join(' ')}`);
+    }
+    if (ours / base > 2 || oursRss >= 64) process.exitCode = 1;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const [mode, dir] = process.argv.slice(2);
+if (mode && dir) await child(mode, dir);
+else await main();

@@ -1,0 +1,167 @@
+// npm run bench tsa: RFC 3161 responses per second over HTTP with concurrent clients, against two baselines
+// measured in the same run: raw Node RSA-2048 crypto.sign (one core, KeyObject) and `openssl ts -reply` per
+// request. Targets: >= 50% of the raw sign rate per server core used, >= 20x openssl ts -reply.
+import { fork } from 'node:child_process';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readTimestampReply } from '../../src/station/tsa/timestamp-reply-reader.js';
+import { createOpensslTsa, type OpensslTsa } from '../support/tsa-openssl-tsa.js';
+import { openssl } from '../support/tsa-openssl.js';
+
+const SIGN_SECONDS = 2;
+const HTTP_SECONDS = 5;
+const OPENSSL_RUNS = 30;
+const CONCURRENCY = Number(process.env.TSA_BENCH_CONCURRENCY ?? 16);
+
+/**
+ * Signatures per CPU-second of this process: the machine is shared (2 cores, other jobs), so rates are taken
+ * per CPU time actually used, on both sides of the comparison, rather than per wall-clock second.
+ */
+function rawSignRate(): { perCpuSecond: number; perWallSecond: number } {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const data = randomBytes(150); // about the size of the signed attributes
+  for (let i = 0; i < 200; i++) sign('sha256', data, privateKey);
+  let count = 0;
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  while (performance.now() - start < SIGN_SECONDS * 1000) {
+    sign('sha256', data, privateKey);
+    count++;
+  }
+  const used = process.cpuUsage(cpu);
+  return { perCpuSecond: count / ((used.user + used.system) / 1e6), perWallSecond: count / ((performance.now() - start) / 1000) };
+}
+
+async function opensslReplyRate(tsa: OpensslTsa, dir: string, query: string): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < OPENSSL_RUNS; i++) await tsa.reply(query, join(dir, `ref-${i}.tsr`));
+  return OPENSSL_RUNS / ((performance.now() - start) / 1000);
+}
+
+function post(url: URL, agent: Agent, body: Buffer): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { 'content-type': 'application/timestamp-query', 'content-length': body.length } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * A lean HTTP/1.1 keep-alive client for the load: one precomputed request, responses framed by their
+ * Content-Length and checked for "200" and PKIStatus granted. Node's http client costs the load generator about
+ * as much CPU as the server spends per request, and both share this machine's cores.
+ */
+function loadConnection(url: URL, query: Buffer, until: number): Promise<{ count: number; failures: number }> {
+  const head = `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/timestamp-query\r\nContent-Length: ${query.length}\r\n\r\n`;
+  const message = Buffer.concat([Buffer.from(head, 'latin1'), query]);
+  const granted = Buffer.from('3003020100', 'hex');
+  return new Promise((resolve, reject) => {
+    let count = 0;
+    let failures = 0;
+    let pending: Buffer = Buffer.alloc(0);
+    const socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true }, () => socket.write(message));
+    socket.on('error', reject);
+    socket.on('data', (chunk: Buffer) => {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      for (;;) {
+        const headerEnd = pending.indexOf('\r\n\r\n');
+        if (headerEnd < 0) return;
+        const headers = pending.subarray(0, headerEnd).toString('latin1');
+        const length = Number(/\r\ncontent-length: (\d+)/i.exec(headers)?.[1] ?? NaN);
+        if (!Number.isFinite(length)) return reject(new Error(`response without Content-Length: ${headers}`));
+        const end = headerEnd + 4 + length;
+        if (pending.length < end) return;
+        // "HTTP/1.1 200" and, after the 4-byte outer header of the TimeStampResp, PKIStatusInfo { granted }
+        if (headers.startsWith('HTTP/1.1 200') && pending.subarray(headerEnd + 8, headerEnd + 13).equals(granted)) count++;
+        else failures++;
+        pending = pending.subarray(end);
+        if (performance.now() < until) socket.write(message);
+        else return socket.end(() => resolve({ count, failures }));
+      }
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'tsa-bench-'));
+  const data = join(dir, 'data.bin');
+  await writeFile(data, randomBytes(1 << 16));
+  const queryPath = join(dir, 'q.tsq');
+  if ((await openssl(['ts', '-query', '-data', data, '-sha256', '-cert', '-out', queryPath])).code !== 0) throw new Error('openssl ts -query failed');
+  const query = await readFile(queryPath);
+
+  const { perCpuSecond: signRate, perWallSecond: signWallRate } = rawSignRate();
+  console.log(`baseline: Node crypto.sign RSA-2048, KeyObject, one thread: ${signRate.toFixed(0)}/s per CPU-second (${signWallRate.toFixed(0)}/s wall)`);
+  // openssl is measured before and after the station's run and averaged: the machine's load drifts.
+  const reference = await createOpensslTsa(dir);
+  await reference.reply(queryPath, join(dir, 'warm.tsr'));
+  const opensslBefore = await opensslReplyRate(reference, dir, queryPath);
+
+  const server = fork(fileURLToPath(new URL('../support/tsa-bench-server.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx', ...(process.env.TSA_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TSA_BENCH_PROFILE}`] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ask = <T>(message: 'cpu' | undefined, key: string): Promise<T> =>
+    new Promise((resolve) => {
+      const onMessage = (reply: Record<string, unknown>): void => {
+        if (key in reply) {
+          server.off('message', onMessage);
+          resolve(reply[key] as T);
+        }
+      };
+      server.on('message', onMessage);
+      if (message) server.send(message);
+    });
+  const started = await ask<{ url: string; rootPem: string }>(undefined, 'ready');
+  const url = new URL(started.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+  // correctness first: a granted token, then a warm-up
+  const first = await post(url, agent, query);
+  if (first.status !== 200 || readTimestampReply(first.body).status !== 0) throw new Error(`the station did not grant a timestamp: HTTP ${first.status}`);
+  await writeFile(join(dir, 'station.tsr'), first.body);
+  const verified = await openssl(['ts', '-verify', '-queryfile', queryPath, '-in', join(dir, 'station.tsr'), '-CAfile', started.rootPem]);
+  if (verified.code !== 0) throw new Error(`openssl does not verify the station's token: ${verified.stderr}`);
+
+  const run = async (seconds: number): Promise<{ count: number; failures: number }> => {
+    const until = performance.now() + seconds * 1000;
+    const results = await Promise.all(Array.from({ length: CONCURRENCY }, () => loadConnection(url, query, until)));
+    return { count: results.reduce((n, r) => n + r.count, 0), failures: results.reduce((n, r) => n + r.failures, 0) };
+  };
+  await run(1);
+  const cpuBefore = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
+  const runStart = performance.now();
+  const { count, failures } = await run(HTTP_SECONDS);
+  const elapsed = (performance.now() - runStart) / 1000;
+  const cpuAfter = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
+  const cores = (cpuAfter.user - cpuBefore.user + cpuAfter.system - cpuBefore.system) / 1e6 / elapsed;
+  const rate = count / elapsed;
+  const perCore = rate / cores;
+
+  console.log(`station: ${rate.toFixed(0)} timestamps/s over HTTP, ${CONCURRENCY} concurrent keep-alive connections, ${failures} failures`);
+  console.log(`station: ${cores.toFixed(2)} cores used by the server process (event loop + signing thread pool) -> ${perCore.toFixed(0)}/s per CPU-second`);
+  const opensslAfter = await opensslReplyRate(reference, dir, queryPath);
+  const opensslRate = (opensslBefore + opensslAfter) / 2;
+  console.log(`baseline: openssl ts -reply per request (${OPENSSL_RUNS} runs before, ${OPENSSL_RUNS} after): ${opensslBefore.toFixed(1)}/s, ${opensslAfter.toFixed(1)}/s, mean ${opensslRate.toFixed(1)}/s`);
+  const signRatio = perCore / signRate;
+  const opensslRatio = rate / opensslRate;
+  console.log(`ratio: per core vs raw crypto.sign = ${(signRatio * 100).toFixed(0)}% (target >= 50%) ${signRatio >= 0.5 ? 'OK' : 'BELOW TARGET'}`);
+  console.log(`ratio: vs openssl ts -reply per request = ${opensslRatio.toFixed(0)}x (target >= 20x) ${opensslRatio >= 20 ? 'OK' : 'BELOW TARGET'}`);
+
+  server.send('stop');
+  await new Promise((resolve) => server.once('exit', resolve));
+  agent.destroy();
+  await rm(dir, { recursive: true, force: true });
+  if (failures > 0 || signRatio < 0.5 || opensslRatio < 20) process.exitCode = 1;
+}
+
+await main();

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Overview, PendingPrompt } from '../../../../src/core/schemas/admin-api.js';
+import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
+import { promptPinSource } from '../../../../src/station/tokens/pkcs11/prompt-pin-source.js';
+import { startTestStation, type TestStation } from '../../../support/test-station.js';
+import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../../support/pkcs11-softhsm.js';
+import { verifyWithCertificate } from '../../../support/pkcs11-verify.js';
+
+let softhsm: SoftHsm;
+let keys: SoftHsmKey[];
+let station: TestStation;
+let cookie: string;
+
+beforeAll(async () => {
+  softhsm = await createSoftHsm();
+  keys = await softhsm.createToken('UI Token', '1234', [{ id: '01', algorithm: 'RSA-2048', usage: 'signing' }]);
+  const source = createPkcs11TokenSource({
+    includeKnown: false,
+    modules: [
+      { path: SOFTHSM_MODULE, name: 'SoftHSM', kind: 'pkcs11', origin: 'config', rescanByReinitialize: true },
+      { path: '/nonexistent/vendor-pkcs11.so', name: 'Vendor token', kind: 'pkcs11', origin: 'user' },
+    ],
+    pollIntervalMs: 50,
+    reinitializeIntervalMs: 100,
+  });
+  station = await startTestStation({}, { tokenSources: [source] });
+  const launch = new URL(station.uiUrl());
+  const response = await fetch(`${station.baseUrl}${launch.pathname}${launch.search}`, { redirect: 'manual' });
+  cookie = String(response.headers.get('set-cookie')).split(';')[0]!;
+});
+
+afterAll(async () => {
+  await station?.dispose();
+  await softhsm?.dispose();
+});
+
+async function admin<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(`${station.baseUrl}/admin/api${path}`, {
+    ...init,
+    headers: { cookie, origin: station.baseUrl, 'content-type': 'application/json', ...init.headers },
+  });
+  expect(response.ok, `${path}: ${response.status}`).toBe(true);
+  return (response.status === 204 ? undefined : await response.json()) as T;
+}
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('condition not reached in 5 s');
+}
+
+describe('PKCS#11 tokens in the station', () => {
+  it('the UI overview lists tokens with certificates, and says which module did not load and how to fix it', async () => {
+    const overview = await admin<Overview>('/overview');
+    expect(overview.tokens.map((t) => t.label)).toEqual(['UI Token']);
+    expect(overview.tokens[0]!.certificates).toEqual([expect.objectContaining({ id: '01', usage: 'signing' })]);
+    expect(overview.problems).toEqual([
+      expect.objectContaining({ source: 'Vendor token', code: 'ERR_TOKEN_UNAVAILABLE', message: expect.stringMatching(/Cannot load the PKCS#11 module \/nonexistent/) }),
+    ]);
+  });
+
+  it('the overview follows a token plugged in and pulled out while the station runs', async () => {
+    await softhsm.createToken('Hot Token', '1234', []);
+    await eventually(() => admin<Overview>('/overview'), (o) => o.tokens.some((t) => t.label === 'Hot Token'));
+    await softhsm.deleteToken('Hot Token');
+    const after = await eventually(() => admin<Overview>('/overview'), (o) => !o.tokens.some((t) => t.label === 'Hot Token'));
+    expect(after.tokens.map((t) => t.label)).toEqual(['UI Token']);
+  });
+
+  it('asks the PIN in the station’s own UI and signs once it is typed there', async () => {
+    const token = station.tokens.tokens().find((t) => t.label === 'UI Token')!;
+    const message = new TextEncoder().encode('signed with the PIN typed in the station UI');
+    const signing = token.sign({
+      certificateId: '01',
+      hash: createHash('sha256').update(message).digest(),
+      hashAlgorithm: 'SHA-256',
+      scheme: 'RSASSA-PKCS1-v1_5',
+      pin: promptPinSource(station.userPrompt, { tokenLabel: token.label, requester: 'https://shop.example' }),
+      purpose: 'sign',
+    });
+    const [prompt] = await eventually(() => admin<PendingPrompt[]>('/prompts'), (p) => p.length > 0);
+    expect(prompt).toMatchObject({ kind: 'pin', request: { tokenLabel: 'UI Token', pinLabel: 'PIN', finalTry: false, previousAttemptFailed: false, requester: 'https://shop.example' } });
+    await admin(`/prompts/${prompt!.id}`, { method: 'POST', body: JSON.stringify({ kind: 'pin', pin: '1234' }) });
+    expect(verifyWithCertificate(keys[0]!.certificate.der, 'RSASSA-PKCS1-v1_5', 'SHA-256', message, await signing)).toBe(true);
+    await token.release();
+  });
+});

@@ -1,0 +1,135 @@
+// Test PDFs built in the test setup: a hand-written minimal PDF with a classic cross-reference table, and the same
+// rewritten by qpdf with a cross-reference stream and object streams.
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A PDF whose object N is `objects[N - 1]`, with a classic xref table (offsets computed exactly); 1 is the catalog. */
+function pdfFromObjects(objects: string[]): Buffer {
+  let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f\r\n`;
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n\r\n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+/** A one-page PDF with a classic xref table. */
+export function minimalPdf(text = 'Signing Station test document'): Buffer {
+  const content = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`;
+  return pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Producer (Signing Station tests) >>',
+  ]);
+}
+
+/**
+ * A form PDF as office suites write them: an indirect /AcroForm with an indirect /Fields array holding a text field
+ * named Signature1, an indirect /Annots array on the page, and a two-level page tree.
+ */
+export async function writeFormPdf(path: string): Promise<string> {
+  const content = 'BT /F1 18 Tf 72 720 Td (Form document) Tj ET';
+  await writeFile(
+    path,
+    pdfFromObjects([
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm 7 0 R >>',
+      '<< /Type /Pages /Kids [10 0 R] /Count 1 /MediaBox [0 0 595 842] >>',
+      '<< /Type /Page /Parent 10 0 R /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> /Annots 9 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Producer (Signing Station tests) >>',
+      '<< /Fields 8 0 R /DA (/Helv 0 Tf 0 g) >>',
+      '[11 0 R]',
+      '[11 0 R]',
+      '<< /Type /Pages /Parent 2 0 R /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Annot /Subtype /Widget /FT /Tx /T (Signature1) /V (text) /Rect [300 700 500 720] /P 3 0 R >>',
+    ]),
+  );
+  return path;
+}
+
+export async function writeMinimalPdf(path: string, text?: string): Promise<string> {
+  await writeFile(path, minimalPdf(text));
+  return path;
+}
+
+/** The minimal PDF rewritten by qpdf with a cross-reference stream and the catalog and pages in object streams. */
+export async function writeObjectStreamPdf(path: string): Promise<string> {
+  const classic = `${path}.classic.pdf`;
+  await writeMinimalPdf(classic, 'Object stream test document');
+  await run('qpdf', ['--object-streams=generate', '--compress-streams=y', classic, path]);
+  return path;
+}
+
+/**
+ * A PDF of about `bytes` bytes, written in 1 MiB chunks: the minimal page plus an unreferenced-by-content but valid
+ * stream object carrying the bulk (as scanned images do), classic xref.
+ */
+export async function writeBigPdf(path: string, bytes: number): Promise<string> {
+  const { open } = await import('node:fs/promises');
+  const { randomBytes } = await import('node:crypto');
+  const file = await open(path, 'w');
+  try {
+    let offset = 0;
+    const offsets: number[] = [];
+    const write = async (data: Buffer | string): Promise<void> => {
+      const buf = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+      await file.write(buf);
+      offset += buf.length;
+    };
+    const content = 'BT /F1 18 Tf 72 720 Td (Big test document) Tj ET';
+    await write('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
+    const bulk = Math.max(0, bytes - 2048);
+    const small = [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> /XObject << /Im1 6 0 R >> >> >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ];
+    for (const [i, body] of small.entries()) {
+      offsets.push(offset);
+      await write(`${i + 1} 0 obj\n${body}\nendobj\n`);
+    }
+    offsets.push(offset);
+    await write(`6 0 obj\n<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${bulk} >>\nstream\n`);
+    const chunk = randomBytes(1024 * 1024);
+    for (let left = bulk; left > 0; left -= chunk.length) await write(left >= chunk.length ? chunk : chunk.subarray(0, left));
+    await write('\nendstream\nendobj\n');
+    const xref = offset;
+    let table = `xref\n0 7\n0000000000 65535 f\r\n`;
+    for (const o of offsets) table += `${String(o).padStart(10, '0')} 00000 n\r\n`;
+    await write(`${table}trailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  } finally {
+    await file.close();
+  }
+  return path;
+}
+
+/** A PDF from a real producer: Chromium's print-to-PDF (Skia), with embedded fonts and no /ID. */
+export async function writeChromiumPdf(path: string): Promise<string> {
+  const html = '<h1>Employment contract</h1><p>The parties agree on the terms below. Õ Ä Ö Ü š ž</p>';
+  await run('chromium', [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    `--print-to-pdf=${path}`,
+    `data:text/html;charset=utf-8,${encodeURIComponent(html)}`,
+  ]);
+  return path;
+}

@@ -9,7 +9,8 @@ import type { HashAlgorithm } from '../tokens/token.js';
 import { ASICE_MEDIA_TYPE, AsiceContainerReader } from './asice/asice-container-reader.js';
 import { mediaTypeOf } from './asice/media-type-of.js';
 import { XadesBaselineSignature } from './asice/xades-baseline-signature.js';
-import { AtomicOutputFile } from './atomic-output-file.js';
+import { AtomicOutputFile } from '../files/atomic-output-file.js';
+import { commitOutput } from './commit-output.js';
 import { digestAlgorithms } from './digest-algorithms.js';
 import { checkOutputPath } from './input-output-paths.js';
 import { SignerCertificate } from './signer-certificate.js';
@@ -220,7 +221,7 @@ export class AsiceEngine {
       for (const file of state.dataFiles) {
         if (digests.get(file.name)?.digest() !== file.digest) throw new DocumentChangedError();
       }
-      await output.commit();
+      await commitOutput(output);
     } catch (error) {
       await output.abort();
       throw error;

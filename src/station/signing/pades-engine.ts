@@ -1,7 +1,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import type { HashAlgorithm } from '../tokens/token.js';
-import { AtomicOutputFile } from './atomic-output-file.js';
+import { AtomicOutputFile } from '../files/atomic-output-file.js';
+import { commitOutput } from './commit-output.js';
 import { CadesSignature } from './cms/cades-signature.js';
 import { digestAlgorithms } from './digest-algorithms.js';
 import { checkOutputPath } from './input-output-paths.js';
@@ -203,7 +204,7 @@ export class PadesEngine {
         if (copied !== state.documentSize || check.digest('hex') !== state.documentSha256) throw new DocumentChangedError();
       }
       await output.write(tail);
-      await output.commit();
+      await commitOutput(output);
       options.onProgress?.(total, total);
     } catch (error) {
       await output.abort();

@@ -5,7 +5,7 @@ import type { HashAlgorithm, PinSource, SignatureScheme } from '../../station/to
 import { TokenError } from '../../station/tokens/token-errors.js';
 import { listTokens, type TokenListing } from '../../station/tokens/pkcs11/list-tokens.js';
 import { signDigest } from '../../station/tokens/pkcs11/sign-digest.js';
-import { ecdsaRawToDer } from '../../station/tokens/pkcs11/ecdsa-raw-to-der.js';
+import { ecdsaRawToDer } from '../../station/pki/ecdsa-raw-to-der.js';
 import { Pkcs11ModuleRegistry } from '../../station/tokens/pkcs11/pkcs11-module-registry.js';
 import { resolvePkcs11Modules } from '../../station/tokens/pkcs11/resolve-pkcs11-modules.js';
 import { SoftTokenStore } from '../../station/tokens/soft/soft-token-store.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PinSource, Token } from '../tokens/token.js';
-import { DerTag, derTlv, derUnsignedInteger } from './der.js';
+import { ecdsaRawToDer } from '../pki/ecdsa-raw-to-der.js';
 import { TSA_HASH_ALGORITHMS, type TsaHashAlgorithm } from './tsa-hash-algorithms.js';
 import type { TsaSigner } from './tsa-signer.js';
 
@@ -48,16 +48,10 @@ export class TokenTsaSigner implements TsaSigner {
       pin: this.#options.pin,
       purpose: 'sign',
     });
-    return this.keyType === 'RSA' ? signature : ecdsaSigValue(signature);
+    return this.keyType === 'RSA' ? signature : ecdsaRawToDer(signature);
   }
 
   close(): Promise<void> {
     return this.#options.token.release();
   }
-}
-
-function ecdsaSigValue(rawSignature: Uint8Array): Uint8Array {
-  if (rawSignature.length === 0 || rawSignature.length % 2 !== 0) throw new TypeError(`An r||s ECDSA signature has an even length, got ${rawSignature.length}`);
-  const half = rawSignature.length / 2;
-  return derTlv(DerTag.Sequence, derUnsignedInteger(rawSignature.subarray(0, half)), derUnsignedInteger(rawSignature.subarray(half)));
 }

@@ -1,4 +1,4 @@
-import { x509 } from '../../pki/x509.js';
+import { x509 } from './x509.js';
 
 const CURVE_BY_RAW_LENGTH: ReadonlyMap<number, string> = new Map([
   [64, 'P-256'],

@@ -4,7 +4,7 @@ import type { PinStatus, TokenCertificate, TokenDescription } from '../../../cor
 import type { HashAlgorithm, SignRequest, Token } from '../token.js';
 import { PinLockedError, UserCancelledError } from '../token-errors.js';
 import type { CardChannel } from './card-channel.js';
-import { describeCertificate } from './describe-certificate.js';
+import { summarizeCertificate, toTokenCertificate } from '../../pki/certificate-summary.js';
 import { CardStatusError, KeyUsageError } from './pcsc-errors.js';
 
 /**
@@ -97,7 +97,8 @@ export class NationalIdToken implements Token {
   }
 
   async listCertificates(): Promise<TokenCertificate[]> {
-    return [...this.certificates.values()].map(({ der, key }) => describeCertificate(der, key.id, key.usage));
+    const now = new Date();
+    return [...this.certificates.values()].map(({ der, key }) => toTokenCertificate(summarizeCertificate(der, key.id, now, key.usage), now));
   }
 
   /** The signing PIN's state (PIN2), the one document signing needs; `pinStatusFor` gives either. */

@@ -4,7 +4,7 @@ import type { PinStatus, TokenCertificate, TokenDescription } from '../../../cor
 import type { Clock } from '../../ports/clock.js';
 import type { PinSource, SignRequest, Token } from '../token.js';
 import { PinIncorrectError, PinLockedError, TokenError, UserCancelledError } from '../token-errors.js';
-import { isValidAt, summarizeCertificate, toTokenCertificate, type CertificateSummary } from './certificate-summary.js';
+import { isValidAt, summarizeCertificate, toTokenCertificate, type CertificateSummary } from '../../pki/certificate-summary.js';
 import type { Pkcs11Module, PresentToken } from './pkcs11-module.js';
 import { isRemoval, isReturnValue, toTokenError } from './pkcs11-errors.js';
 import { attributeNumber, findObjects, readAttribute } from './pkcs11-objects.js';

@@ -3,11 +3,12 @@ import { extname } from 'node:path';
 import { Option, type Command } from 'commander';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import { readStdinLine } from '../read-stdin.js';
-import { HttpTimestampClient } from '../../station/signing/http-timestamp-client.js';
-import { readPkcs12 } from '../../station/signing/pkcs12-key-file.js';
+import { readPkcs12, type Pkcs12Entry } from '../../station/pki/pkcs12-reader.js';
 import { SignatureEngine, type SignatureFormat } from '../../station/signing/signature-engine.js';
+import { SigningError } from '../../station/signing/signing-errors.js';
 import type { DocumentSigner } from '../../station/signing/signing-options.js';
 import { softKeySigner } from '../../station/signing/soft-key-signer.js';
+import { HttpTimestampClient } from '../../station/tsa/http-timestamp-client.js';
 
 export interface SignCommandOptions {
   out: string;
@@ -36,12 +37,18 @@ export const pkcs12SignerResolver: SignerResolver = async (options, readSecret) 
   if (!options.pkcs12) throw new InvalidInputError('Name the signing key: --pkcs12 FILE (with --pin-stdin for its password).');
   const file = new Uint8Array(await readFile(options.pkcs12));
   const password = options.pinStdin ? await readSecret() : Buffer.alloc(0);
+  let entries: Pkcs12Entry[];
   try {
-    const contents = await readPkcs12(file, password);
-    return { certificate: contents.certificate, chain: contents.chain, sign: softKeySigner(contents.privateKey) };
+    entries = await readPkcs12(file, password);
+  } catch (cause) {
+    if (cause instanceof InvalidInputError) throw new SigningError('ERR_SIGNING_PKCS12_UNREADABLE', cause.message, { status: 400, cause });
+    throw cause;
   } finally {
     password.fill(0);
   }
+  const [entry, ...others] = entries;
+  for (const other of others) other.pkcs8.fill(0);
+  return { certificate: entry!.certificate, chain: entry!.chain, sign: softKeySigner(entry!.pkcs8) };
 };
 
 function progressReporter(): (done: number, total: number) => void {
@@ -85,7 +92,7 @@ export function registerSignCommand(program: Command, resolveSigner: SignerResol
         overwrite: options.force ?? false,
         ...(options.reason !== undefined ? { reason: options.reason } : {}),
         visible: options.visible ?? false,
-        ...(options.tsa ? { timestampClient: new HttpTimestampClient(options.tsa) } : {}),
+        ...(options.tsa ? { timestampClient: new HttpTimestampClient({ url: options.tsa }) } : {}),
         onProgress,
       });
       process.stderr.write(`signed: ${options.out}\n`);

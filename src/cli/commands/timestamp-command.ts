@@ -6,7 +6,7 @@ import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import { StationError } from '../../core/errors/station-error.js';
 import { writeFileAtomic } from '../../station/files/write-file-atomic.js';
 import { HttpTimestampClient } from '../../station/tsa/http-timestamp-client.js';
-import { TSA_HASH_ALGORITHMS, type TsaHashAlgorithm } from '../../station/tsa/tsa-hash-algorithms.js';
+import { HASH_ALGORITHMS, type HashAlgorithm } from '../../station/pki/hash-algorithms.js';
 
 interface TimestampOptions {
   tsa: string;
@@ -17,7 +17,7 @@ interface TimestampOptions {
   timeout: string;
 }
 
-const HASHES: Record<TimestampOptions['hash'], TsaHashAlgorithm> = { sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' };
+const HASHES: Record<TimestampOptions['hash'], HashAlgorithm> = { sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' };
 
 export function registerTimestampCommand(program: Command): void {
   program
@@ -56,8 +56,8 @@ export function registerTimestampCommand(program: Command): void {
     });
 }
 
-async function hashFile(path: string, algorithm: TsaHashAlgorithm): Promise<Buffer> {
-  const hash = createHash(TSA_HASH_ALGORITHMS[algorithm].nodeName);
+async function hashFile(path: string, algorithm: HashAlgorithm): Promise<Buffer> {
+  const hash = createHash(HASH_ALGORITHMS[algorithm].nodeName);
   try {
     for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   } catch (cause) {

@@ -61,7 +61,7 @@ export class SignerCertificate {
   }
 
   digest(hashAlgorithm: HashAlgorithm): Uint8Array {
-    return new Uint8Array(createHash(digestAlgorithms[hashAlgorithm].node).update(this.der).digest());
+    return new Uint8Array(createHash(digestAlgorithms[hashAlgorithm].nodeName).update(this.der).digest());
   }
 
   /**
@@ -83,7 +83,7 @@ export class SignerCertificate {
   /** True when `signature` (raw: PKCS#1 v1.5 or r||s) is this key's signature over `data` with `hashAlgorithm`. */
   verifies(data: Uint8Array, signature: Uint8Array, hashAlgorithm: HashAlgorithm): boolean {
     if (this.keyAlgorithm === 'ECDSA' && signature.length !== 2 * this.ecdsaFieldSize) return false;
-    return verify(digestAlgorithms[hashAlgorithm].node, data, { key: this.publicKey, dsaEncoding: 'ieee-p1363' }, signature);
+    return verify(digestAlgorithms[hashAlgorithm].nodeName, data, { key: this.publicKey, dsaEncoding: 'ieee-p1363' }, signature);
   }
 
   /**

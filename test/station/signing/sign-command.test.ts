@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pkcs12SignerResolver, registerSignCommand } from '../../../src/cli/commands/sign-command.js';
 import { StationError } from '../../../src/core/errors/station-error.js';
-import { createOpensslTsa, type OpensslTsa } from '../../support/signing-openssl-tsa.js';
+import { createOpensslTsa, type OpensslTsa } from '../../support/openssl-tsa.js';
 import { writeBigPdf, writeMinimalPdf } from '../../support/signing-test-pdfs.js';
 import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig, xmlsecVerify } from '../../support/signing-validators.js';
 import { extractZip } from '../../support/signing-zip-extract.js';

@@ -10,7 +10,7 @@ import { isRemoval, isReturnValue, toTokenError } from './pkcs11-errors.js';
 import { attributeNumber, findObjects, readAttribute } from './pkcs11-objects.js';
 import { pinStatusFromFlags } from './pin-status-from-flags.js';
 import { pkcs11SignOperation } from './pkcs11-sign-operation.js';
-import { assertHashLength } from './digest-info.js';
+import { assertHashLength } from '../../pki/digest-info.js';
 
 export interface Pkcs11TokenOptions {
   clock: Clock;

@@ -27,7 +27,6 @@ const PROFILE = {
 
 type KeyProfile = (typeof PROFILE.keys)[keyof typeof PROFILE.keys];
 
-
 const SW_OK = 0x9000;
 const SW_END_OF_FILE = 0x6282;
 const SW_BLOCKED = 0x6983;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
-import type { HashAlgorithm, SignatureScheme } from '../../station/tokens/token.js';
+import type { SignatureScheme } from '../../station/tokens/token.js';
 import { listTokens, type TokenListing } from '../../station/tokens/pkcs11/list-tokens.js';
 import { signDigest } from '../../station/tokens/pkcs11/sign-digest.js';
 import { ecdsaRawToDer } from '../../station/pki/ecdsa-raw-to-der.js';
@@ -10,11 +10,11 @@ import { resolvePkcs11Modules } from '../../station/tokens/pkcs11/resolve-pkcs11
 import { SoftTokenStore } from '../../station/tokens/soft/soft-token-store.js';
 import { addStationOptions, resolveConfig, type StationOptionValues } from '../station-options.js';
 import { withStationData } from '../with-station-data.js';
+import { HASH_OPTION_VALUES } from '../hash-option.js';
 import { readStdinLine } from '../read-stdin.js';
 import { stdinPinSource } from '../stdin-pin-source.js';
 import { addTokenSourceOptions, tokenSourcesFor, type TokenSourceFlags } from './tokens-sources.js';
 
-const HASHES: Record<string, HashAlgorithm> = { sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' };
 const SCHEMES: Record<string, SignatureScheme> = { pkcs1: 'RSASSA-PKCS1-v1_5', pss: 'RSA-PSS', ecdsa: 'ECDSA' };
 
 type SourceOptions = StationOptionValues & TokenSourceFlags;
@@ -40,7 +40,7 @@ export function registerTokensCommand(program: Command): void {
       .requiredOption('--token <label-or-id>', 'token label (when unique) or id, as `tokens list` shows')
       .requiredOption('--cert <id>', 'certificate id (hex CKA_ID), as `tokens list` shows')
       .requiredOption('--hash <hex>', 'the hash to sign, hex')
-      .addOption(new Option('--alg <hash>', 'hash algorithm of --hash').choices(Object.keys(HASHES)).default('sha256'))
+      .addOption(new Option('--alg <hash>', 'hash algorithm of --hash').choices(Object.keys(HASH_OPTION_VALUES)).default('sha256'))
       .addOption(new Option('--scheme <scheme>', 'default: pkcs1 for RSA keys, ecdsa for EC keys').choices(Object.keys(SCHEMES)))
       .addOption(new Option('--ecdsa-format <format>', 'ECDSA output: r||s (raw) or DER ECDSA-Sig-Value').choices(['raw', 'der']).default('raw'))
       .option('--pin-stdin', 'read the PIN (or NSS database password) from stdin')
@@ -51,7 +51,7 @@ export function registerTokensCommand(program: Command): void {
     ) => {
       if (!/^([0-9a-fA-F]{2})+$/.test(options.hash)) throw new InvalidInputError('--hash must be hex.', { hash: ['not hex'] });
       const hash = Buffer.from(options.hash, 'hex');
-      const hashAlgorithm = HASHES[options.alg]!;
+      const hashAlgorithm = HASH_OPTION_VALUES[options.alg as keyof typeof HASH_OPTION_VALUES];
       const pin = options.pinStdin ? await readStdinLine() : undefined;
       try {
         const config = await resolveConfig(options);

@@ -2,6 +2,7 @@ import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { HashAlgorithm } from '../tokens/token.js';
+import { EC_CURVES, type EcCurveInfo, type NamedCurve } from '../pki/ec-curves.js';
 import { ecdsaDerToRaw, ecdsaRawToDer } from '../pki/ecdsa-raw-to-der.js';
 import { digestAlgorithms } from './digest-algorithms.js';
 import { UnsupportedSignerError } from './signing-errors.js';
@@ -9,12 +10,7 @@ import { UnsupportedSignerError } from './signing-errors.js';
 const RSA_OID = '1.2.840.113549.1.1.1';
 const EC_OID = '1.2.840.10045.2.1';
 const COMMON_NAME_OID = '2.5.4.3';
-type NamedCurve = 'P-256' | 'P-384' | 'P-521';
-const curves: Record<string, { name: NamedCurve; size: number }> = {
-  '1.2.840.10045.3.1.7': { name: 'P-256', size: 32 },
-  '1.3.132.0.34': { name: 'P-384', size: 48 },
-  '1.3.132.0.35': { name: 'P-521', size: 66 },
-};
+const CURVE_BY_OID: ReadonlyMap<string, EcCurveInfo> = new Map(Object.values(EC_CURVES).map((curve) => [curve.oid, curve]));
 
 /** The signer's certificate as the formats need it: key type, names, ESS identifiers, signature checks. */
 export class SignerCertificate {
@@ -42,10 +38,10 @@ export class SignerCertificate {
       this.#curve = undefined;
     } else if (algorithm === EC_OID) {
       const curve = spki.algorithm.algorithmParams instanceof asn1js.ObjectIdentifier ? spki.algorithm.algorithmParams.valueBlock.toString() : '';
-      const known = curves[curve];
+      const known = CURVE_BY_OID.get(curve);
       if (!known) throw new UnsupportedSignerError(`Unsupported elliptic curve ${curve || '(none)'}.`);
       this.keyAlgorithm = 'ECDSA';
-      this.ecdsaFieldSize = known.size;
+      this.ecdsaFieldSize = known.fieldSize;
       this.#curve = known.name;
     } else {
       throw new UnsupportedSignerError(`Unsupported signer key algorithm ${algorithm}.`);

@@ -1,5 +1,5 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { signPrehashed } from '../pki/sign-prehashed.js';
+import { signPrehashed } from '../tokens/soft/prehashed-signer.js';
 import type { HashSigner } from './hash-signer.js';
 
 /**

@@ -4,7 +4,7 @@ import type { SignRequest, Token } from '../token.js';
 import { TokenError } from '../token-errors.js';
 import { isValidAt, summarizeCertificate, toTokenCertificate } from '../../pki/certificate-summary.js';
 import { assertHashLength } from '../../pki/digest-info.js';
-import { signPrehashed } from '../../pki/sign-prehashed.js';
+import { signPrehashed } from './prehashed-signer.js';
 import type { SoftTokenStore } from './soft-token-store.js';
 
 /** No PIN: the keys are unlocked by the OS keychain that holds the vault's master key; consent is asked per use. */

@@ -1,6 +1,6 @@
 import { createHash, generateKeyPairSync, verify, constants } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signPrehashed } from '../../../src/station/pki/sign-prehashed.js';
+import { signPrehashed } from '../../../../src/station/tokens/soft/prehashed-signer.js';
 
 const message = Buffer.from('prehashed');
 

@@ -3,10 +3,10 @@ import { p256, p384, p521 } from '@noble/curves/nist.js';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { PrivateKeyInfo } from '@peculiar/asn1-pkcs8';
 import { ECPrivateKey } from '@peculiar/asn1-ecc';
-import type { SignatureScheme } from '../tokens/token.js';
-import { TokenError } from '../tokens/token-errors.js';
-import { assertHashLength, encodeDigestInfo } from './digest-info.js';
-import { HASH_ALGORITHMS, type HashAlgorithm } from './hash-algorithms.js';
+import type { SignatureScheme } from '../token.js';
+import { TokenError } from '../token-errors.js';
+import { assertHashLength, encodeDigestInfo } from '../../pki/digest-info.js';
+import { HASH_ALGORITHMS, type HashAlgorithm } from '../../pki/hash-algorithms.js';
 
 /** By node:crypto's curve names. */
 const CURVES: Readonly<Record<string, typeof p256>> = { prime256v1: p256, secp384r1: p384, secp521r1: p521 };

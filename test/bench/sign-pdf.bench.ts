@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SignatureEngine } from '../../src/station/signing/signature-engine.js';
 import { softKeySigner } from '../../src/station/signing/soft-key-signer.js';
-import { createOpensslTsa } from '../support/signing-openssl-tsa.js';
+import { createOpensslTsa } from '../support/openssl-tsa.js';
 import { writeBigPdf } from '../support/signing-test-pdfs.js';
 import { createTestCa, createTestSigner } from '../support/test-pki.js';
 

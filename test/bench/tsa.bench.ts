@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readTimestampReply } from '../../src/station/tsa/timestamp-reply-reader.js';
-import { createOpensslTsa, type OpensslTsa } from '../support/tsa-openssl-tsa.js';
+import { createOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 import { openssl } from '../support/tsa-openssl.js';
 
 const SIGN_SECONDS = 2;

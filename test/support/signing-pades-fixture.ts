@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { PadesEngine } from '../../src/station/signing/pades-engine.js';
 import { softKeySigner } from '../../src/station/signing/soft-key-signer.js';
-import type { TimestampClient } from '../../src/station/signing/timestamp-client.js';
-import { createOpensslTsa, type OpensslTsa } from './signing-openssl-tsa.js';
+import type { TimestampClient } from '../../src/station/tsa/timestamp-client.js';
+import { createOpensslTsa, type OpensslTsa } from './openssl-tsa.js';
 import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslCmsVerify, opensslTsVerify, pdfsig, qpdfCheck } from './signing-validators.js';
 import { createTestCa, createTestSigner } from './test-pki.js';
 

@@ -1,19 +1,10 @@
-// Runs the openssl command line, the independent RFC 3161 validator the TSA tests check against.
-import { execFile } from 'node:child_process';
+// The openssl command line, the independent RFC 3161 validator the TSA tests check against.
+import { run, type RunResult } from './signing-validators.js';
 
-export interface OpensslResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type OpensslResult = RunResult;
 
 export function openssl(args: string[], options: { cwd?: string } = {}): Promise<OpensslResult> {
-  return new Promise((resolve, reject) => {
-    execFile('openssl', args, { cwd: options.cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(error);
-      resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
-    });
-  });
+  return run('openssl', args, options);
 }
 
 /** `openssl ts -reply -in r.tsr -text`, for the status, failure info and TSTInfo fields as openssl reads them. */

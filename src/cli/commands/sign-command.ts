@@ -1,48 +1,18 @@
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Option, type Command } from 'commander';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
+import { SignatureEngine } from '../../station/signing/signature-engine.js';
+import { HttpTimestampClient } from '../../station/tsa/http-timestamp-client.js';
 import { readStdinLine } from '../read-stdin.js';
-import { HttpTimestampClient } from '../../station/signing/http-timestamp-client.js';
-import { readPkcs12 } from '../../station/signing/pkcs12-key-file.js';
-import { SignatureEngine, type SignatureFormat } from '../../station/signing/signature-engine.js';
-import type { DocumentSigner } from '../../station/signing/signing-options.js';
-import { softKeySigner } from '../../station/signing/soft-key-signer.js';
+import { addStationOptions } from '../station-options.js';
+import { pkcs12SignerResolver } from './pkcs12-signer-resolver.js';
+import type { SignCommandOptions, SignerResolver } from './signer-resolver.js';
+import { tokenSignerResolver } from './token-signer-resolver.js';
+import { addTokenSourceOptions } from './tokens-sources.js';
 
-export interface SignCommandOptions {
-  out: string;
-  format?: SignatureFormat;
-  pkcs12?: string;
-  pinStdin?: boolean;
-  reason?: string;
-  visible?: boolean;
-  tsa?: string;
-  timestamp: boolean;
-  force?: boolean;
-  token?: string;
-  cert?: string;
-}
-
-/**
- * Finds the signer the options name. The PKCS#11 bridge plugs in here for `--token LABEL --cert ID`; whatever it
- * returns signs hashes through the same HashSigner contract as the PKCS#12 soft key.
- */
-export type SignerResolver = (options: SignCommandOptions, readSecret: () => Promise<Buffer>) => Promise<DocumentSigner>;
-
-export const pkcs12SignerResolver: SignerResolver = async (options, readSecret) => {
-  if (options.token !== undefined || options.cert !== undefined) {
-    throw new InvalidInputError('Signing with --token/--cert needs the PKCS#11 bridge, which is not in this build; use --pkcs12.');
-  }
-  if (!options.pkcs12) throw new InvalidInputError('Name the signing key: --pkcs12 FILE (with --pin-stdin for its password).');
-  const file = new Uint8Array(await readFile(options.pkcs12));
-  const password = options.pinStdin ? await readSecret() : Buffer.alloc(0);
-  try {
-    const contents = await readPkcs12(file, password);
-    return { certificate: contents.certificate, chain: contents.chain, sign: softKeySigner(contents.privateKey) };
-  } finally {
-    password.fill(0);
-  }
-};
+/** `--token/--cert` sign with a key on one of the station's tokens, anything else with a `--pkcs12` file. */
+export const defaultSignerResolver: SignerResolver = (options, readSecret) =>
+  options.token !== undefined || options.cert !== undefined ? tokenSignerResolver(options, readSecret) : pkcs12SignerResolver(options, readSecret);
 
 function progressReporter(): (done: number, total: number) => void {
   let last = -1;
@@ -57,37 +27,41 @@ function progressReporter(): (done: number, total: number) => void {
 }
 
 /** `signing-station sign FILE --out OUT ...`: PAdES for PDFs, ASiC-E for anything else (or an ASiC-E to co-sign). */
-export function registerSignCommand(program: Command, resolveSigner: SignerResolver = pkcs12SignerResolver): void {
-  program
+export function registerSignCommand(program: Command, resolveSigner: SignerResolver = defaultSignerResolver): void {
+  const command = program
     .command('sign')
     .description('sign a file: PAdES B-T for PDF, ASiC-E with XAdES B-T for other files and existing containers')
     .argument('<file>', 'document to sign (never modified)')
     .requiredOption('--out <path>', 'where to write the signed document (refused if it exists, unless --force)')
     .addOption(new Option('--format <format>', 'signature format (default: pades for .pdf, else asice)').choices(['pades', 'asice']))
     .option('--pkcs12 <file>', 'PKCS#12 file holding the signing key and certificate')
-    .option('--pin-stdin', 'read the PKCS#12 password (or PIN) from the first line of stdin')
-    .option('--token <label>', 'PKCS#11 token label (with --cert)')
-    .option('--cert <id>', 'certificate id on the token')
+    .option('--pin-stdin', 'read the PKCS#12 password or the token PIN from the first line of stdin')
+    .option('--token <label-or-id>', 'token label (when unique) or id, as `tokens list` shows (with --cert)')
+    .option('--cert <id>', 'certificate id on the token, as `tokens list` shows')
     .option('--reason <text>', 'signing reason, recorded in the signature')
     .option('--visible', 'PDF: draw a visible signature (signer, time, reason) on the first page')
     .option('--tsa <url>', 'RFC 3161 timestamp authority URL (B-T level)')
     .option('--no-timestamp', 'sign without a timestamp (B-B level)')
-    .option('--force', 'replace an existing --out file (never the input)')
-    .action(async (file: string, options: SignCommandOptions) => {
-      if (options.timestamp && !options.tsa) throw new InvalidInputError('Give --tsa URL for a timestamped (B-T) signature, or --no-timestamp.');
-      if (!options.timestamp && options.tsa) throw new InvalidInputError('--tsa and --no-timestamp exclude each other.');
-      const format = options.format ?? (extname(file).toLowerCase() === '.pdf' ? 'pades' : 'asice');
-      if (options.visible && format !== 'pades') throw new InvalidInputError('--visible applies to PDF (pades) signatures only.');
-      const signer = await resolveSigner(options, readStdinLine);
-      const onProgress = progressReporter();
+    .option('--force', 'replace an existing --out file (never the input)');
+  addTokenSourceOptions(addStationOptions(command)).action(async (file: string, options: SignCommandOptions) => {
+    if (options.timestamp && !options.tsa) throw new InvalidInputError('Give --tsa URL for a timestamped (B-T) signature, or --no-timestamp.');
+    if (!options.timestamp && options.tsa) throw new InvalidInputError('--tsa and --no-timestamp exclude each other.');
+    const format = options.format ?? (extname(file).toLowerCase() === '.pdf' ? 'pades' : 'asice');
+    if (options.visible && format !== 'pades') throw new InvalidInputError('--visible applies to PDF (pades) signatures only.');
+    const timestampClient = options.tsa ? new HttpTimestampClient({ url: options.tsa }) : undefined;
+    const signer = await resolveSigner(options, readStdinLine);
+    try {
       await SignatureEngine.sign(format, file, signer, {
         outputPath: options.out,
         overwrite: options.force ?? false,
         ...(options.reason !== undefined ? { reason: options.reason } : {}),
         visible: options.visible ?? false,
-        ...(options.tsa ? { timestampClient: new HttpTimestampClient(options.tsa) } : {}),
-        onProgress,
+        ...(timestampClient ? { timestampClient } : {}),
+        onProgress: progressReporter(),
       });
-      process.stderr.write(`signed: ${options.out}\n`);
-    });
+    } finally {
+      await signer.release();
+    }
+    process.stderr.write(`signed: ${options.out}\n`);
+  });
 }

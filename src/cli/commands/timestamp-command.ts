@@ -6,18 +6,17 @@ import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import { StationError } from '../../core/errors/station-error.js';
 import { writeFileAtomic } from '../../station/files/write-file-atomic.js';
 import { HttpTimestampClient } from '../../station/tsa/http-timestamp-client.js';
-import { TSA_HASH_ALGORITHMS, type TsaHashAlgorithm } from '../../station/tsa/tsa-hash-algorithms.js';
+import { HASH_ALGORITHMS, type HashAlgorithm, type HashAlgorithmInfo } from '../../station/pki/hash-algorithms.js';
+import { HASH_OPTION_VALUES } from '../hash-option.js';
 
 interface TimestampOptions {
   tsa: string;
   out: string;
-  hash: 'sha256' | 'sha384' | 'sha512';
+  hash: HashAlgorithmInfo['nodeName'];
   policy?: string;
   certReq: boolean;
   timeout: string;
 }
-
-const HASHES: Record<TimestampOptions['hash'], TsaHashAlgorithm> = { sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' };
 
 export function registerTimestampCommand(program: Command): void {
   program
@@ -26,7 +25,7 @@ export function registerTimestampCommand(program: Command): void {
     .argument('<file>', 'file to timestamp')
     .requiredOption('--tsa <url>', 'TSA URL, e.g. http://127.0.0.1:27420/api/timestamp/<client_id>')
     .requiredOption('--out <file>', 'where to write the DER TimeStampResp; never overwritten')
-    .addOption(new Option('--hash <algorithm>', 'message imprint algorithm').choices(Object.keys(HASHES)).default('sha256'))
+    .addOption(new Option('--hash <algorithm>', 'message imprint algorithm').choices(Object.keys(HASH_OPTION_VALUES)).default('sha256'))
     .option('--policy <oid>', 'request this TSA policy')
     .option('--no-cert-req', 'do not ask the TSA to include its certificate')
     .option('--timeout <ms>', 'give up after this many milliseconds', '15000')
@@ -40,7 +39,7 @@ export function registerTimestampCommand(program: Command): void {
       } catch (cause) {
         throw new InvalidInputError(`--tsa is not a usable URL: ${(cause as Error).message}`, { tsa: ['not an http(s) URL'] });
       }
-      const algorithm = HASHES[options.hash];
+      const algorithm = HASH_OPTION_VALUES[options.hash];
       const hash = await hashFile(file, algorithm);
       const { response, tstInfo } = await client.exchange(hash, algorithm);
       try {
@@ -56,8 +55,8 @@ export function registerTimestampCommand(program: Command): void {
     });
 }
 
-async function hashFile(path: string, algorithm: TsaHashAlgorithm): Promise<Buffer> {
-  const hash = createHash(TSA_HASH_ALGORITHMS[algorithm].nodeName);
+async function hashFile(path: string, algorithm: HashAlgorithm): Promise<Buffer> {
+  const hash = createHash(HASH_ALGORITHMS[algorithm].nodeName);
   try {
     for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   } catch (cause) {

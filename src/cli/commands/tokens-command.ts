@@ -1,31 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
-import type { HashAlgorithm, PinSource, SignatureScheme } from '../../station/tokens/token.js';
-import { TokenError } from '../../station/tokens/token-errors.js';
+import type { SignatureScheme } from '../../station/tokens/token.js';
 import { listTokens, type TokenListing } from '../../station/tokens/pkcs11/list-tokens.js';
 import { signDigest } from '../../station/tokens/pkcs11/sign-digest.js';
-import { ecdsaRawToDer } from '../../station/tokens/pkcs11/ecdsa-raw-to-der.js';
+import { ecdsaRawToDer } from '../../station/pki/ecdsa-raw-to-der.js';
 import { Pkcs11ModuleRegistry } from '../../station/tokens/pkcs11/pkcs11-module-registry.js';
 import { resolvePkcs11Modules } from '../../station/tokens/pkcs11/resolve-pkcs11-modules.js';
 import { SoftTokenStore } from '../../station/tokens/soft/soft-token-store.js';
 import { addStationOptions, resolveConfig, type StationOptionValues } from '../station-options.js';
 import { withStationData } from '../with-station-data.js';
+import { HASH_OPTION_VALUES } from '../hash-option.js';
 import { readStdinLine } from '../read-stdin.js';
-import { tokenSourcesFor, type TokenSourceFlags } from './tokens-sources.js';
+import { stdinPinSource } from '../stdin-pin-source.js';
+import { addTokenSourceOptions, tokenSourcesFor, type TokenSourceFlags } from './tokens-sources.js';
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
-const HASHES: Record<string, HashAlgorithm> = { sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' };
 const SCHEMES: Record<string, SignatureScheme> = { pkcs1: 'RSASSA-PKCS1-v1_5', pss: 'RSA-PSS', ecdsa: 'ECDSA' };
 
 type SourceOptions = StationOptionValues & TokenSourceFlags;
 
-function addSourceOptions(command: Command): Command {
-  return addStationOptions(command)
-    .option('--module <path>', 'also load this PKCS#11 module (repeatable)', collect, [])
-    .option('--nss-db <dir>', 'also open this NSS certificate database (repeatable)', collect, [])
-    .option('--no-known-modules', 'do not look for the usual middleware of this OS or the browser NSS database');
-}
+const addSourceOptions = (command: Command): Command => addTokenSourceOptions(addStationOptions(command));
 
 /** `signing-station tokens ...`: thin over the station's token functions. PINs and passwords come only from stdin. */
 export function registerTokensCommand(program: Command): void {
@@ -46,7 +40,7 @@ export function registerTokensCommand(program: Command): void {
       .requiredOption('--token <label-or-id>', 'token label (when unique) or id, as `tokens list` shows')
       .requiredOption('--cert <id>', 'certificate id (hex CKA_ID), as `tokens list` shows')
       .requiredOption('--hash <hex>', 'the hash to sign, hex')
-      .addOption(new Option('--alg <hash>', 'hash algorithm of --hash').choices(Object.keys(HASHES)).default('sha256'))
+      .addOption(new Option('--alg <hash>', 'hash algorithm of --hash').choices(Object.keys(HASH_OPTION_VALUES)).default('sha256'))
       .addOption(new Option('--scheme <scheme>', 'default: pkcs1 for RSA keys, ecdsa for EC keys').choices(Object.keys(SCHEMES)))
       .addOption(new Option('--ecdsa-format <format>', 'ECDSA output: r||s (raw) or DER ECDSA-Sig-Value').choices(['raw', 'der']).default('raw'))
       .option('--pin-stdin', 'read the PIN (or NSS database password) from stdin')
@@ -57,7 +51,7 @@ export function registerTokensCommand(program: Command): void {
     ) => {
       if (!/^([0-9a-fA-F]{2})+$/.test(options.hash)) throw new InvalidInputError('--hash must be hex.', { hash: ['not hex'] });
       const hash = Buffer.from(options.hash, 'hex');
-      const hashAlgorithm = HASHES[options.alg]!;
+      const hashAlgorithm = HASH_OPTION_VALUES[options.alg as keyof typeof HASH_OPTION_VALUES];
       const pin = options.pinStdin ? await readStdinLine() : undefined;
       try {
         const config = await resolveConfig(options);
@@ -69,7 +63,7 @@ export function registerTokensCommand(program: Command): void {
             hash,
             hashAlgorithm,
             ...(options.scheme ? { scheme: SCHEMES[options.scheme]! } : {}),
-            pin: stdinPin(pin),
+            pin: stdinPinSource(pin),
           }),
         );
         const signature = result.scheme === 'ECDSA' && options.ecdsaFormat === 'der' ? ecdsaRawToDer(result.signature) : result.signature;
@@ -143,16 +137,6 @@ export function registerTokensCommand(program: Command): void {
       process.stdout.write(`removed ${id}\n`);
     },
   );
-}
-
-/** Hands the token a fresh copy of the stdin PIN per request (it zeroes each); no PIN given means none is typed here. */
-function stdinPin(pin: Buffer | undefined): PinSource {
-  return async () => {
-    if (!pin) {
-      throw new TokenError('ERR_TOKEN_PIN_REQUIRED', 'This token needs its PIN: pass it on stdin with --pin-stdin.', { status: 401 });
-    }
-    return new Uint8Array(pin);
-  };
 }
 
 function formatListing({ tokens, problems }: TokenListing): string {

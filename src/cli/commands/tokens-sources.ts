@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { StationData } from '../../station/open-station-data.js';
 import type { StationConfig } from '../../station/config/station-config.js';
 import type { TokenSource } from '../../station/tokens/token.js';
@@ -8,6 +9,16 @@ export interface TokenSourceFlags {
   nssDb: string[];
   /** commander's --no-known-modules */
   knownModules: boolean;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** The flags that choose the PKCS#11 modules and NSS databases, for the commands that open tokens. */
+export function addTokenSourceOptions(command: Command): Command {
+  return command
+    .option('--module <path>', 'also load this PKCS#11 module (repeatable)', collect, [])
+    .option('--nss-db <dir>', 'also open this NSS certificate database (repeatable)', collect, [])
+    .option('--no-known-modules', 'do not look for the usual middleware of this OS or the browser NSS database');
 }
 
 /** The token sources an offline tokens command uses: PKCS#11 (known, configured, user-added), the station store, PC/SC. */

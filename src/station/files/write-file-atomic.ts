@@ -1,42 +1,16 @@
-import { link, open, rename, unlink } from 'node:fs/promises';
-import { dirname, basename, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { AtomicOutputFile } from './atomic-output-file.js';
 
 /**
- * Writes `data` to `path` so that a crash at any point leaves either the old file or the whole new one:
- * temp file in the same directory, fsync, rename, fsync of the directory.
- * With `exclusive`, an existing `path` is never replaced: the temp file is hard-linked into place, which fails
- * with EEXIST atomically instead of racing a separate existence check.
+ * Writes `data` to `path` so that a crash at any point leaves either the old file or the whole new one (see
+ * AtomicOutputFile). With `exclusive`, an existing `path` is never replaced: the call rejects with EEXIST.
  */
-export async function writeFileAtomic(
-  path: string,
-  data: string | Uint8Array,
-  options: { mode?: number; exclusive?: boolean } = {},
-): Promise<void> {
-  const directory = dirname(path);
-  const temporary = join(directory, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temporary, 'wx', options.mode ?? 0o644);
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { mode?: number; exclusive?: boolean } = {}): Promise<void> {
+  const output = await AtomicOutputFile.create(path, { overwrite: !options.exclusive, ...(options.mode !== undefined ? { mode: options.mode } : {}) });
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    if (options.exclusive) {
-      await link(temporary, path);
-      await unlink(temporary);
-    } else {
-      await rename(temporary, path);
-    }
+    await output.write(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    await output.commit();
   } catch (error) {
-    await unlink(temporary).catch(() => undefined);
+    await output.abort();
     throw error;
-  }
-  const dir = await open(directory, 'r');
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
   }
 }

@@ -11,7 +11,7 @@ import type { ClientRegistry } from '../clients/client-registry.js';
 import type { UserPrompt } from '../ports/user-prompt.js';
 import type { Clock } from '../ports/clock.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import type { TimestampClient } from '../signing/timestamp-client.js';
+import type { TimestampClient } from '../tsa/timestamp-client.js';
 import { SignatureEngine } from '../signing/signature-engine.js';
 import type { SigningSession, SigningSessions } from './signing-sessions.js';
 import type { PendingSignatures } from './pending-signatures.js';

@@ -9,13 +9,14 @@ import type { HashAlgorithm } from '../tokens/token.js';
 import { ASICE_MEDIA_TYPE, AsiceContainerReader } from './asice/asice-container-reader.js';
 import { mediaTypeOf } from './asice/media-type-of.js';
 import { XadesBaselineSignature } from './asice/xades-baseline-signature.js';
-import { AtomicOutputFile } from './atomic-output-file.js';
+import { AtomicOutputFile } from '../files/atomic-output-file.js';
+import { commitOutput } from './commit-output.js';
 import { digestAlgorithms } from './digest-algorithms.js';
 import { checkOutputPath } from './input-output-paths.js';
 import { SignerCertificate } from './signer-certificate.js';
 import type { FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
-import { DocumentChangedError, SignatureValueInvalidError, TimestampFailedError } from './signing-errors.js';
-import { checkTimestampToken } from './timestamp-token-check.js';
+import { DocumentChangedError, SignatureValueInvalidError } from './signing-errors.js';
+import { timestampSignature } from './signature-timestamp.js';
 
 /** Everything finish needs, JSON-safe. It names a file on disk: keep it on the station, never hand it to a browser. */
 export interface AsiceSigningState {
@@ -55,7 +56,7 @@ async function isAsiceContainer(path: string): Promise<boolean> {
 
 /** Passes bytes through while hashing them and counting them for progress. */
 function hashing(hashAlgorithm: HashAlgorithm, onBytes: (n: number) => void): Transform & { digest: () => string } {
-  const hash = createHash(digestAlgorithms[hashAlgorithm].node);
+  const hash = createHash(digestAlgorithms[hashAlgorithm].nodeName);
   const transform = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       hash.update(chunk);
@@ -143,7 +144,7 @@ export class AsiceEngine {
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
     });
     return {
-      dataToSignDigest: createHash(digestAlgorithms[hashAlgorithm].node).update(signedInfo).digest('hex'),
+      dataToSignDigest: createHash(digestAlgorithms[hashAlgorithm].nodeName).update(signedInfo).digest('hex'),
       digestAlgorithm: hashAlgorithm,
       dataToSign: signedInfo.toString('base64'),
       state: {
@@ -169,14 +170,8 @@ export class AsiceEngine {
     const { doc, timestampInput } = XadesBaselineSignature.withSignatureValue(state.xml, signatureValue);
     let timestampToken: Uint8Array | undefined;
     if (options.timestampClient) {
-      const imprint = new Uint8Array(createHash(digestAlgorithms[state.hashAlgorithm].node).update(timestampInput).digest());
-      try {
-        timestampToken = await options.timestampClient.timestamp(imprint, state.hashAlgorithm);
-      } catch (cause) {
-        if (cause instanceof TimestampFailedError) throw cause;
-        throw new TimestampFailedError(`The timestamp authority failed: ${(cause as Error).message}`, { cause });
-      }
-      checkTimestampToken(timestampToken, imprint, state.hashAlgorithm);
+      const imprint = new Uint8Array(createHash(digestAlgorithms[state.hashAlgorithm].nodeName).update(timestampInput).digest());
+      timestampToken = await timestampSignature(options.timestampClient, imprint, state.hashAlgorithm);
     }
     const signatureXml = Buffer.from(XadesBaselineSignature.complete(doc, timestampToken), 'utf8');
 
@@ -220,7 +215,7 @@ export class AsiceEngine {
       for (const file of state.dataFiles) {
         if (digests.get(file.name)?.digest() !== file.digest) throw new DocumentChangedError();
       }
-      await output.commit();
+      await commitOutput(output);
     } catch (error) {
       await output.abort();
       throw error;

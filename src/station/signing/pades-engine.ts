@@ -1,7 +1,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import type { HashAlgorithm } from '../tokens/token.js';
-import { AtomicOutputFile } from './atomic-output-file.js';
+import { AtomicOutputFile } from '../files/atomic-output-file.js';
+import { commitOutput } from './commit-output.js';
 import { CadesSignature } from './cms/cades-signature.js';
 import { digestAlgorithms } from './digest-algorithms.js';
 import { checkOutputPath } from './input-output-paths.js';
@@ -9,8 +10,8 @@ import { PdfDocumentReader } from './pdf/pdf-document-reader.js';
 import { buildSignatureUpdate, type PdfSignatureUpdate } from './pdf/pdf-signature-update.js';
 import { SignerCertificate } from './signer-certificate.js';
 import type { FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
-import { DocumentChangedError, SignatureTooLargeError, SignatureValueInvalidError, TimestampFailedError } from './signing-errors.js';
-import { checkTimestampToken } from './timestamp-token-check.js';
+import { DocumentChangedError, SignatureTooLargeError, SignatureValueInvalidError } from './signing-errors.js';
+import { timestampSignature } from './signature-timestamp.js';
 
 /** Everything finish needs, JSON-safe. It names a file on disk: keep it on the station, never hand it to a browser. */
 export interface PadesSigningState {
@@ -108,7 +109,7 @@ export class PadesEngine {
         visible: options.visible ?? false,
         contentsSize: reservedContentsSize([options.certificate, ...chain]),
       });
-      const rangeHash = createHash(digestAlgorithms[hashAlgorithm].node);
+      const rangeHash = createHash(digestAlgorithms[hashAlgorithm].nodeName);
       const fileHash: Hash = hashAlgorithm === 'SHA-256' ? rangeHash : createHash('sha256');
       const staging = options.outputPath
         ? await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false, ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) })
@@ -131,7 +132,7 @@ export class PadesEngine {
     rangeHash.update(update.tail.subarray(update.contentsEnd));
     const signedAttributes = CadesSignature.signedAttributes(new Uint8Array(rangeHash.digest()), signer, hashAlgorithm);
     return {
-      dataToSignDigest: createHash(digestAlgorithms[hashAlgorithm].node).update(signedAttributes).digest('hex'),
+      dataToSignDigest: createHash(digestAlgorithms[hashAlgorithm].nodeName).update(signedAttributes).digest('hex'),
       digestAlgorithm: hashAlgorithm,
       dataToSign: Buffer.from(signedAttributes).toString('base64'),
       state: {
@@ -168,13 +169,7 @@ export class PadesEngine {
     let timestampToken: Uint8Array | undefined;
     if (options.timestampClient) {
       const imprint = CadesSignature.timestampImprint(signatureValue, signer, state.hashAlgorithm);
-      try {
-        timestampToken = await options.timestampClient.timestamp(imprint, state.hashAlgorithm);
-      } catch (cause) {
-        if (cause instanceof TimestampFailedError) throw cause;
-        throw new TimestampFailedError(`The timestamp authority failed: ${(cause as Error).message}`, { cause });
-      }
-      checkTimestampToken(timestampToken, imprint, state.hashAlgorithm);
+      timestampToken = await timestampSignature(options.timestampClient, imprint, state.hashAlgorithm);
     }
     const cms = CadesSignature.assemble({
       signedAttributes,
@@ -203,7 +198,7 @@ export class PadesEngine {
         if (copied !== state.documentSize || check.digest('hex') !== state.documentSha256) throw new DocumentChangedError();
       }
       await output.write(tail);
-      await output.commit();
+      await commitOutput(output);
       options.onProgress?.(total, total);
     } catch (error) {
       await output.abort();

@@ -2,13 +2,15 @@ import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { HashAlgorithm } from '../tokens/token.js';
+import { EC_CURVES, type EcCurveInfo, type NamedCurve } from '../pki/ec-curves.js';
+import { ecdsaDerToRaw, ecdsaRawToDer } from '../pki/ecdsa-raw-to-der.js';
 import { digestAlgorithms } from './digest-algorithms.js';
 import { UnsupportedSignerError } from './signing-errors.js';
 
 const RSA_OID = '1.2.840.113549.1.1.1';
 const EC_OID = '1.2.840.10045.2.1';
 const COMMON_NAME_OID = '2.5.4.3';
-const curveSizes: Record<string, number> = { '1.2.840.10045.3.1.7': 32, '1.3.132.0.34': 48, '1.3.132.0.35': 66 };
+const CURVE_BY_OID: ReadonlyMap<string, EcCurveInfo> = new Map(Object.values(EC_CURVES).map((curve) => [curve.oid, curve]));
 
 /** The signer's certificate as the formats need it: key type, names, ESS identifiers, signature checks. */
 export class SignerCertificate {
@@ -17,6 +19,7 @@ export class SignerCertificate {
   readonly keyAlgorithm: 'RSA' | 'ECDSA';
   /** Byte length of r (and of s) for ECDSA keys; 0 for RSA. */
   readonly ecdsaFieldSize: number;
+  readonly #curve: NamedCurve | undefined;
   readonly publicKey: KeyObject;
 
   constructor(der: Uint8Array) {
@@ -32,12 +35,14 @@ export class SignerCertificate {
     if (algorithm === RSA_OID) {
       this.keyAlgorithm = 'RSA';
       this.ecdsaFieldSize = 0;
+      this.#curve = undefined;
     } else if (algorithm === EC_OID) {
       const curve = spki.algorithm.algorithmParams instanceof asn1js.ObjectIdentifier ? spki.algorithm.algorithmParams.valueBlock.toString() : '';
-      const size = curveSizes[curve];
-      if (!size) throw new UnsupportedSignerError(`Unsupported elliptic curve ${curve || '(none)'}.`);
+      const known = CURVE_BY_OID.get(curve);
+      if (!known) throw new UnsupportedSignerError(`Unsupported elliptic curve ${curve || '(none)'}.`);
       this.keyAlgorithm = 'ECDSA';
-      this.ecdsaFieldSize = size;
+      this.ecdsaFieldSize = known.fieldSize;
+      this.#curve = known.name;
     } else {
       throw new UnsupportedSignerError(`Unsupported signer key algorithm ${algorithm}.`);
     }
@@ -52,7 +57,7 @@ export class SignerCertificate {
   }
 
   digest(hashAlgorithm: HashAlgorithm): Uint8Array {
-    return new Uint8Array(createHash(digestAlgorithms[hashAlgorithm].node).update(this.der).digest());
+    return new Uint8Array(createHash(digestAlgorithms[hashAlgorithm].nodeName).update(this.der).digest());
   }
 
   /**
@@ -74,7 +79,7 @@ export class SignerCertificate {
   /** True when `signature` (raw: PKCS#1 v1.5 or r||s) is this key's signature over `data` with `hashAlgorithm`. */
   verifies(data: Uint8Array, signature: Uint8Array, hashAlgorithm: HashAlgorithm): boolean {
     if (this.keyAlgorithm === 'ECDSA' && signature.length !== 2 * this.ecdsaFieldSize) return false;
-    return verify(digestAlgorithms[hashAlgorithm].node, data, { key: this.publicKey, dsaEncoding: 'ieee-p1363' }, signature);
+    return verify(digestAlgorithms[hashAlgorithm].nodeName, data, { key: this.publicKey, dsaEncoding: 'ieee-p1363' }, signature);
   }
 
   /**
@@ -82,30 +87,16 @@ export class SignerCertificate {
    * they are turned into r||s; anything else is returned as is for `verifies` to judge.
    */
   rawSignatureValue(signature: Uint8Array): Uint8Array {
-    if (this.keyAlgorithm !== 'ECDSA' || signature.length === 2 * this.ecdsaFieldSize || signature[0] !== 0x30) return signature;
-    const parsed = asn1js.fromBER(new Uint8Array(signature));
-    const values = parsed.offset === signature.length && parsed.result instanceof asn1js.Sequence ? parsed.result.valueBlock.value : [];
-    if (values.length !== 2 || !values.every((v) => v instanceof asn1js.Integer)) return signature;
-    const size = this.ecdsaFieldSize;
-    const fixed = (v: asn1js.AsnType): Buffer => {
-      let bytes = Buffer.from((v as asn1js.Integer).valueBlock.valueHexView);
-      while (bytes.length > size && bytes[0] === 0) bytes = bytes.subarray(1);
-      return bytes.length > size ? Buffer.alloc(0) : Buffer.concat([Buffer.alloc(size - bytes.length), bytes]);
-    };
-    return new Uint8Array(Buffer.concat(values.map(fixed)));
+    if (!this.#curve || signature.length === 2 * this.ecdsaFieldSize || signature[0] !== 0x30) return signature;
+    try {
+      return ecdsaDerToRaw(signature, this.#curve);
+    } catch {
+      return signature;
+    }
   }
 
   /** The signature in the form CMS carries: RSA as is, ECDSA r||s as a DER Ecdsa-Sig-Value. */
   cmsSignatureValue(signature: Uint8Array): Uint8Array {
-    if (this.keyAlgorithm === 'RSA') return signature;
-    const half = signature.length / 2;
-    const integer = (bytes: Uint8Array): asn1js.Integer => {
-      let start = 0;
-      while (start < bytes.length - 1 && bytes[start] === 0) start++;
-      const trimmed = bytes.subarray(start);
-      const padded = (trimmed[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), trimmed]) : Buffer.from(trimmed);
-      return new asn1js.Integer({ valueHex: padded });
-    };
-    return new Uint8Array(new asn1js.Sequence({ value: [integer(signature.subarray(0, half)), integer(signature.subarray(half))] }).toBER());
+    return this.keyAlgorithm === 'RSA' ? signature : ecdsaRawToDer(signature);
   }
 }

@@ -1,6 +1,6 @@
 import type { HashAlgorithm } from '../tokens/token.js';
 import type { HashSigner } from './hash-signer.js';
-import type { TimestampClient } from './timestamp-client.js';
+import type { TimestampClient } from '../tsa/timestamp-client.js';
 
 /** What the signer consented to and how the signature looks; shared by every format. */
 export interface PrepareOptions {

@@ -1,6 +1,7 @@
 import type { PinStatus, TokenCertificate, TokenDescription } from '../../core/schemas/token-description.js';
+import type { HashAlgorithm } from '../pki/hash-algorithms.js';
 
-export type HashAlgorithm = 'SHA-256' | 'SHA-384' | 'SHA-512';
+export type { HashAlgorithm } from '../pki/hash-algorithms.js';
 
 /**
  * How the private key is applied to the hash. RSA PKCS#1 v1.5 wraps the hash in a DigestInfo; PSS uses

@@ -35,7 +35,7 @@ export function derTlv(tag: number, ...contents: readonly Uint8Array[]): Buffer 
 }
 
 /** A non-negative INTEGER from its unsigned big-endian magnitude (leading zeros trimmed, sign octet added). */
-export function derUnsignedInteger(magnitude: Uint8Array): Buffer {
+function derUnsignedInteger(magnitude: Uint8Array): Buffer {
   let start = 0;
   while (start < magnitude.length - 1 && magnitude[start] === 0) start++;
   const trimmed = magnitude.subarray(start);

@@ -1,7 +1,7 @@
 import { exchangeTimestamp, type TimestampExchangeOptions } from './timestamp-exchange.js';
 import type { TimestampAuthority } from './timestamp-authority.js';
 import type { TimestampClient } from './timestamp-client.js';
-import type { TsaHashAlgorithm } from './tsa-hash-algorithms.js';
+import type { HashAlgorithm } from '../pki/hash-algorithms.js';
 
 /**
  * The station's own TSA, in process: same request, same checks as over HTTP, without a socket or an IP
@@ -16,7 +16,7 @@ export class EmbeddedTimestampClient implements TimestampClient {
     this.#options = options;
   }
 
-  async timestamp(hash: Uint8Array, hashAlgorithm: TsaHashAlgorithm): Promise<Uint8Array> {
+  async timestamp(hash: Uint8Array, hashAlgorithm: HashAlgorithm): Promise<Uint8Array> {
     return (await exchangeTimestamp((request) => this.#tsa.respond(request), hash, hashAlgorithm, this.#options)).token;
   }
 }

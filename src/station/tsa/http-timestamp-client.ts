@@ -1,9 +1,7 @@
 import { TimestampClientError } from './timestamp-client-error.js';
 import { exchangeTimestamp, type TimestampExchange, type TimestampExchangeOptions } from './timestamp-exchange.js';
-import type { TsaHashAlgorithm } from './tsa-hash-algorithms.js';
+import type { HashAlgorithm } from '../pki/hash-algorithms.js';
 import type { TimestampClient } from './timestamp-client.js';
-
-export type { TimestampClient } from './timestamp-client.js';
 
 export interface HttpTimestampClientOptions extends TimestampExchangeOptions {
   /** The TSA's RFC 3161 URL: the embedded one is http://127.0.0.1:<port>/api/timestamp/<client_id>. */
@@ -27,12 +25,12 @@ export class HttpTimestampClient implements TimestampClient {
     this.#options = options;
   }
 
-  async timestamp(hash: Uint8Array, hashAlgorithm: TsaHashAlgorithm): Promise<Uint8Array> {
+  async timestamp(hash: Uint8Array, hashAlgorithm: HashAlgorithm): Promise<Uint8Array> {
     return (await this.exchange(hash, hashAlgorithm)).token;
   }
 
   /** The checked exchange, with the whole response (for .tsr files) besides the token. */
-  exchange(hash: Uint8Array, hashAlgorithm: TsaHashAlgorithm): Promise<TimestampExchange> {
+  exchange(hash: Uint8Array, hashAlgorithm: HashAlgorithm): Promise<TimestampExchange> {
     return exchangeTimestamp((request) => this.#post(request), hash, hashAlgorithm, this.#options);
   }
 

@@ -1,5 +1,5 @@
 import { sign, type KeyObject } from 'node:crypto';
-import { TSA_HASH_ALGORITHMS, type TsaHashAlgorithm } from './tsa-hash-algorithms.js';
+import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
 import type { TsaSigner } from './tsa-signer.js';
 
 /**
@@ -10,11 +10,11 @@ import type { TsaSigner } from './tsa-signer.js';
 export class SoftTsaSigner implements TsaSigner {
   readonly certificates: readonly Uint8Array[];
   readonly keyType: 'RSA' | 'EC';
-  readonly digestAlgorithm: TsaHashAlgorithm;
+  readonly digestAlgorithm: HashAlgorithm;
   readonly #key: KeyObject;
   readonly #nodeHash: string;
 
-  constructor(key: KeyObject, certificates: readonly Uint8Array[], digestAlgorithm: TsaHashAlgorithm = 'SHA-256') {
+  constructor(key: KeyObject, certificates: readonly Uint8Array[], digestAlgorithm: HashAlgorithm = 'SHA-256') {
     if (key.type !== 'private') throw new TypeError('SoftTsaSigner needs a private key');
     if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ec') {
       throw new TypeError(`SoftTsaSigner supports RSA and EC keys, not ${key.asymmetricKeyType}`);
@@ -24,7 +24,7 @@ export class SoftTsaSigner implements TsaSigner {
     this.keyType = key.asymmetricKeyType === 'rsa' ? 'RSA' : 'EC';
     this.certificates = certificates;
     this.digestAlgorithm = digestAlgorithm;
-    this.#nodeHash = TSA_HASH_ALGORITHMS[digestAlgorithm].nodeName;
+    this.#nodeHash = HASH_ALGORITHMS[digestAlgorithm].nodeName;
   }
 
   sign(data: Uint8Array): Promise<Uint8Array> {

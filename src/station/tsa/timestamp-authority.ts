@@ -3,7 +3,7 @@ import { x509 } from '../pki/x509.js';
 import type { Database } from '../store/database.js';
 import type { SecretVault } from '../keychain/secret-vault.js';
 import type { Clock } from '../ports/clock.js';
-import { TSA_HASH_ALGORITHMS } from './tsa-hash-algorithms.js';
+import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
 import { loadTsaIdentity } from './tsa-identity.js';
 import { parseTimestampRequest } from './tsa-request-parser.js';
 import { TsaRejection } from './tsa-rejection.js';
@@ -110,7 +110,7 @@ async function checkSigner(signer: TsaSigner): Promise<void> {
     throw new TsaError('ERR_TSA_SIGNER_FAILED', `The TSA signer cannot sign: ${(cause as Error).message}`, { cause, retriable: true });
   }
   const publicKey = new NodeX509Certificate(first).publicKey;
-  if (!verify(TSA_HASH_ALGORITHMS[signer.digestAlgorithm].nodeName, probe, { key: publicKey, dsaEncoding: 'der' }, signature)) {
+  if (!verify(HASH_ALGORITHMS[signer.digestAlgorithm].nodeName, probe, { key: publicKey, dsaEncoding: 'der' }, signature)) {
     throw new TsaError('ERR_TSA_KEY_MISMATCH', 'The TSA signer’s key does not match its certificate.');
   }
 }

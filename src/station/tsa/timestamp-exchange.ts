@@ -3,7 +3,7 @@ import * as asn1js from 'asn1js';
 import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
 import { MessageImprint, TimeStampReq, type TSTInfo } from '@peculiar/asn1-tsp';
 import { AlgorithmIdentifier } from '@peculiar/asn1-x509';
-import { TSA_HASH_ALGORITHMS, type TsaHashAlgorithm } from './tsa-hash-algorithms.js';
+import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
 import { readTimestampReply } from './timestamp-reply-reader.js';
 import { TimestampClientError } from './timestamp-client-error.js';
 
@@ -30,10 +30,10 @@ export interface TimestampExchange {
 export async function exchangeTimestamp(
   send: (request: Uint8Array) => Promise<Uint8Array>,
   hash: Uint8Array,
-  hashAlgorithm: TsaHashAlgorithm,
+  hashAlgorithm: HashAlgorithm,
   options: TimestampExchangeOptions = {},
 ): Promise<TimestampExchange> {
-  const algorithm = TSA_HASH_ALGORITHMS[hashAlgorithm];
+  const algorithm = HASH_ALGORITHMS[hashAlgorithm];
   if (!algorithm) throw new TypeError(`Unsupported hash algorithm ${String(hashAlgorithm)}`);
   if (hash.length !== algorithm.length) throw new TypeError(`A ${hashAlgorithm} hash is ${algorithm.length} bytes, got ${hash.length}`);
   const nonce = randomBytes(8);

@@ -5,7 +5,7 @@ import { AlgorithmIdentifier, Certificate, GeneralName } from '@peculiar/asn1-x5
 import { Attribute, IssuerAndSerialNumber, id_signedData } from '@peculiar/asn1-cms';
 import { id_ct_tstInfo } from '@peculiar/asn1-tsp';
 import { DerTag, derGeneralizedTime, derNamedBits, derSmallInteger, derTlv } from './der.js';
-import { TSA_HASH_ALGORITHMS } from './tsa-hash-algorithms.js';
+import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
 import type { TimestampRequest } from './tsa-request-parser.js';
 import { PKI_FAILURE_BITS, type PkiFailure } from './tsa-rejection.js';
 import type { TsaSigner } from './tsa-signer.js';
@@ -67,7 +67,7 @@ export class TimestampResponseEncoder {
     const tsaCertificate = signer.certificates[0];
     if (!tsaCertificate) throw new TypeError('The TSA signer has no certificate');
     const certificate = AsnConvert.parse(tsaCertificate, Certificate);
-    const digestInfo = TSA_HASH_ALGORITHMS[signer.digestAlgorithm];
+    const digestInfo = HASH_ALGORITHMS[signer.digestAlgorithm];
     this.#signer = signer;
     this.#digest = digestInfo.nodeName;
 
@@ -76,7 +76,7 @@ export class TimestampResponseEncoder {
     this.#accuracy = options.accuracy ? accuracy(options.accuracy) : EMPTY;
     this.#tsaName = derTlv(DerTag.Context0, der(new GeneralName({ directoryName: certificate.tbsCertificate.subject })));
     this.#imprintAlgorithms = new Map(
-      Object.values(TSA_HASH_ALGORITHMS).flatMap((info) => [
+      Object.values(HASH_ALGORITHMS).flatMap((info) => [
         [`${info.oid}:null`, algorithm(info.oid, true)],
         [`${info.oid}:absent`, algorithm(info.oid, false)],
       ]),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PinSource, Token } from '../tokens/token.js';
-import { DerTag, derTlv, derUnsignedInteger } from './der.js';
-import { TSA_HASH_ALGORITHMS, type TsaHashAlgorithm } from './tsa-hash-algorithms.js';
+import { ecdsaRawToDer } from '../pki/ecdsa-raw-to-der.js';
+import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
 import type { TsaSigner } from './tsa-signer.js';
 
 export interface TokenTsaSignerOptions {
@@ -12,7 +12,7 @@ export interface TokenTsaSignerOptions {
   /** The TSA certificate first, then its issuers, root last. */
   certificates: readonly Uint8Array[];
   keyType: 'RSA' | 'EC';
-  digestAlgorithm?: TsaHashAlgorithm;
+  digestAlgorithm?: HashAlgorithm;
   /**
    * Unattended PIN supply for the TSA key (for example read from the vault at start). The token zeroes the
    * buffer after use, so this must return a fresh copy each time.
@@ -27,7 +27,7 @@ export interface TokenTsaSignerOptions {
 export class TokenTsaSigner implements TsaSigner {
   readonly certificates: readonly Uint8Array[];
   readonly keyType: 'RSA' | 'EC';
-  readonly digestAlgorithm: TsaHashAlgorithm;
+  readonly digestAlgorithm: HashAlgorithm;
   readonly #options: TokenTsaSignerOptions;
 
   constructor(options: TokenTsaSignerOptions) {
@@ -39,7 +39,7 @@ export class TokenTsaSigner implements TsaSigner {
   }
 
   async sign(data: Uint8Array): Promise<Uint8Array> {
-    const hash = createHash(TSA_HASH_ALGORITHMS[this.digestAlgorithm].nodeName).update(data).digest();
+    const hash = createHash(HASH_ALGORITHMS[this.digestAlgorithm].nodeName).update(data).digest();
     const signature = await this.#options.token.sign({
       certificateId: this.#options.certificateId,
       hash,
@@ -48,16 +48,10 @@ export class TokenTsaSigner implements TsaSigner {
       pin: this.#options.pin,
       purpose: 'sign',
     });
-    return this.keyType === 'RSA' ? signature : ecdsaSigValue(signature);
+    return this.keyType === 'RSA' ? signature : ecdsaRawToDer(signature);
   }
 
   close(): Promise<void> {
     return this.#options.token.release();
   }
-}
-
-function ecdsaSigValue(rawSignature: Uint8Array): Uint8Array {
-  if (rawSignature.length === 0 || rawSignature.length % 2 !== 0) throw new TypeError(`An r||s ECDSA signature has an even length, got ${rawSignature.length}`);
-  const half = rawSignature.length / 2;
-  return derTlv(DerTag.Sequence, derUnsignedInteger(rawSignature.subarray(0, half)), derUnsignedInteger(rawSignature.subarray(half)));
 }

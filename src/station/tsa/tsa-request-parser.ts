@@ -1,11 +1,11 @@
 import * as asn1js from 'asn1js';
 import { DerTag, derElementAt } from './der.js';
-import { TSA_HASH_ALGORITHMS, type TsaHashAlgorithmInfo } from './tsa-hash-algorithms.js';
+import { HASH_ALGORITHMS, type HashAlgorithmInfo } from '../pki/hash-algorithms.js';
 import { TsaRejection } from './tsa-rejection.js';
 
 /** What the authority needs from a TimeStampReq, checked and in the DER form it is echoed in. */
 export interface TimestampRequest {
-  readonly hashAlgorithm: TsaHashAlgorithmInfo;
+  readonly hashAlgorithm: HashAlgorithmInfo;
   readonly hashedMessage: Uint8Array;
   /** Whether the imprint's AlgorithmIdentifier carried an explicit NULL: the token echoes it as sent. */
   readonly hashParametersNull: boolean;
@@ -19,7 +19,7 @@ const TAG_NULL = 0x05;
 /** RFC 3161 suggests a 64-bit nonce; anything far larger is not a nonce but an attempt to inflate tokens. */
 const MAX_NONCE_OCTETS = 64;
 const oidContents = (oid: string): Buffer => Buffer.from(new asn1js.ObjectIdentifier({ value: oid }).toBER()).subarray(2);
-const HASHES = Object.values(TSA_HASH_ALGORITHMS).map((info) => ({ info, contents: oidContents(info.oid) }));
+const HASHES = Object.values(HASH_ALGORITHMS).map((info) => ({ info, contents: oidContents(info.oid) }));
 const SHA1 = oidContents('1.3.14.3.2.26');
 const policyContents = new Map<string, Buffer>();
 

@@ -1,4 +1,4 @@
-import type { TsaHashAlgorithm } from './tsa-hash-algorithms.js';
+import type { HashAlgorithm } from '../pki/hash-algorithms.js';
 
 /**
  * The seam between the timestamping authority and whatever holds its private key.
@@ -18,7 +18,7 @@ export interface TsaSigner {
   /** The key's algorithm family; RSA signs PKCS#1 v1.5, EC signs ECDSA. */
   readonly keyType: 'RSA' | 'EC';
   /** Digest of the signed attributes, and the SignerInfo digestAlgorithm. */
-  readonly digestAlgorithm: TsaHashAlgorithm;
+  readonly digestAlgorithm: HashAlgorithm;
   /**
    * Signs `data` (the DER SET OF signed attributes) with `digestAlgorithm`. Returns the CMS signature value:
    * the PKCS#1 v1.5 signature for RSA, a DER ECDSA-Sig-Value for EC.

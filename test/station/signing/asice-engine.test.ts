@@ -11,7 +11,7 @@ import yazl from 'yazl';
 import { AsiceEngine } from '../../../src/station/signing/asice-engine.js';
 import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
 import { DocumentChangedError, OutputExistsError, SignatureValueInvalidError, UnsupportedDocumentError } from '../../../src/station/signing/signing-errors.js';
-import { createOpensslTsa, type OpensslTsa } from '../../support/signing-openssl-tsa.js';
+import { createOpensslTsa, type OpensslTsa } from '../../support/openssl-tsa.js';
 import { opensslTsVerify, xmlsecVerify } from '../../support/signing-validators.js';
 import { extractZip } from '../../support/signing-zip-extract.js';
 import { createTestCa, createTestSigner } from '../../support/test-pki.js';

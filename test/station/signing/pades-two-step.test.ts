@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PadesEngine } from '../../../src/station/signing/pades-engine.js';
 import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
 import { DocumentChangedError, OutputExistsError, SignatureValueInvalidError, TimestampFailedError, UnsupportedDocumentError } from '../../../src/station/signing/signing-errors.js';
-import type { TimestampClient } from '../../../src/station/signing/timestamp-client.js';
+import type { TimestampClient } from '../../../src/station/tsa/timestamp-client.js';
 import { expectAllValid as expectAllValidIn, signPdf, usePadesFixture, type TestSigner } from '../../support/signing-pades-fixture.js';
 import { writeMinimalPdf } from '../../support/signing-test-pdfs.js';
 

@@ -7,12 +7,12 @@ import { x509 } from '../../../src/station/pki/x509.js';
 import { HttpTimestampClient } from '../../../src/station/tsa/http-timestamp-client.js';
 import { EmbeddedTimestampClient } from '../../../src/station/tsa/embedded-timestamp-client.js';
 import { TimestampClientError } from '../../../src/station/tsa/timestamp-client-error.js';
-import type { TsaHashAlgorithm } from '../../../src/station/tsa/tsa-hash-algorithms.js';
+import type { HashAlgorithm } from '../../../src/station/pki/hash-algorithms.js';
 import { startTestStation, type TestStation } from '../../support/test-station.js';
 import { openssl } from '../../support/tsa-openssl.js';
-import { createOpensslTsa, type OpensslTsa } from '../../support/tsa-openssl-tsa.js';
+import { createOpensslTsa, type OpensslTsa } from '../../support/openssl-tsa.js';
 
-const NODE_HASH: Record<TsaHashAlgorithm, string> = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
+const NODE_HASH: Record<HashAlgorithm, string> = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
 
 /** A plain HTTP server answering every POST with `answer(body)`. */
 async function serve(answer: (body: Buffer) => Promise<{ status?: number; body: Buffer; type?: string }>): Promise<{ url: string; server: Server }> {
@@ -90,7 +90,7 @@ describe('HttpTimestampClient and EmbeddedTimestampClient', () => {
     });
     servers.push(external.server);
     const hash = createHash('sha512').update('external').digest();
-    await verifyToken(await new HttpTimestampClient({ url: external.url }).timestamp(hash, 'SHA-512'), hash, reference.caPem);
+    await verifyToken(await new HttpTimestampClient({ url: external.url }).timestamp(hash, 'SHA-512'), hash, reference.rootPath);
     const rejected = await expectClientError(new HttpTimestampClient({ url: external.url, policyOid: '1.2.3.4.999' }).timestamp(hash, 'SHA-512'), 'ERR_TSA_CLIENT_REJECTED');
     expect(rejected.details).toMatchObject({ pkiStatus: 2, failInfo: ['unacceptedPolicy'] });
   });

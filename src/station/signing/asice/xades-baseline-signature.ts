@@ -94,7 +94,7 @@ export class XadesBaselineSignature {
 
     const doc = new DOMParser().parseFromString(xml, 'application/xml');
     const signedProperties = byId(doc, 'SignedProperties', NS.xades);
-    const propertiesDigest = createHash(digest.node).update(canonical(signedProperties)).digest('base64');
+    const propertiesDigest = createHash(digest.nodeName).update(canonical(signedProperties)).digest('base64');
     const signedInfo = byId(doc, 'SignedInfo', NS.ds);
     const references2 = signedInfo.getElementsByTagNameNS(NS.ds, 'Reference');
     const propertiesReference = references2[references2.length - 1]!;

@@ -64,7 +64,7 @@ export class CadesSignature {
 
   /** Hash of the signature value, the message imprint of the signature timestamp. */
   static timestampImprint(signatureValue: Uint8Array, signer: SignerCertificate, hashAlgorithm: HashAlgorithm): Uint8Array {
-    return new Uint8Array(createHash(digestAlgorithms[hashAlgorithm].node).update(signer.cmsSignatureValue(signatureValue)).digest());
+    return new Uint8Array(createHash(digestAlgorithms[hashAlgorithm].nodeName).update(signer.cmsSignatureValue(signatureValue)).digest());
   }
 
   /** The ContentInfo(SignedData) DER to embed. `signatureValue` is raw (PKCS#1 v1.5 or r||s). */

@@ -1,10 +1,12 @@
 import { constants, publicDecrypt, X509Certificate } from 'node:crypto';
 import { InvalidInputError } from '../../../core/errors/invalid-input-error.js';
 import type { PinStatus, TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
-import type { HashAlgorithm, SignRequest, Token } from '../token.js';
+import type { SignRequest, Token } from '../token.js';
 import { PinLockedError, UserCancelledError } from '../token-errors.js';
+import { summarizeCertificate, toTokenCertificate } from '../../pki/certificate-summary.js';
+import { encodeDigestInfo } from '../../pki/digest-info.js';
+import { HASH_ALGORITHMS } from '../../pki/hash-algorithms.js';
 import type { CardChannel } from './card-channel.js';
-import { describeCertificate } from './describe-certificate.js';
 import { CardStatusError, KeyUsageError } from './pcsc-errors.js';
 
 /**
@@ -24,14 +26,6 @@ const PROFILE = {
 } as const;
 
 type KeyProfile = (typeof PROFILE.keys)[keyof typeof PROFILE.keys];
-
-const HASH_LENGTH: Record<HashAlgorithm, number> = { 'SHA-256': 32, 'SHA-384': 48, 'SHA-512': 64 };
-/** DER DigestInfo prefixes of RFC 8017 section 9.2, note 1. */
-const DIGEST_INFO_PREFIX: Record<HashAlgorithm, Buffer> = {
-  'SHA-256': Buffer.from('3031300d060960864801650304020105000420', 'hex'),
-  'SHA-384': Buffer.from('3041300d060960864801650304020205000430', 'hex'),
-  'SHA-512': Buffer.from('3051300d060960864801650304020305000440', 'hex'),
-};
 
 const SW_OK = 0x9000;
 const SW_END_OF_FILE = 0x6282;
@@ -97,7 +91,8 @@ export class NationalIdToken implements Token {
   }
 
   async listCertificates(): Promise<TokenCertificate[]> {
-    return [...this.certificates.values()].map(({ der, key }) => describeCertificate(der, key.id, key.usage));
+    const now = new Date();
+    return [...this.certificates.values()].map(({ der, key }) => toTokenCertificate(summarizeCertificate(der, key.id, now, key.usage), now));
   }
 
   /** The signing PIN's state (PIN2), the one document signing needs; `pinStatusFor` gives either. */
@@ -116,7 +111,7 @@ export class NationalIdToken implements Token {
   }
 
   async sign(request: SignRequest): Promise<Uint8Array> {
-    const expected = HASH_LENGTH[request.hashAlgorithm];
+    const expected = HASH_ALGORITHMS[request.hashAlgorithm]?.length;
     if (expected === undefined) throw new InvalidInputError(`Unsupported hash algorithm ${String(request.hashAlgorithm)}.`);
     if (!(request.hash instanceof Uint8Array) || request.hash.length !== expected) {
       throw new InvalidInputError(`A ${request.hashAlgorithm} hash is ${expected} bytes, got ${request.hash?.length ?? 0}.`);
@@ -136,7 +131,7 @@ export class NationalIdToken implements Token {
     if ((rsa && request.scheme !== 'RSASSA-PKCS1-v1_5') || (!rsa && request.scheme !== 'ECDSA')) {
       throw new KeyUsageError(`This card's ${rsa ? 'RSA' : 'EC'} key does not support ${request.scheme}.`);
     }
-    const input = rsa ? Buffer.concat([DIGEST_INFO_PREFIX[request.hashAlgorithm], request.hash]) : Buffer.from(request.hash);
+    const input = Buffer.from(rsa ? encodeDigestInfo(request.hashAlgorithm, request.hash) : request.hash);
 
     const signature = await this.channel.exclusive(async () => {
       await selectApplication(this.channel, request.signal);

@@ -1,6 +1,7 @@
 import pkcs11js from 'pkcs11js';
 import type { HashAlgorithm, SignatureScheme } from '../token.js';
-import { assertHashLength, encodeDigestInfo, HASH_LENGTH } from './digest-info.js';
+import { assertHashLength, encodeDigestInfo } from '../../pki/digest-info.js';
+import { HASH_ALGORITHMS } from '../../pki/hash-algorithms.js';
 import { TokenError } from '../token-errors.js';
 
 const PSS_HASH: Readonly<Record<HashAlgorithm, { hashAlg: number; mgf: number }>> = {
@@ -33,7 +34,7 @@ export function pkcs11SignOperation(keyType: number, scheme: SignatureScheme, ha
       return {
         mechanism: {
           mechanism: pkcs11js.CKM_RSA_PKCS_PSS,
-          parameter: { type: pkcs11js.CK_PARAMS_RSA_PSS, ...PSS_HASH[hashAlgorithm], saltLen: HASH_LENGTH[hashAlgorithm] } as pkcs11js.RsaPSS,
+          parameter: { type: pkcs11js.CK_PARAMS_RSA_PSS, ...PSS_HASH[hashAlgorithm], saltLen: HASH_ALGORITHMS[hashAlgorithm].length } as pkcs11js.RsaPSS,
         },
         data: Buffer.from(hash),
       };

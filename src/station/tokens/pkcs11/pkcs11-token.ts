@@ -4,13 +4,13 @@ import type { PinStatus, TokenCertificate, TokenDescription } from '../../../cor
 import type { Clock } from '../../ports/clock.js';
 import type { PinSource, SignRequest, Token } from '../token.js';
 import { PinIncorrectError, PinLockedError, TokenError, UserCancelledError } from '../token-errors.js';
-import { isValidAt, summarizeCertificate, toTokenCertificate, type CertificateSummary } from './certificate-summary.js';
+import { isValidAt, summarizeCertificate, toTokenCertificate, type CertificateSummary } from '../../pki/certificate-summary.js';
 import type { Pkcs11Module, PresentToken } from './pkcs11-module.js';
 import { isRemoval, isReturnValue, toTokenError } from './pkcs11-errors.js';
 import { attributeNumber, findObjects, readAttribute } from './pkcs11-objects.js';
 import { pinStatusFromFlags } from './pin-status-from-flags.js';
 import { pkcs11SignOperation } from './pkcs11-sign-operation.js';
-import { assertHashLength } from './digest-info.js';
+import { assertHashLength } from '../../pki/digest-info.js';
 
 export interface Pkcs11TokenOptions {
   clock: Clock;

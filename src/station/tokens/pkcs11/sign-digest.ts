@@ -1,7 +1,6 @@
-import { NotFoundError } from '../../../core/errors/not-found-error.js';
-import { InvalidInputError } from '../../../core/errors/invalid-input-error.js';
 import type { TokenCertificate } from '../../../core/schemas/token-description.js';
-import type { HashAlgorithm, PinSource, SignatureScheme, Token, TokenSource } from '../token.js';
+import { findTokenCertificate } from '../find-token-certificate.js';
+import type { HashAlgorithm, PinSource, SignatureScheme, TokenSource } from '../token.js';
 import { TokenRegistry } from '../token-registry.js';
 
 export interface SignDigestOptions {
@@ -29,11 +28,7 @@ export async function signDigest(options: SignDigestOptions): Promise<SignDigest
   const registry = new TokenRegistry(options.sources);
   await registry.start();
   try {
-    const token = findToken(registry.tokens(), options.token);
-    const certificate = (await token.listCertificates()).find((c) => c.id === options.certificateId.toLowerCase());
-    if (!certificate) {
-      throw new NotFoundError('ERR_TOKEN_CERTIFICATE_NOT_FOUND', `${token.label} has no certificate ${options.certificateId}; \`tokens list\` shows the ids.`);
-    }
+    const { token, certificate } = await findTokenCertificate(registry.tokens(), options.token, options.certificateId);
     const scheme = options.scheme ?? (certificate.keyAlgorithm === 'EC' ? 'ECDSA' : 'RSASSA-PKCS1-v1_5');
     try {
       const signature = await token.sign({
@@ -51,19 +46,4 @@ export async function signDigest(options: SignDigestOptions): Promise<SignDigest
   } finally {
     await registry.stop();
   }
-}
-
-function findToken(tokens: Token[], wanted: string): Token {
-  const byId = tokens.find((token) => token.id === wanted);
-  if (byId) return byId;
-  const byLabel = tokens.filter((token) => token.label === wanted);
-  if (byLabel.length === 1) return byLabel[0]!;
-  if (byLabel.length > 1) {
-    throw new InvalidInputError(`Several tokens are labelled ${wanted}; give one of their ids: ${byLabel.map((t) => t.id).join(', ')}.`);
-  }
-  const known = tokens.map((token) => `${token.label} (${token.id})`).join(', ') || 'none';
-  throw new NotFoundError(
-    'ERR_TOKEN_NOT_FOUND',
-    `No token ${wanted}. Tokens present: ${known}. If yours needs its vendor's PKCS#11 module, add it with \`signing-station tokens modules add PATH\`.`,
-  );
 }

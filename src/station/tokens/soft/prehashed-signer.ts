@@ -1,18 +1,19 @@
 import { constants, createHash, createPrivateKey, privateEncrypt, randomBytes, type KeyObject } from 'node:crypto';
-import { p256, p384 } from '@noble/curves/nist.js';
+import { p256, p384, p521 } from '@noble/curves/nist.js';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { PrivateKeyInfo } from '@peculiar/asn1-pkcs8';
 import { ECPrivateKey } from '@peculiar/asn1-ecc';
-import type { HashAlgorithm, SignatureScheme } from '../token.js';
+import type { SignatureScheme } from '../token.js';
 import { TokenError } from '../token-errors.js';
-import { assertHashLength, encodeDigestInfo, HASH_LENGTH } from '../pkcs11/digest-info.js';
+import { assertHashLength, encodeDigestInfo } from '../../pki/digest-info.js';
+import { HASH_ALGORITHMS, type HashAlgorithm } from '../../pki/hash-algorithms.js';
 
-const NODE_HASH: Readonly<Record<HashAlgorithm, string>> = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
 /** By node:crypto's curve names. */
-const CURVES: Readonly<Record<string, typeof p256>> = { prime256v1: p256, secp384r1: p384 };
+const CURVES: Readonly<Record<string, typeof p256>> = { prime256v1: p256, secp384r1: p384, secp521r1: p521 };
 
 /**
- * Signs an already computed hash with a software key (PKCS#8 DER), giving exactly what a PKCS#11 token gives:
+ * Signs an already computed hash with a software key (PKCS#8 DER: the station's certificate store, a PKCS#12 file
+ * given to `sign`, tests), giving exactly what a PKCS#11 token gives:
  * PKCS#1 v1.5 or PSS bytes for RSA, r||s for ECDSA. node:crypto only signs messages (it hashes them itself), so
  * RSA goes through the raw private-key operation and ECDSA through @noble/curves without its prehash.
  */
@@ -37,7 +38,7 @@ export function signPrehashed(pkcs8: Uint8Array, scheme: SignatureScheme, hashAl
 function ecdsaSign(key: KeyObject, pkcs8: Uint8Array, hash: Uint8Array): Uint8Array {
   const namedCurve = key.asymmetricKeyDetails?.namedCurve ?? 'unknown';
   const curve = CURVES[namedCurve];
-  if (!curve) throw new TokenError('ERR_TOKEN_KEY_UNSUPPORTED', `EC keys on ${namedCurve} are not supported (P-256, P-384).`, { status: 400 });
+  if (!curve) throw new TokenError('ERR_TOKEN_KEY_UNSUPPORTED', `EC keys on ${namedCurve} are not supported (P-256, P-384, P-521).`, { status: 400 });
   // The scalar is read from the DER as bytes (a JWK export would put it in a string, which cannot be zeroed).
   const info = AsnConvert.parse(pkcs8, PrivateKeyInfo);
   const ecKey = AsnConvert.parse(info.privateKey, ECPrivateKey);
@@ -56,8 +57,7 @@ function ecdsaSign(key: KeyObject, pkcs8: Uint8Array, hash: Uint8Array): Uint8Ar
  * the Token interface promises. Written here because node:crypto has no PSS over a precomputed hash.
  */
 function emsaPssEncode(key: KeyObject, hashAlgorithm: HashAlgorithm, mHash: Uint8Array): Buffer {
-  const hashName = NODE_HASH[hashAlgorithm];
-  const hLen = HASH_LENGTH[hashAlgorithm];
+  const { nodeName: hashName, length: hLen } = HASH_ALGORITHMS[hashAlgorithm];
   const modBits = key.asymmetricKeyDetails?.modulusLength;
   if (!modBits) throw new TypeError('RSA key without a modulus length');
   const emBits = modBits - 1;

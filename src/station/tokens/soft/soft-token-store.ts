@@ -4,7 +4,7 @@ import type { SecretVault } from '../../keychain/secret-vault.js';
 import type { Database } from '../../store/database.js';
 import type { Migration } from '../../store/migration.js';
 import { x509 } from '../../pki/x509.js';
-import { readPkcs12 } from './pkcs12-reader.js';
+import { readPkcs12 } from '../../pki/pkcs12-reader.js';
 
 export const softTokenMigrations: readonly Migration[] = [
   {

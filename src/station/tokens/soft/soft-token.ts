@@ -2,8 +2,8 @@ import type { PinStatus, TokenCertificate, TokenDescription } from '../../../cor
 import type { Clock } from '../../ports/clock.js';
 import type { SignRequest, Token } from '../token.js';
 import { TokenError } from '../token-errors.js';
-import { isValidAt, summarizeCertificate, toTokenCertificate } from '../pkcs11/certificate-summary.js';
-import { assertHashLength } from '../pkcs11/digest-info.js';
+import { isValidAt, summarizeCertificate, toTokenCertificate } from '../../pki/certificate-summary.js';
+import { assertHashLength } from '../../pki/digest-info.js';
 import { signPrehashed } from './prehashed-signer.js';
 import type { SoftTokenStore } from './soft-token-store.js';
 

@@ -1,8 +1,8 @@
 import { createSign, generateKeyPairSync, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import pkcs11js from 'pkcs11js';
-import { encodeDigestInfo } from '../../../../src/station/tokens/pkcs11/digest-info.js';
-import { ecdsaDerToRaw, ecdsaRawToDer } from '../../../../src/station/tokens/pkcs11/ecdsa-raw-to-der.js';
+import { encodeDigestInfo } from '../../../../src/station/pki/digest-info.js';
+import { ecdsaDerToRaw, ecdsaRawToDer } from '../../../../src/station/pki/ecdsa-raw-to-der.js';
 import { pinStatusFromFlags } from '../../../../src/station/tokens/pkcs11/pin-status-from-flags.js';
 import { toTokenError } from '../../../../src/station/tokens/pkcs11/pkcs11-errors.js';
 import { PinIncorrectError, PinLockedError, TokenRemovedError, UserCancelledError } from '../../../../src/station/tokens/token-errors.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pkcs11-token-source.js';
-import { ecdsaRawToDer } from '../../../../src/station/tokens/pkcs11/ecdsa-raw-to-der.js';
+import { ecdsaRawToDer } from '../../../../src/station/pki/ecdsa-raw-to-der.js';
 import type { HashAlgorithm, SignatureScheme, Token } from '../../../../src/station/tokens/token.js';
 import { PinIncorrectError, TokenError, UserCancelledError } from '../../../../src/station/tokens/token-errors.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../../support/pkcs11-softhsm.js';

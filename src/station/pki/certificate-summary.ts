@@ -1,5 +1,5 @@
-import type { TokenCertificate } from '../../../core/schemas/token-description.js';
-import { x509 } from '../../pki/x509.js';
+import type { TokenCertificate } from '../../core/schemas/token-description.js';
+import { x509 } from './x509.js';
 
 export interface CertificateSummary extends TokenCertificate {
   /** CA certificates (the chain a token or a PKCS#12 file carries) are never offered for signing. */
@@ -9,20 +9,17 @@ export interface CertificateSummary extends TokenCertificate {
 /**
  * What the UI, the CLI and the certificate choice show for a certificate on a token or in a store.
  * Usage follows the key usage bits: non-repudiation (contentCommitment) is a signing certificate even when
- * digitalSignature is also set; digitalSignature alone is an authentication certificate.
+ * digitalSignature is also set; digitalSignature alone is an authentication certificate. A holder that knows better
+ * (an ID card's signing and authentication key slots) passes `usage`.
  */
-export function summarizeCertificate(der: Uint8Array, id: string, now: Date): CertificateSummary {
+export function summarizeCertificate(der: Uint8Array, id: string, now: Date, usage?: TokenCertificate['usage']): CertificateSummary {
   const certificate = new x509.X509Certificate(new Uint8Array(der));
-  const keyUsage = certificate.getExtension(x509.KeyUsagesExtension);
-  const usages = keyUsage?.usages ?? 0;
-  const usage: TokenCertificate['usage'] =
-    (usages & x509.KeyUsageFlags.nonRepudiation) !== 0 ? 'signing' : (usages & x509.KeyUsageFlags.digitalSignature) !== 0 ? 'authentication' : 'other';
   const algorithm = certificate.publicKey.algorithm as { name: string; namedCurve?: string; modulusLength?: number };
   const isEc = algorithm.name === 'ECDSA' || algorithm.name === 'ECDH';
   return {
     id,
     certificate: Buffer.from(der).toString('base64'),
-    usage,
+    usage: usage ?? usageFromKeyUsage(certificate),
     subject: certificate.subject,
     issuer: certificate.issuer,
     serialNumber: certificate.serialNumber,
@@ -33,6 +30,12 @@ export function summarizeCertificate(der: Uint8Array, id: string, now: Date): Ce
     valid: isValidAt({ notBefore: certificate.notBefore.toISOString(), notAfter: certificate.notAfter.toISOString() }, now),
     isCa: certificate.getExtension(x509.BasicConstraintsExtension)?.ca === true,
   };
+}
+
+function usageFromKeyUsage(certificate: x509.X509Certificate): TokenCertificate['usage'] {
+  const usages = certificate.getExtension(x509.KeyUsagesExtension)?.usages ?? 0;
+  if ((usages & x509.KeyUsageFlags.nonRepudiation) !== 0) return 'signing';
+  return (usages & x509.KeyUsageFlags.digitalSignature) !== 0 ? 'authentication' : 'other';
 }
 
 export function isValidAt(certificate: Pick<TokenCertificate, 'notBefore' | 'notAfter'>, now: Date): boolean {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { OutputExistsError } from './signing-errors.js';
 
 /**
  * An output written atomically: bytes go to a temporary file in the target's directory (same file system, so the
- * final step is a rename), which is fsynced before it takes the target's name. Without `overwrite` the target name
- * is claimed with link(2), which fails if anything exists there: no check-then-write race.
+ * final step is a rename), which is fsynced before it takes the target's name, and the directory is fsynced after.
+ * Without `overwrite` the target name is claimed with link(2), which fails with EEXIST if anything exists there:
+ * no check-then-write race. Streams (signed PDFs, containers) and whole buffers (`writeFileAtomic`) both go here.
  */
 export class AtomicOutputFile {
   private closed = false;
@@ -54,6 +54,7 @@ export class AtomicOutputFile {
     this.closed = true;
   }
 
+  /** Makes the file visible under its target name. Rejects with the EEXIST error when the name is taken (no `overwrite`). */
   async commit(): Promise<void> {
     await this.handle.sync();
     await this.handle.close();
@@ -66,7 +67,6 @@ export class AtomicOutputFile {
       }
     } catch (error) {
       await unlink(this.tempPath).catch(() => undefined);
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new OutputExistsError(this.target);
       throw error;
     }
     const dir = await open(dirname(this.target), 'r');

@@ -1,10 +1,7 @@
-import { x509 } from '../../pki/x509.js';
+import { EC_CURVES, type NamedCurve } from './ec-curves.js';
+import { x509 } from './x509.js';
 
-const CURVE_BY_RAW_LENGTH: ReadonlyMap<number, string> = new Map([
-  [64, 'P-256'],
-  [96, 'P-384'],
-  [132, 'P-521'],
-]);
+const CURVE_BY_RAW_LENGTH: ReadonlyMap<number, NamedCurve> = new Map(Object.values(EC_CURVES).map((curve) => [2 * curve.fieldSize, curve.name]));
 
 type FormatterAlgorithm = Parameters<x509.AsnEcSignatureFormatter['toAsnSignature']>[0];
 const ecdsa = (namedCurve: string): FormatterAlgorithm => ({ name: 'ECDSA', namedCurve }) as FormatterAlgorithm;
@@ -23,7 +20,7 @@ export function ecdsaRawToDer(raw: Uint8Array): Uint8Array {
 }
 
 /** The inverse, for verifiers that want r||s: `curve` fixes the width of r and s. */
-export function ecdsaDerToRaw(der: Uint8Array, namedCurve: 'P-256' | 'P-384' | 'P-521'): Uint8Array {
+export function ecdsaDerToRaw(der: Uint8Array, namedCurve: NamedCurve): Uint8Array {
   const raw = new x509.AsnEcSignatureFormatter().toWebSignature(ecdsa(namedCurve), new Uint8Array(der));
   if (!raw) throw new TypeError('Not a DER ECDSA-Sig-Value');
   return new Uint8Array(raw);

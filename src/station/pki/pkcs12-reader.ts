@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, webcrypto, type KeyObject } from 'node:crypto';
 import * as pkijs from 'pkijs';
-import { InvalidInputError } from '../../../core/errors/invalid-input-error.js';
-import { x509 } from '../../pki/x509.js';
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
+import { x509 } from './x509.js';
 
 const CERT_BAG = '1.2.840.113549.1.12.10.1.3';
 const KEY_BAG = '1.2.840.113549.1.12.10.1.1';

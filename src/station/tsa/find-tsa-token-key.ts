@@ -51,14 +51,15 @@ export async function findTsaTokenKey(config: TsaTokenConfig, source: { tokens()
 async function chainFrom(tsaCertificate: Uint8Array, chainFile: string): Promise<Uint8Array[]> {
   const invalid = (reason: string, cause?: unknown): TsaError =>
     new TsaError('ERR_TSA_TOKEN_CHAIN_INVALID', `tsa.token.chainFile ${chainFile}: ${reason}`, cause === undefined ? {} : { cause });
-  let issuers: x509.X509Certificates;
+  let issuers: x509.X509Certificate[];
   try {
-    issuers = new x509.X509Certificates(await readFile(chainFile, 'utf8'));
+    issuers = x509.PemConverter.decode(await readFile(chainFile, 'utf8')).map((der) => new x509.X509Certificate(der));
   } catch (error) {
     throw invalid(`cannot be read as PEM certificates (${(error as Error).message}).`, error);
   }
+  if (issuers.length === 0) throw invalid('holds no PEM certificate.');
   // The builder matches issuer names and key identifiers and verifies each signature on the way up.
-  const chain = await new x509.X509ChainBuilder({ certificates: [...issuers] }).build(new x509.X509Certificate(tsaCertificate));
+  const chain = await new x509.X509ChainBuilder({ certificates: issuers }).build(new x509.X509Certificate(Uint8Array.from(tsaCertificate)));
   const root = chain[chain.length - 1]!;
   if (chain.length < 2 || !(await root.isSelfSigned())) {
     throw invalid(`does not lead from the TSA certificate (last issuer found: ${root.issuer}) to a self-signed root; put its issuers up to the root in the file.`);

@@ -1,7 +1,7 @@
 import type { SourceProblem } from '../tokens/token-registry.js';
 import type { PinSource, Token } from '../tokens/token.js';
 import { PinIncorrectError, PinLockedError } from '../tokens/token-errors.js';
-import { findTsaTokenKey, type TsaTokenConfig } from './find-tsa-token-key.js';
+import { findTsaTokenKey, type TsaTokenConfig, type TsaTokenKey } from './find-tsa-token-key.js';
 import { TokenTsaSigner } from './token-tsa-signer.js';
 import { TsaError } from './tsa-error.js';
 import type { TsaSigner } from './tsa-signer.js';
@@ -28,7 +28,7 @@ export async function openConfiguredTsaSigner(options: {
     throw new TsaError('ERR_TSA_TOKEN_PIN_MISSING', `tsa.token is configured: give the station the token's PIN in the ${TSA_PIN_ENV} environment variable.`);
   }
   const pin = Buffer.from(value, 'utf8');
-  let key: Awaited<ReturnType<typeof findTsaTokenKey>> | undefined;
+  let key: TsaTokenKey | undefined;
   try {
     key = await findTsaTokenKey(options.config, options.source);
     const status = await key.token.pinStatus();

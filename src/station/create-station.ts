@@ -41,6 +41,7 @@ import { TimestampAuthority } from './tsa/timestamp-authority.js';
 import { timestampRoutes } from './tsa/timestamp-routes.js';
 import type { TsaSigner } from './tsa/tsa-signer.js';
 import { createStationTokenSources } from './tokens/create-station-token-sources.js';
+import { openConfiguredTsaSigner } from './tsa/open-configured-tsa-signer.js';
 import { pkcs11ModuleRoutes } from './tokens/pkcs11/pkcs11-module-routes.js';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
@@ -90,7 +91,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     : createStationTokenSources({
         database: data.database,
         vault: data.vault,
-        modulePaths: config.pkcs11Modules,
+        modulePaths: config.tsa?.token.module ? [...config.pkcs11Modules, config.tsa.token.module] : config.pkcs11Modules,
         pcsc: { enabled: config.pcsc.enabled, atrMappings: config.pcsc.atrMap },
         clock,
       });
@@ -98,7 +99,20 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const prompts = new UiPromptBroker();
   const userPrompt = ports.userPrompt ?? prompts;
   const sessions = new UiSessions();
-  const tsa = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock, ...(ports.tsaSigner ? { signer: ports.tsaSigner } : {}) });
+  // Tokens start before the TSA opens: a configured TSA key lives on one of them.
+  let tsa: TimestampAuthority;
+  let configuredSigner: TsaSigner | undefined;
+  try {
+    await tokens.start();
+    if (config.tsa && !ports.tsaSigner) configuredSigner = await openConfiguredTsaSigner({ config: config.tsa.token, source: builtInSources?.pkcs11 ?? tokens });
+    const signer = ports.tsaSigner ?? configuredSigner;
+    tsa = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock, ...(signer ? { signer } : {}) });
+  } catch (error) {
+    await configuredSigner?.close?.().catch(() => undefined);
+    await tokens.stop();
+    await data.close();
+    throw error;
+  }
 
   let port = config.port;
   const hostPort = (): string => `${config.host}:${port}`;
@@ -178,7 +192,6 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await http.register(integratorRoutes({ clients: data.clients, forwarder }), { prefix: '/integrator' });
 
   try {
-    await tokens.start();
     await http.listen({ host: config.host, port: config.port });
   } catch (error) {
     await Promise.allSettled([tokens.stop(), http.close(), tsa.close()]);

@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { x509 } from '../../station/pki/x509.js';
 import { systemClock } from '../../station/ports/clock.js';
 import { TimestampAuthority } from '../../station/tsa/timestamp-authority.js';
-import { addStationOptions, type StationOptionValues } from '../station-options.js';
+import { findTsaTokenKey } from '../../station/tsa/find-tsa-token-key.js';
+import { createStationTokenSources } from '../../station/tokens/create-station-token-sources.js';
+import { addStationOptions, resolveConfig, type StationOptionValues } from '../station-options.js';
 import { withStationData } from '../with-station-data.js';
 
 export function registerTsaCommand(program: Command): void {
@@ -11,9 +13,25 @@ export function registerTsaCommand(program: Command): void {
   addStationOptions(
     tsa
       .command('chain')
-      .description('print the TSA certificate chain as PEM, TSA certificate first, root last (created on first use)'),
+      .description('print the TSA certificate chain as PEM, TSA certificate first, root last (the configured token’s, or the station’s own, created on first use)'),
   ).action(async (options: StationOptionValues) => {
+    const config = await resolveConfig(options);
     const certificates = await withStationData(options, async (data) => {
+      if (config.tsa) {
+        // The chain is public: only the PKCS#11 source is started, and no PIN is needed.
+        const { pkcs11 } = createStationTokenSources({
+          database: data.database,
+          vault: data.vault,
+          modulePaths: config.tsa.token.module ? [...config.pkcs11Modules, config.tsa.token.module] : config.pkcs11Modules,
+          pcsc: { enabled: false },
+        });
+        await pkcs11.start();
+        try {
+          return (await findTsaTokenKey(config.tsa.token, pkcs11)).certificates;
+        } finally {
+          await pkcs11.stop();
+        }
+      }
       const authority = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock: systemClock });
       try {
         return authority.certificates;

@@ -21,6 +21,30 @@ export const stationConfigSchema = z
       .object({ enabled: z.boolean().default(true), atrMap: z.array(atrMappingSchema).default([]) })
       .strict()
       .default({ enabled: true, atrMap: [] }),
+    /**
+     * The TSA key on a PKCS#11 token instead of the station's own (src/station/tsa/README.md). The PIN is never in
+     * this file: it comes from the environment (SIGNING_STATION_TSA_PIN) at start.
+     */
+    tsa: z
+      .object({
+        token: z
+          .object({
+            /** The token label (CKA_LABEL of the token, as `signing-station tokens list` shows it). */
+            label: z.string().min(1),
+            /** CKA_ID of the TSA certificate and its key, hex. */
+            certificateId: z
+              .string()
+              .regex(/^(?:[0-9a-fA-F]{2})+$/, 'certificateId is the CKA_ID in hex, e.g. "01"')
+              .transform((id) => id.toLowerCase()),
+            /** PKCS#11 module to load for it, when it is not one the station knows or already loads. */
+            module: z.string().min(1).optional(),
+            /** PEM file with the TSA certificate's issuers up to the root (tokens do not hand out CA certificates). */
+            chainFile: z.string().min(1).optional(),
+          })
+          .strict(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -42,6 +42,7 @@ import { timestampRoutes } from './tsa/timestamp-routes.js';
 import type { TsaSigner } from './tsa/tsa-signer.js';
 import { createStationTokenSources } from './tokens/create-station-token-sources.js';
 import { openConfiguredTsaSigner } from './tsa/open-configured-tsa-signer.js';
+import { configuredPkcs11Modules } from './config/configured-pkcs11-modules.js';
 import { pkcs11ModuleRoutes } from './tokens/pkcs11/pkcs11-module-routes.js';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
@@ -91,7 +92,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     : createStationTokenSources({
         database: data.database,
         vault: data.vault,
-        modulePaths: config.tsa?.token.module ? [...config.pkcs11Modules, config.tsa.token.module] : config.pkcs11Modules,
+        modulePaths: configuredPkcs11Modules(config),
         pcsc: { enabled: config.pcsc.enabled, atrMappings: config.pcsc.atrMap },
         clock,
       });

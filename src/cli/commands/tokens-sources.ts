@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { StationData } from '../../station/open-station-data.js';
 import type { StationConfig } from '../../station/config/station-config.js';
+import { configuredPkcs11Modules } from '../../station/config/configured-pkcs11-modules.js';
 import type { TokenSource } from '../../station/tokens/token.js';
 import { createStationTokenSources } from '../../station/tokens/create-station-token-sources.js';
 
@@ -22,11 +23,11 @@ export function addTokenSourceOptions(command: Command): Command {
 }
 
 /** The token sources an offline tokens command uses: PKCS#11 (known, configured, user-added), the station store, PC/SC. */
-export function tokenSourcesFor(data: StationData, flags: TokenSourceFlags, config: Pick<StationConfig, 'pkcs11Modules' | 'pcsc'>): TokenSource[] {
+export function tokenSourcesFor(data: StationData, flags: TokenSourceFlags, config: Pick<StationConfig, 'pkcs11Modules' | 'pcsc' | 'tsa'>): TokenSource[] {
   return createStationTokenSources({
     database: data.database,
     vault: data.vault,
-    modulePaths: [...config.pkcs11Modules, ...flags.module],
+    modulePaths: [...configuredPkcs11Modules(config), ...flags.module],
     pcsc: { enabled: config.pcsc.enabled, atrMappings: config.pcsc.atrMap },
     nssDatabases: flags.nssDb,
     includeKnown: flags.knownModules,

@@ -5,6 +5,7 @@ import { TimestampAuthority } from '../../station/tsa/timestamp-authority.js';
 import { findTsaTokenKey } from '../../station/tsa/find-tsa-token-key.js';
 import { createStationTokenSources } from '../../station/tokens/create-station-token-sources.js';
 import { addStationOptions, resolveConfig, type StationOptionValues } from '../station-options.js';
+import { configuredPkcs11Modules } from '../../station/config/configured-pkcs11-modules.js';
 import { withStationData } from '../with-station-data.js';
 
 export function registerTsaCommand(program: Command): void {
@@ -22,7 +23,7 @@ export function registerTsaCommand(program: Command): void {
         const { pkcs11 } = createStationTokenSources({
           database: data.database,
           vault: data.vault,
-          modulePaths: config.tsa.token.module ? [...config.pkcs11Modules, config.tsa.token.module] : config.pkcs11Modules,
+          modulePaths: configuredPkcs11Modules(config),
           pcsc: { enabled: false },
         });
         await pkcs11.start();

@@ -8,7 +8,7 @@ import type { Clock } from '../ports/clock.js';
 import { UserCancelledError } from '../tokens/token-errors.js';
 import { IdentityError } from './identity-error.js';
 import type { IdentityContext, IdentityMethod } from './identity-method.js';
-import { certificatePerson } from './certificate-person.js';
+import { identifiedPerson } from './identified-person.js';
 
 export const LOCAL_TOKEN_METHOD = 'local-token-login';
 
@@ -119,5 +119,5 @@ async function authenticate(deps: LocalTokenLoginDeps, candidates: Candidate[], 
   if (!valid) {
     throw new IdentityError('ERR_IDENTITY_SIGNATURE_INVALID', 'The token’s signature over the challenge does not verify with its authentication certificate.', { status: 400 });
   }
-  return certificatePerson(parsed, LOCAL_TOKEN_METHOD);
+  return identifiedPerson(parsed, LOCAL_TOKEN_METHOD);
 }

@@ -16,7 +16,8 @@ import { SignatureEngine } from '../signing/signature-engine.js';
 import type { SigningSession, SigningSessions } from './signing-sessions.js';
 import type { PendingSignatures } from './pending-signatures.js';
 import { SessionNotFoundError } from './signing-session-errors.js';
-import { signerIdentity, subjectLine } from './signer-identity.js';
+import { signerIdentity } from './signer-identity.js';
+import { summarizeCertificate } from '../pki/certificate-summary.js';
 
 export interface HashSigningRouteDeps {
   sessions: SigningSessions;
@@ -91,7 +92,7 @@ export function hashSigningRoutes(deps: HashSigningRouteDeps): FastifyPluginAsyn
         throw new StationError('ERR_SIGNING_NOT_STARTED', 'No signature was started with this token for this document and method; call start-signing again.', { status: 409 });
       }
       const session = await deps.sessions.assertMaySign(body.client_id, body.doc_id);
-      const signer = subjectLine(pending.certificate);
+      const signer = summarizeCertificate(pending.certificate, 'signer', deps.clock.now());
       const file = currentDocument(session);
       try {
         await SignatureEngine.finish(pending.state, decodeBinary(signatureText), { outputPath: pending.outputPath, timestampClient: deps.timestampClient, outputMode: 0o600 });
@@ -129,7 +130,7 @@ async function askConsent(
   documentDigest: string,
   method: string,
 ): Promise<void> {
-  const signer = subjectLine(certificate);
+  const signer = summarizeCertificate(certificate, 'signer', deps.clock.now());
   const agreed = await deps.userPrompt.confirm({
     purpose: 'sign',
     // The real origin of the page that asked (the browser sets Origin; scripts cannot forge it), else the client.

@@ -85,11 +85,11 @@ describe('hash-based signing over HTTP: prepare, reason, start-signing, complete
     const { start, complete } = await signFlow(docId);
     expect(start.hexDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(complete.status, JSON.stringify(complete.body)).toBe(200);
-    expect(complete.body).toMatchObject({ status: 'OK', signer_idcode: 'PNOEE-38001085718', signer_firstname: 'JAAK-KRISTJAN', signer_lastname: 'JÕEORG' });
+    expect(complete.body).toMatchObject({ status: 'OK', signer_idcode: '38001085718', signer_country: 'EE', signer_firstname: 'JAAK-KRISTJAN', signer_lastname: 'JÕEORG' });
 
     const consent = prompt.consents.at(-1)!;
     expect(consent).toMatchObject({ purpose: 'sign', requester: ORIGIN, clientId: 'shop', documentName: 'contract.pdf', reason: REASON });
-    expect(consent.signerSubject).toContain('serialNumber=PNOEE-38001085718');
+    expect(consent.signerSubject).toContain('PNOEE-38001085718');
 
     const signed = await download(docId);
     const signedPath = join(dir, 'signed.pdf');

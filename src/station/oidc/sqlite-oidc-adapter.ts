@@ -18,10 +18,11 @@ interface ModelRow {
 const MEMORY_MODELS = new Set(['AccessToken']);
 
 /**
- * Grants and sessions are written only by this process (the CLI never touches them) and read on every token
- * request: reads are served from a write-through copy, the store stays the durable record.
+ * Grants, sessions and authorization codes are written only by this process (the CLI never touches them) and read
+ * on every token request: reads are served from a write-through copy, the store stays the durable record. A code's
+ * consumption is still decided by the store's conditional update (consume below); the copy only follows it.
  */
-const CACHED_MODELS = new Set(['Grant', 'Session']);
+const CACHED_MODELS = new Set(['Grant', 'Session', 'AuthorizationCode']);
 const CACHE_LIMIT = 10_000;
 
 /**
@@ -111,7 +112,13 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
         const { changes } = await grouped.write((tx) =>
           tx.run('UPDATE oidc_models SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL', [now(), model, id]),
         );
-        if (changes === 0) throw new errors.InvalidGrant(`${model} was already used`);
+        const hit = cache?.get(id);
+        if (changes === 0) {
+          cache?.delete(id);
+          throw new errors.InvalidGrant(`${model} was already used`);
+        }
+        // As a read from the store would show it: oidc-provider treats a second use as a replay and revokes the grant.
+        if (hit) hit.payload.consumed = now();
       },
       async destroy(id) {
         const uid = cache?.get(id)?.payload.uid;

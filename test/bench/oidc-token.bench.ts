@@ -6,6 +6,7 @@
 // the timed run (event loop, libuv pool, GC threads) is measured, as is the raw sign loop's.
 import { fork } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const CODES = Number(process.env.BENCH_CODES ?? 1000);
@@ -37,24 +38,53 @@ function rawSignRate(): { perCpuSecond: number; perWallSecond: number } {
   return { perCpuSecond: count / ((used.user + used.system) / 1e6), perWallSecond: count / ((performance.now() - start) / 1000) };
 }
 
-async function exchange(setup: Work, batch: Work['work']): Promise<number> {
-  let next = 0;
-  let failures = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < batch.length) {
-        const item = batch[next++]!;
-        const response = await fetch(setup.tokenEndpoint, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ grant_type: 'authorization_code', code: item.code, redirect_uri: setup.redirectUri, client_id: setup.clientId, client_assertion_type: setup.assertionType, client_assertion: item.assertion }),
-        });
-        const body = (await response.json()) as { id_token?: string };
-        if (response.status !== 200 || !body.id_token) failures++;
+/**
+ * A lean HTTP/1.1 keep-alive client per connection (as in tsa.bench.ts): precomputed requests, responses framed
+ * by their Content-Length and checked for "200" and an id_token. fetch costs the load generator about as much CPU
+ * as the station spends per request, and both share this machine's cores.
+ */
+function loadConnection(url: URL, next: () => string | undefined): Promise<number> {
+  const message = (body: string): string =>
+    `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  return new Promise((resolve, reject) => {
+    let failures = 0;
+    let pending: Buffer = Buffer.alloc(0);
+    const send = (): void => {
+      const body = next();
+      if (body === undefined) socket.end(() => resolve(failures));
+      else socket.write(message(body));
+    };
+    const socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true }, send);
+    socket.on('error', reject);
+    socket.on('data', (chunk: Buffer) => {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      for (;;) {
+        const headerEnd = pending.indexOf('\r\n\r\n');
+        if (headerEnd < 0) return;
+        const headers = pending.subarray(0, headerEnd).toString('latin1');
+        const length = Number(/\r\ncontent-length: (\d+)/i.exec(headers)?.[1] ?? NaN);
+        if (!Number.isFinite(length)) return reject(new Error(`response without Content-Length: ${headers}`));
+        const end = headerEnd + 4 + length;
+        if (pending.length < end) return;
+        const body = pending.subarray(headerEnd + 4, end).toString('utf8');
+        if (!headers.startsWith('HTTP/1.1 200') || typeof (JSON.parse(body) as { id_token?: unknown }).id_token !== 'string') failures++;
+        pending = pending.subarray(end);
+        send();
       }
-    }),
-  );
-  return failures;
+    });
+  });
+}
+
+async function exchange(setup: Work, batch: Work['work']): Promise<number> {
+  const url = new URL(setup.tokenEndpoint);
+  let index = 0;
+  const next = (): string | undefined => {
+    const item = batch[index++];
+    if (!item) return undefined;
+    return new URLSearchParams({ grant_type: 'authorization_code', code: item.code, redirect_uri: setup.redirectUri, client_id: setup.clientId, client_assertion_type: setup.assertionType, client_assertion: item.assertion }).toString();
+  };
+  const failures = await Promise.all(Array.from({ length: CONCURRENCY }, () => loadConnection(url, next)));
+  return failures.reduce((sum, n) => sum + n, 0);
 }
 
 const server = fork(fileURLToPath(new URL('../support/oidc-bench-server.ts', import.meta.url)), [String(CODES)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

@@ -13,15 +13,18 @@ interface ModelRow {
 
 /**
  * Access tokens are only ever looked up by UserInfo, introspection and revocation, none of which the beta profile
- * has: they are kept in memory, which spares the token endpoint a durable write per request.
+ * has: they are not kept at all. Keeping them (in memory, for their 600 s lifetime) would cost a write per token
+ * request and hold every token issued in the last 10 minutes. Were such an endpoint ever enabled, it would find
+ * none of them: unknown, refused, never wrongly accepted.
  */
-const MEMORY_MODELS = new Set(['AccessToken']);
+const UNKEPT_MODELS = new Set(['AccessToken']);
 
 /**
- * Grants and sessions are written only by this process (the CLI never touches them) and read on every token
- * request: reads are served from a write-through copy, the store stays the durable record.
+ * Grants, sessions and authorization codes are written only by this process (the CLI never touches them) and read
+ * on every token request: reads are served from a write-through copy, the store stays the durable record. A code's
+ * consumption is still decided by the store's conditional update (consume below); the copy only follows it.
  */
-const CACHED_MODELS = new Set(['Grant', 'Session']);
+const CACHED_MODELS = new Set(['Grant', 'Session', 'AuthorizationCode']);
 const CACHE_LIMIT = 10_000;
 
 /**
@@ -50,7 +53,7 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
 
   return (model: string): Adapter => {
     if (model === 'Client') return clientAdapter(clients, clock);
-    if (MEMORY_MODELS.has(model)) return memoryAdapter(model, now);
+    if (UNKEPT_MODELS.has(model)) return unkeptAdapter();
 
     const cache = CACHED_MODELS.has(model) ? new Map<string, { payload: AdapterPayload; expiresAt: number | null }>() : undefined;
     const uids = new Map<string, string>();
@@ -111,7 +114,13 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
         const { changes } = await grouped.write((tx) =>
           tx.run('UPDATE oidc_models SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL', [now(), model, id]),
         );
-        if (changes === 0) throw new errors.InvalidGrant(`${model} was already used`);
+        const hit = cache?.get(id);
+        if (changes === 0) {
+          cache?.delete(id);
+          throw new errors.InvalidGrant(`${model} was already used`);
+        }
+        // As a read from the store would show it: oidc-provider treats a second use as a replay and revokes the grant.
+        if (hit) hit.payload.consumed = now();
       },
       async destroy(id) {
         const uid = cache?.get(id)?.payload.uid;
@@ -127,34 +136,15 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
   };
 }
 
-function memoryAdapter(model: string, now: () => number): Adapter {
-  const entries = new Map<string, { payload: AdapterPayload; expiresAt: number | undefined }>();
-  let lastSweep = 0;
-  const live = (id: string): AdapterPayload | undefined => {
-    const entry = entries.get(id);
-    if (entry?.expiresAt !== undefined && entry.expiresAt <= now()) entries.delete(id);
-    return entries.get(id)?.payload;
-  };
+function unkeptAdapter(): Adapter {
   return {
-    async upsert(id, payload, expiresIn) {
-      if (now() - lastSweep >= SWEEP_INTERVAL_SECONDS) {
-        lastSweep = now();
-        for (const [key, entry] of entries) if (entry.expiresAt !== undefined && entry.expiresAt <= now()) entries.delete(key);
-      }
-      entries.set(id, { payload, expiresAt: typeof expiresIn === 'number' ? now() + expiresIn : undefined });
-    },
-    find: async (id) => live(id),
+    upsert: async () => undefined,
+    find: async () => undefined,
     findByUid: async () => undefined,
     findByUserCode: async () => undefined,
-    async consume(id) {
-      const payload = live(id);
-      if (!payload || payload.consumed) throw new errors.InvalidGrant(`${model} was already used`);
-      payload.consumed = now();
-    },
-    destroy: async (id) => void entries.delete(id),
-    async revokeByGrantId(grantId) {
-      for (const [key, entry] of entries) if (entry.payload.grantId === grantId) entries.delete(key);
-    },
+    consume: async () => undefined,
+    destroy: async () => undefined,
+    revokeByGrantId: async () => undefined,
   };
 }
 

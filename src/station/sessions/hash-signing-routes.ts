@@ -87,20 +87,26 @@ export function hashSigningRoutes(deps: HashSigningRouteDeps): FastifyPluginAsyn
       await assertKnownClient(deps, body.client_id);
       const signatureText = body.signature_value ?? body.signatures?.[0];
       if (!signatureText) throw new StationError('ERR_INPUT_INVALID', 'signature_value is required.', { status: 400, details: { errors: { signature_value: ['required'] } } });
+      const notStarted = (): StationError =>
+        new StationError('ERR_SIGNING_NOT_STARTED', 'No signature was started with this token for this document and method; call start-signing again.', { status: 409 });
       const pending = deps.pending.take(body.token, body.client_id, body.doc_id);
-      if (!pending || pending.method !== method) {
-        throw new StationError('ERR_SIGNING_NOT_STARTED', 'No signature was started with this token for this document and method; call start-signing again.', { status: 409 });
-      }
-      const session = await deps.sessions.assertMaySign(body.client_id, body.doc_id);
+      if (!pending) throw notStarted();
       const signer = summarizeCertificate(pending.certificate, 'signer', deps.clock.now());
-      const file = currentDocument(session);
+      let session: SigningSession | undefined;
       try {
+        // A taken pending signature is finished or aborted here, never left with its prepared copy on disk.
+        if (pending.method !== method) throw notStarted();
+        session = await deps.sessions.assertMaySign(body.client_id, body.doc_id);
         await SignatureEngine.finish(pending.state, decodeBinary(signatureText), { outputPath: pending.outputPath, timestampClient: deps.timestampClient, outputMode: 0o600 });
       } catch (error) {
         await SignatureEngine.abort(pending.state);
-        await deps.audit.append({ clientId: body.client_id, method, signer: signer.subject, documentName: file.fileName, documentDigest: file.sha256, outcome: 'failed', detail: error instanceof StationError ? error.code : 'internal error' });
+        if (session) {
+          const file = currentDocument(session);
+          await deps.audit.append({ clientId: body.client_id, method, signer: signer.subject, documentName: file.fileName, documentDigest: file.sha256, outcome: 'failed', detail: error instanceof StationError ? error.code : 'internal error' });
+        }
         throw error;
       }
+      const file = currentDocument(session);
       const identity = signerIdentity(pending.certificate, method);
       const signed = await deps.sessions.recordSignedFile(session, pending.outputName, session.containerType === 'pdf' ? 'application/pdf' : 'application/vnd.etsi.asic-e+zip', identity);
       await deps.audit.append({ clientId: body.client_id, method, signer: signer.subject, documentName: file.fileName, documentDigest: file.sha256, outcome: 'signed', detail: `signed version sha256=${signed.sha256}` });

@@ -155,6 +155,12 @@ describe('hash-based signing over HTTP: prepare, reason, start-signing, complete
     const replay = await post('/id-signature/complete', { client_id: 'shop', doc_id: docId, token: start.body.token, signature_value: 'AAAA' }, ORIGIN);
     expect(replay.body).toMatchObject({ code: 'ERR_SIGNING_NOT_STARTED' });
 
+    const again = await post('/start-signing', { client_id: 'shop', doc_id: docId, sign_type: 'id-signature', certificate: Buffer.from(signer.der).toString('base64') }, ORIGIN);
+    expect(await readdir(session.directory)).not.toEqual(['original-0']); // the prepared copy waits for complete
+    const otherMethod = await post('/cert-store-qes-signature/complete', { client_id: 'shop', doc_id: docId, token: again.body.token, signature_value: 'AAAA' }, ORIGIN);
+    expect(otherMethod.body).toMatchObject({ code: 'ERR_SIGNING_NOT_STARTED' });
+    expect(await readdir(session.directory)).toEqual(['original-0']);
+
     const foreign = await post('/start-signing', { client_id: 'shop', doc_id: docId, sign_type: 'id-signature', certificate: Buffer.from(signer.der).toString('base64') }, 'https://evil.example');
     expect(foreign.status).toBe(403);
     const unknownMethod = await post('/smart-idx/complete', { client_id: 'shop', doc_id: docId, token: 'x', signature_value: 'AAAA' });

@@ -28,6 +28,11 @@ async function start(): Promise<void> {
   registerIpc();
   createTray();
   showWindow();
+  // The station's prompts (consent, PIN) are answered in this window: bring it forward when one arrives, even
+  // from the tray, so a web page's request never waits unseen.
+  station.prompts.onChange(() => {
+    if (station?.prompts.pending().length) showWindow();
+  });
   app.on('window-all-closed', () => undefined); // keep serving from the tray
   app.on('before-quit', () => void station?.close());
 }

@@ -6,8 +6,8 @@
 // the timed run (event loop, libuv pool, GC threads) is measured, as is the raw sign loop's.
 import { fork } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { keepAliveLoad } from '../support/keep-alive-load.js';
 
 const CODES = Number(process.env.BENCH_CODES ?? 1000);
 /** Exchanges before the timed run, so the JIT has warmed up the whole path. */
@@ -38,41 +38,19 @@ function rawSignRate(): { perCpuSecond: number; perWallSecond: number } {
   return { perCpuSecond: count / ((used.user + used.system) / 1e6), perWallSecond: count / ((performance.now() - start) / 1000) };
 }
 
-/**
- * A lean HTTP/1.1 keep-alive client per connection (as in tsa.bench.ts): precomputed requests, responses framed
- * by their Content-Length and checked for "200" and an id_token. fetch costs the load generator about as much CPU
- * as the station spends per request, and both share this machine's cores.
- */
-function loadConnection(url: URL, next: () => string | undefined): Promise<number> {
+/** One keep-alive connection exchanging codes until `next` runs dry; a success is a 200 carrying an id_token. */
+async function loadConnection(url: URL, next: () => string | undefined): Promise<number> {
   const message = (body: string): string =>
     `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-  return new Promise((resolve, reject) => {
-    let failures = 0;
-    let pending: Buffer = Buffer.alloc(0);
-    const send = (): void => {
+  const { failures } = await keepAliveLoad(
+    url,
+    () => {
       const body = next();
-      if (body === undefined) socket.end(() => resolve(failures));
-      else socket.write(message(body));
-    };
-    const socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true }, send);
-    socket.on('error', reject);
-    socket.on('data', (chunk: Buffer) => {
-      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-      for (;;) {
-        const headerEnd = pending.indexOf('\r\n\r\n');
-        if (headerEnd < 0) return;
-        const headers = pending.subarray(0, headerEnd).toString('latin1');
-        const length = Number(/\r\ncontent-length: (\d+)/i.exec(headers)?.[1] ?? NaN);
-        if (!Number.isFinite(length)) return reject(new Error(`response without Content-Length: ${headers}`));
-        const end = headerEnd + 4 + length;
-        if (pending.length < end) return;
-        const body = pending.subarray(headerEnd + 4, end).toString('utf8');
-        if (!headers.startsWith('HTTP/1.1 200') || typeof (JSON.parse(body) as { id_token?: unknown }).id_token !== 'string') failures++;
-        pending = pending.subarray(end);
-        send();
-      }
-    });
-  });
+      return body === undefined ? undefined : message(body);
+    },
+    ({ headers, body }) => headers.startsWith('HTTP/1.1 200') && typeof (JSON.parse(body.toString('utf8')) as { id_token?: unknown }).id_token === 'string',
+  );
+  return failures;
 }
 
 async function exchange(setup: Work, batch: Work['work']): Promise<number> {

@@ -4,7 +4,6 @@
 import { fork } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { connect } from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { readTimestampReply } from '../../src/station/tsa/timestamp-reply-reader.js';
 import { createOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 import { openssl } from '../support/tsa-openssl.js';
+import { keepAliveLoad } from '../support/keep-alive-load.js';
 
 const SIGN_SECONDS = 2;
 const HTTP_SECONDS = 5;
@@ -58,40 +58,17 @@ function post(url: URL, agent: Agent, body: Buffer): Promise<{ status: number; b
   });
 }
 
-/**
- * A lean HTTP/1.1 keep-alive client for the load: one precomputed request, responses framed by their
- * Content-Length and checked for "200" and PKIStatus granted. Node's http client costs the load generator about
- * as much CPU as the server spends per request, and both share this machine's cores.
- */
+/** One keep-alive connection sending the same query until `until`; a success is a granted TimeStampResp. */
 function loadConnection(url: URL, query: Buffer, until: number): Promise<{ count: number; failures: number }> {
   const head = `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/timestamp-query\r\nContent-Length: ${query.length}\r\n\r\n`;
   const message = Buffer.concat([Buffer.from(head, 'latin1'), query]);
   const granted = Buffer.from('3003020100', 'hex');
-  return new Promise((resolve, reject) => {
-    let count = 0;
-    let failures = 0;
-    let pending: Buffer = Buffer.alloc(0);
-    const socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true }, () => socket.write(message));
-    socket.on('error', reject);
-    socket.on('data', (chunk: Buffer) => {
-      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-      for (;;) {
-        const headerEnd = pending.indexOf('\r\n\r\n');
-        if (headerEnd < 0) return;
-        const headers = pending.subarray(0, headerEnd).toString('latin1');
-        const length = Number(/\r\ncontent-length: (\d+)/i.exec(headers)?.[1] ?? NaN);
-        if (!Number.isFinite(length)) return reject(new Error(`response without Content-Length: ${headers}`));
-        const end = headerEnd + 4 + length;
-        if (pending.length < end) return;
-        // "HTTP/1.1 200" and, after the 4-byte outer header of the TimeStampResp, PKIStatusInfo { granted }
-        if (headers.startsWith('HTTP/1.1 200') && pending.subarray(headerEnd + 8, headerEnd + 13).equals(granted)) count++;
-        else failures++;
-        pending = pending.subarray(end);
-        if (performance.now() < until) socket.write(message);
-        else return socket.end(() => resolve({ count, failures }));
-      }
-    });
-  });
+  return keepAliveLoad(
+    url,
+    () => (performance.now() < until ? message : undefined),
+    // "HTTP/1.1 200" and, after the 4-byte outer header of the TimeStampResp, PKIStatusInfo { granted }
+    ({ headers, body }) => headers.startsWith('HTTP/1.1 200') && body.subarray(4, 9).equals(granted),
+  );
 }
 
 async function main(): Promise<void> {

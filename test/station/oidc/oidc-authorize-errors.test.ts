@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
-import { createRelyingParty, type RelyingParty } from '../../support/oidc-relying-party.js';
+import { startStationWithRelyingParty, stopStationWithRelyingParty } from '../../support/oidc-station-with-relying-party.js';
+import type { RelyingParty } from '../../support/oidc-relying-party.js';
 
 describe('authorization endpoint: request checks', () => {
   let station: OidcTestStation;
   let rp: RelyingParty;
   beforeAll(async () => {
-    station = await startOidcTestStation();
-    rp = await createRelyingParty(station);
+    ({ station, rp } = await startStationWithRelyingParty());
   });
-  afterAll(async () => {
-    await rp?.close();
-    await station?.dispose();
-  });
+  afterAll(() => stopStationWithRelyingParty(station, rp));
 
   const authorize = (params: Record<string, string | undefined>) => {
     const url = new URL('/oidc/oauth/authorize', station.baseUrl);

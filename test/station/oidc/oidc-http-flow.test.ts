@@ -1,20 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
-import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
-import { createRelyingParty, type RelyingParty } from '../../support/oidc-relying-party.js';
+import type { OidcTestStation } from '../../support/oidc-test-station.js';
+import type { RelyingParty } from '../../support/oidc-relying-party.js';
+import { startStationWithRelyingParty, stopStationWithRelyingParty } from '../../support/oidc-station-with-relying-party.js';
 import { loginOverHttp } from '../../support/oidc-http-login.js';
 
 describe('OIDC code flow over HTTP with openid-client', () => {
   let station: OidcTestStation;
   let rp: RelyingParty;
   beforeAll(async () => {
-    station = await startOidcTestStation();
-    rp = await createRelyingParty(station);
+    ({ station, rp } = await startStationWithRelyingParty());
   });
-  afterAll(async () => {
-    await rp?.close();
-    await station?.dispose();
-  });
+  afterAll(() => stopStationWithRelyingParty(station, rp));
 
   it('logs in with the Smart-ID simulator and validates the ID token', async () => {
     const nonce = client.randomNonce();

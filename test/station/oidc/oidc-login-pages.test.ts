@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
-import { createRelyingParty, type RelyingParty } from '../../support/oidc-relying-party.js';
+import type { OidcTestStation } from '../../support/oidc-test-station.js';
+import { startStationWithRelyingParty, stopStationWithRelyingParty } from '../../support/oidc-station-with-relying-party.js';
+import type { RelyingParty } from '../../support/oidc-relying-party.js';
 
 describe('login pages', () => {
   let station: OidcTestStation;
   let rp: RelyingParty;
   beforeAll(async () => {
-    station = await startOidcTestStation();
-    rp = await createRelyingParty(station);
+    ({ station, rp } = await startStationWithRelyingParty());
   });
-  afterAll(async () => {
-    await rp?.close();
-    await station?.dispose();
-  });
+  afterAll(() => stopStationWithRelyingParty(station, rp));
 
   /** Starts an authorization and returns the login page's path and the browser's cookies. */
   async function openLogin(): Promise<{ path: string; cookie: string }> {

@@ -3,6 +3,7 @@ import * as client from 'openid-client';
 import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
 import { ASSERTION_TYPE, createRelyingParty, generateRsaKey, postToken, type RelyingParty } from '../../support/oidc-relying-party.js';
 import { loginOverHttp } from '../../support/oidc-http-login.js';
+import { startStationWithRelyingParty, stopStationWithRelyingParty } from '../../support/oidc-station-with-relying-party.js';
 import { startTestStation } from '../../support/test-station.js';
 
 async function freshCode(station: OidcTestStation, rp: RelyingParty): Promise<string> {
@@ -35,13 +36,9 @@ describe('token endpoint: client authentication (invalid_client)', () => {
   let station: OidcTestStation;
   let rp: RelyingParty;
   beforeAll(async () => {
-    station = await startOidcTestStation();
-    rp = await createRelyingParty(station);
+    ({ station, rp } = await startStationWithRelyingParty());
   });
-  afterAll(async () => {
-    await rp?.close();
-    await station?.dispose();
-  });
+  afterAll(() => stopStationWithRelyingParty(station, rp));
 
   it('accepts the well-formed assertion (control)', async () => {
     const response = await exchange(rp, await freshCode(station, rp));
@@ -229,13 +226,9 @@ describe('token endpoint: single use under concurrency', () => {
   let station: OidcTestStation;
   let rp: RelyingParty;
   beforeAll(async () => {
-    station = await startOidcTestStation();
-    rp = await createRelyingParty(station);
+    ({ station, rp } = await startStationWithRelyingParty());
   });
-  afterAll(async () => {
-    await rp?.close();
-    await station?.dispose();
-  });
+  afterAll(() => stopStationWithRelyingParty(station, rp));
 
   it('one assertion sent in parallel with several codes authenticates once', async () => {
     const codes = await Promise.all([0, 1, 2, 3].map(() => freshCode(station, rp)));

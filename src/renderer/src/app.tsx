@@ -5,6 +5,7 @@ import { PromptsPanel } from './prompts-panel.js';
 import { TokensPanel } from './tokens-panel.js';
 import { ClientsPanel } from './clients-panel.js';
 import { AuditPanel } from './audit-panel.js';
+import { ErrorAlert } from './error-alert.js';
 import { ModulesPanel } from './modules-panel.js';
 
 export function App(): JSX.Element {
@@ -16,11 +17,7 @@ export function App(): JSX.Element {
         <h1>Signing Station</h1>
         {overview && <ModeBanner mode={overview.station.mode} />}
       </header>
-      {view.error && (
-        <p className="error" role="alert">
-          {view.error}
-        </p>
-      )}
+      <ErrorAlert message={view.error} />
       <PromptsPanel prompts={view.prompts} onAnswered={view.refresh} />
       {overview ? (
         <>

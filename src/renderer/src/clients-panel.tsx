@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type JSX } from 'react';
 import type { ClientRegistration } from '../../core/schemas/client-registration.js';
+import { ErrorAlert } from './error-alert.js';
 import { StationApiError, stationApi } from './station-api.js';
 
 const lines = (text: string): string[] =>
@@ -88,11 +89,7 @@ export function ClientsPanel({ clients, onChanged }: { clients: ClientRegistrati
         <button type="submit">Add client</button>
         <p className="muted">Set the API secret with the CLI: signing-station clients add … --secret-stdin</p>
       </form>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert message={error} />
     </section>
   );
 }

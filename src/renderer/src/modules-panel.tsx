@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent, type JSX } from 'react';
 import type { Pkcs11ModulesView } from '../../core/schemas/pkcs11-modules.js';
+import { ErrorAlert } from './error-alert.js';
 import { StationApiError, stationApi } from './station-api.js';
 
 /** PKCS#11 middleware the station loads: known per OS, from config, and what the user added here. */
@@ -71,11 +72,7 @@ export function ModulesPanel(): JSX.Element {
         </label>
         <button type="submit">Add module</button>
       </form>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert message={error} />
     </section>
   );
 }

@@ -15,7 +15,7 @@ import type { TimestampClient } from '../tsa/timestamp-client.js';
 import { SignatureEngine } from '../signing/signature-engine.js';
 import type { SigningSession, SigningSessions } from './signing-sessions.js';
 import type { PendingSignatures } from './pending-signatures.js';
-import { SessionNotFoundError } from './signing-session-errors.js';
+import { assertClientRegistered } from './assert-client-registered.js';
 import { signerIdentity } from './signer-identity.js';
 import { summarizeCertificate } from '../pki/certificate-summary.js';
 
@@ -49,7 +49,7 @@ export function hashSigningRoutes(deps: HashSigningRouteDeps): FastifyPluginAsyn
 
     app.post('/start-signing', { config }, async (request) => {
       const body = parseZod(startSigningRequestSchema, request.body, 'Invalid start-signing request');
-      await assertKnownClient(deps, body.client_id);
+      await assertClientRegistered(deps.clients, body.client_id);
       const session = await deps.sessions.assertMaySign(body.client_id, body.doc_id);
       const certificate = decodeBinary(body.certificate);
       const file = currentDocument(session);
@@ -84,7 +84,7 @@ export function hashSigningRoutes(deps: HashSigningRouteDeps): FastifyPluginAsyn
     app.post('/:method/complete', { config }, async (request) => {
       const { method } = parseZod(methodParams, request.params, 'Unknown signing method');
       const body = parseZod(completeSigningRequestSchema, request.body, 'Invalid complete request');
-      await assertKnownClient(deps, body.client_id);
+      await assertClientRegistered(deps.clients, body.client_id);
       const signatureText = body.signature_value ?? body.signatures?.[0];
       if (!signatureText) throw new StationError('ERR_INPUT_INVALID', 'signature_value is required.', { status: 400, details: { errors: { signature_value: ['required'] } } });
       const notStarted = (): StationError =>
@@ -121,10 +121,6 @@ export function hashSigningRoutes(deps: HashSigningRouteDeps): FastifyPluginAsyn
       };
     });
   };
-}
-
-async function assertKnownClient(deps: HashSigningRouteDeps, clientId: string): Promise<void> {
-  if (!(await deps.clients.find(clientId))) throw new SessionNotFoundError();
 }
 
 async function askConsent(

@@ -9,7 +9,8 @@ import { StationError } from '../../core/errors/station-error.js';
 import { parseZod } from '../validation/parse-zod.js';
 import type { ClientRegistry } from '../clients/client-registry.js';
 import type { SigningSessions } from './signing-sessions.js';
-import { ClientAuthenticationError, SessionNotFoundError } from './signing-session-errors.js';
+import { ClientAuthenticationError } from './signing-session-errors.js';
+import { assertClientRegistered } from './assert-client-registered.js';
 
 /** Base64 inflates by 4/3: this admits about 48 MiB of documents per prepare call. */
 export const PREPARE_BODY_LIMIT = 64 * 1024 * 1024;
@@ -28,9 +29,6 @@ export function signingSessionRoutes(deps: SigningSessionRouteDeps): FastifyPlug
   const authenticate = async (clientId: string, secret: string): Promise<void> => {
     if (!(await deps.clients.verifySecret(clientId, secret))) throw new ClientAuthenticationError();
   };
-  const knownClient = async (clientId: string): Promise<void> => {
-    if (!(await deps.clients.find(clientId))) throw new SessionNotFoundError();
-  };
 
   return async (app: FastifyInstance) => {
     app.post('/prepare-files-for-signing', { bodyLimit: PREPARE_BODY_LIMIT, config: { browserAccess: 'none' } }, async (request) => {
@@ -42,13 +40,13 @@ export function signingSessionRoutes(deps: SigningSessionRouteDeps): FastifyPlug
 
     app.post('/signing-session/status', { config: { browserAccess: 'client' } }, async (request) => {
       const body = parseZod(sessionRequestSchema, request.body, 'Invalid status request');
-      await knownClient(body.client_id);
+      await assertClientRegistered(deps.clients, body.client_id);
       return deps.sessions.status(await deps.sessions.get(body.client_id, body.doc_id));
     });
 
     app.post('/signing-session/reason/accept', { config: { browserAccess: 'client' } }, async (request) => {
       const body = parseZod(reasonAcceptRequestSchema, request.body, 'Invalid reason acceptance');
-      await knownClient(body.client_id);
+      await assertClientRegistered(deps.clients, body.client_id);
       await deps.sessions.acceptReason(body.client_id, body.doc_id, body.reason_text);
       return { status: 'OK' };
     });

@@ -226,12 +226,6 @@ export class SigningSessions {
     return join(session.directory, file.path);
   }
 
-  /** The bytes a signature applies to next: the last signed version, or the original. */
-  async currentDocument(session: SigningSession): Promise<{ file: StoredFile; bytes: Buffer }> {
-    const file = session.signedFile ?? session.files[0]!;
-    return { file, bytes: await readFile(join(session.directory, file.path)) };
-  }
-
   async readFile(session: SigningSession, file: StoredFile): Promise<Buffer> {
     return readFile(join(session.directory, file.path));
   }

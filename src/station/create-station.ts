@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { StationError } from '../core/errors/station-error.js';
 import { STATION_NAME } from '../core/constants.js';
@@ -16,6 +16,7 @@ import { TokenRegistry } from './tokens/token-registry.js';
 import type { TokenSource } from './tokens/token.js';
 import { UiPromptBroker } from './prompts/ui-prompt-broker.js';
 import { UiSessions } from './http/ui-sessions.js';
+import { readSessionCookie } from './http/session-cookie.js';
 import { createHttpServer } from './http/create-http-server.js';
 import { uiRoutes } from './http/routes/ui-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
@@ -119,6 +120,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const hostPort = (): string => `${config.host}:${port}`;
   const baseUrl = (): string => `http://${hostPort()}`;
   const cookieName = (): string => `station_session_${port}`;
+  const isUiSession = (request: FastifyRequest): boolean => sessions.isValid(readSessionCookie(request.headers.cookie, cookieName()));
   const version = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
   const timings = { ...DEFAULT_SANDBOX_TIMINGS, ...ports.tuning?.sandboxTimings };
@@ -144,6 +146,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const http = createHttpServer({
     logger,
     allowedHosts: () => new Set([hostPort(), `localhost:${port}`]),
+    isUiSession,
     stationOrigin: baseUrl,
     clients: data.clients,
   });
@@ -163,11 +166,9 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     { prefix: '/api/signatures' },
   );
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
-  await http.register(uiRoutes({ sessions, cookieName }), { prefix: '/ui' });
+  await http.register(uiRoutes({ sessions, cookieName, isUiSession }), { prefix: '/ui' });
   await http.register(
     adminRoutes({
-      sessions,
-      cookieName,
       clients: data.clients,
       audit: data.audit,
       tokens,
@@ -184,7 +185,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     { prefix: '/admin/api' },
   );
   if (builtInSources) {
-    await http.register(pkcs11ModuleRoutes({ sessions, cookieName, registry: builtInSources.modules, source: builtInSources.pkcs11 }), { prefix: '/admin/api' });
+    await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11 }), { prefix: '/admin/api' });
   }
 
   await http.register(oidcRoutes({ oidc, identity, mode: () => config.mode }));

@@ -1,14 +1,17 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import './route-config.js';
 import { installErrorHandler } from './install-error-handler.js';
 import { installHostGuard } from './guards/install-host-guard.js';
 import { installOriginGuard, type OriginPolicy } from './guards/install-origin-guard.js';
 import { installSecurityHeaders } from './install-security-headers.js';
+import { installUiSessionGuard } from './guards/install-ui-session-guard.js';
 
 export interface HttpServerOptions extends OriginPolicy {
   logger: Logger;
   allowedHosts: () => ReadonlySet<string>;
+  /** Whether the request carries a valid station UI session (cookie from the one-time launch token). */
+  isUiSession: (request: FastifyRequest) => boolean;
 }
 
 /** JSON bodies above this are refused with 413 unless a route sets its own (larger or smaller) bodyLimit. */
@@ -26,6 +29,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   });
   installErrorHandler(app);
   installHostGuard(app, options.allowedHosts);
+  installUiSessionGuard(app, options.isUiSession);
   installOriginGuard(app, options);
   installSecurityHeaders(app);
   return app;

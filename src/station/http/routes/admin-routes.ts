@@ -7,9 +7,8 @@ import type { ClientRegistry } from '../../clients/client-registry.js';
 import type { TokenRegistry } from '../../tokens/token-registry.js';
 import type { UiPromptBroker } from '../../prompts/ui-prompt-broker.js';
 import type { AuditLog } from '../../audit/audit-log.js';
-import { assertUiSession, type UiRouteDeps } from './ui-routes.js';
 
-export interface AdminRouteDeps extends UiRouteDeps {
+export interface AdminRouteDeps {
   station: () => Overview['station'];
   clients: ClientRegistry;
   audit: AuditLog;
@@ -24,7 +23,6 @@ const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(10_000).
 /** The station UI's API (/admin/api): overview, clients, and answers to the station's own prompts. */
 export function adminRoutes(deps: AdminRouteDeps): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (request) => assertUiSession(request, deps));
     const config = { browserAccess: 'station' as const, requiresUiSession: true };
 
     app.get('/overview', { config }, async (): Promise<Overview> => {

@@ -5,11 +5,13 @@ import fastifyStatic from '@fastify/static';
 import { StationError } from '../../../core/errors/station-error.js';
 import { packageRoot } from '../../files/package-root.js';
 import type { UiSessions } from '../ui-sessions.js';
-import { readSessionCookie, sessionCookie } from '../session-cookie.js';
+import { sessionCookie } from '../session-cookie.js';
+import { UiSessionRequiredError } from '../guards/install-ui-session-guard.js';
 
 const UI_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 export interface UiRouteDeps {
+  isUiSession: (request: FastifyRequest) => boolean;
   sessions: UiSessions;
   cookieName: () => string;
 }
@@ -29,7 +31,7 @@ export function uiRoutes(deps: UiRouteDeps): FastifyPluginAsync {
         if (!session) throw new StationError('ERR_UI_TOKEN_INVALID', 'This UI link was already used or has expired. Restart the station for a new one.', { status: 401 });
         return reply.header('set-cookie', sessionCookie(deps.cookieName(), session)).redirect('/ui/', 303);
       }
-      assertUiSession(request, deps);
+      if (!deps.isUiSession(request)) throw new UiSessionRequiredError();
     });
 
     app.addHook('onSend', async (_request, reply, payload) => {
@@ -45,10 +47,4 @@ export function uiRoutes(deps: UiRouteDeps): FastifyPluginAsync {
     }
     await app.register(fastifyStatic, { root, prefix: '/', index: 'index.html', wildcard: true, cacheControl: false });
   };
-}
-
-export function assertUiSession(request: FastifyRequest, deps: UiRouteDeps): void {
-  if (!deps.sessions.isValid(readSessionCookie(request.headers.cookie, deps.cookieName()))) {
-    throw new StationError('ERR_UI_SESSION_REQUIRED', 'Open the station UI through the link the station printed (it carries a one-time token).', { status: 401 });
-  }
 }

@@ -3,11 +3,10 @@ import { z } from 'zod';
 import { pkcs11ModuleAddRequestSchema, type Pkcs11ModulesView } from '../../../core/schemas/pkcs11-modules.js';
 import { NotFoundError } from '../../../core/errors/not-found-error.js';
 import { parseZod } from '../../validation/parse-zod.js';
-import { assertUiSession, type UiRouteDeps } from '../../http/routes/ui-routes.js';
 import type { Pkcs11ModuleRegistry } from './pkcs11-module-registry.js';
 import type { Pkcs11TokenSource } from './pkcs11-token-source.js';
 
-export interface Pkcs11ModuleRouteDeps extends UiRouteDeps {
+export interface Pkcs11ModuleRouteDeps {
   registry: Pkcs11ModuleRegistry;
   source: Pkcs11TokenSource;
 }
@@ -20,7 +19,6 @@ const removeQuery = z.object({ path: z.string().min(1) });
  */
 export function pkcs11ModuleRoutes(deps: Pkcs11ModuleRouteDeps): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (request) => assertUiSession(request, deps));
     const config = { browserAccess: 'station' as const, requiresUiSession: true };
 
     app.get('/pkcs11/modules', { config }, async (): Promise<Pkcs11ModulesView> => ({

@@ -12,6 +12,7 @@ import { Pkcs11ModuleRegistry, pkcs11Migrations } from '../../../../src/station/
 import { pkcs11ModuleRoutes } from '../../../../src/station/tokens/pkcs11/pkcs11-module-routes.js';
 import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pkcs11-token-source.js';
+import { readSessionCookie } from '../../../../src/station/http/session-cookie.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../../support/pkcs11-softhsm.js';
 
 const ORIGIN = 'http://127.0.0.1:47001';
@@ -36,8 +37,9 @@ beforeAll(async () => {
     allowedHosts: () => new Set(['127.0.0.1:47001']),
     stationOrigin: () => ORIGIN,
     clients: { find: async () => undefined, allOrigins: async () => new Set<string>() },
+    isUiSession: (request) => sessions.isValid(readSessionCookie(request.headers.cookie, 'station_session')),
   });
-  await app.register(pkcs11ModuleRoutes({ sessions, cookieName: () => 'station_session', registry, source }), { prefix: '/admin/api' });
+  await app.register(pkcs11ModuleRoutes({ registry, source }), { prefix: '/admin/api' });
   await app.ready();
   cookie = `station_session=${sessions.redeem(sessions.issueLaunchToken())}`;
 });

@@ -6,6 +6,7 @@ export type SqlValue = string | number | bigint | Uint8Array | null;
 export type SqlParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
 
 export interface SqlExecutor {
+  /** A statement that returns no rows (it is stepped once); all() for one with RETURNING. */
   run(sql: string, params?: SqlParams): Promise<{ changes: number; lastId: number }>;
   get<Row>(sql: string, params?: SqlParams): Promise<Row | undefined>;
   all<Row>(sql: string, params?: SqlParams): Promise<Row[]>;
@@ -24,6 +25,13 @@ export class StoreError extends StationError {
  */
 export class Database implements SqlExecutor {
   readonly #db: sqlite3.Database;
+  /**
+   * Statements for run() and all(), prepared once per SQL text: sqlite3's one-shot calls prepare, step and
+   * finalise, three trips to the thread pool instead of one. Both step to the end, which releases the statement's
+   * read snapshot; get() stops at its first row and would hold the snapshot open, so it is not kept. The SQL texts
+   * are the code's own constants, so the map stays small.
+   */
+  readonly #statements = new Map<string, Promise<sqlite3.Statement>>();
   #queue: Promise<unknown> = Promise.resolve();
 
   private constructor(db: sqlite3.Database) {
@@ -76,9 +84,14 @@ export class Database implements SqlExecutor {
   }
 
   close(): Promise<void> {
-    return this.#serialised(
-      () => new Promise<void>((resolve, reject) => this.#db.close((error) => (error ? reject(error) : resolve()))),
-    );
+    return this.#serialised(async () => {
+      const statements = await Promise.allSettled(this.#statements.values());
+      this.#statements.clear();
+      for (const statement of statements) {
+        if (statement.status === 'fulfilled') await new Promise<void>((resolve) => statement.value.finalize(() => resolve()));
+      }
+      await new Promise<void>((resolve, reject) => this.#db.close((error) => (error ? reject(error) : resolve())));
+    });
   }
 
   async #migrate(migrations: readonly Migration[]): Promise<void> {
@@ -108,13 +121,41 @@ export class Database implements SqlExecutor {
     );
   }
 
-  #run(sql: string, params: SqlParams): Promise<{ changes: number; lastId: number }> {
-    return new Promise((resolve, reject) =>
-      this.#db.run(sql, params, function onRun(this: sqlite3.RunResult, error: Error | null) {
-        if (error) reject(new StoreError(`Store statement failed: ${error.message}`, error));
+  async #run(sql: string, params: SqlParams): Promise<{ changes: number; lastId: number }> {
+    const statement = await this.#prepared(sql);
+    return new Promise((resolve, reject) => {
+      const discard = this.#discard.bind(this);
+      statement.run(params, function onRun(this: sqlite3.RunResult, error: Error | null) {
+        if (error) discard(sql, statement, () => reject(new StoreError(`Store statement failed: ${error.message}`, error)));
         else resolve({ changes: this.changes, lastId: this.lastID });
-      }),
-    );
+      });
+    });
+  }
+
+  /**
+   * A statement that failed mid-way (SQLITE_BUSY, a constraint) stays active until it is reset, and an active
+   * statement keeps the connection's implicit transaction open: later writes would join it and be rolled back
+   * with it. It is finalised, and prepared afresh on next use, before the caller hears of the failure.
+   */
+  #discard(sql: string, statement: sqlite3.Statement, then: () => void): void {
+    this.#statements.delete(sql);
+    statement.finalize(() => then());
+  }
+
+  #prepared(sql: string): Promise<sqlite3.Statement> {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      // A statement whose preparation failed never calls back from run(): wait for the preparation's own outcome.
+      statement = new Promise((resolve, reject) => {
+        const prepared = this.#db.prepare(sql, (error) => {
+          if (!error) return resolve(prepared);
+          this.#statements.delete(sql);
+          reject(new StoreError(`Store statement failed: ${error.message}`, error));
+        });
+      });
+      this.#statements.set(sql, statement);
+    }
+    return statement;
   }
 
   #get<Row>(sql: string, params: SqlParams): Promise<Row | undefined> {
@@ -125,11 +166,13 @@ export class Database implements SqlExecutor {
     );
   }
 
-  #all<Row>(sql: string, params: SqlParams): Promise<Row[]> {
+  async #all<Row>(sql: string, params: SqlParams): Promise<Row[]> {
+    const statement = await this.#prepared(sql);
     return new Promise((resolve, reject) =>
-      this.#db.all<Row>(sql, params, (error, rows) =>
-        error ? reject(new StoreError(`Store query failed: ${error.message}`, error)) : resolve(rows),
-      ),
+      statement.all<Row>(params, (error, rows) => {
+        if (error) this.#discard(sql, statement, () => reject(new StoreError(`Store query failed: ${error.message}`, error)));
+        else resolve(rows);
+      }),
     );
   }
 }

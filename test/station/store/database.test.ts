@@ -86,4 +86,43 @@ describe('Database', () => {
     expect((await db.get<{ integrity_check: string }>('PRAGMA integrity_check'))?.integrity_check).toBe('ok');
     await db.close();
   });
+  it('refuses a statement that cannot be prepared, and runs it once it can', async () => {
+    const db = await Database.open(join(dir, 'c.sqlite'), migrations);
+    const insert = 'INSERT INTO later (value) VALUES (?)';
+    await expect(db.run(insert, ['x'])).rejects.toMatchObject({ code: 'ERR_STORE_FAILED', message: expect.stringContaining('no such table: later') });
+    await expect(db.all('SELECT value FROM later')).rejects.toMatchObject({ code: 'ERR_STORE_FAILED' });
+    await db.run('CREATE TABLE later (value TEXT)');
+    await db.run(insert, ['x']);
+    await db.run(insert, ['y']);
+    expect(await db.all('SELECT value FROM later ORDER BY value')).toEqual([{ value: 'x' }, { value: 'y' }]);
+    await db.close();
+  });
+
+  it('closes with its kept statements, and the file reopens with everything written', async () => {
+    const path = join(dir, 'd.sqlite');
+    const db = await Database.open(path, migrations);
+    for (const value of ['a', 'b', 'c']) await db.run('INSERT INTO items (value) VALUES (?)', [value]);
+    expect(await db.all('SELECT value FROM items WHERE value > ?', ['a'])).toHaveLength(2);
+    await db.close();
+    const reopened = await Database.open(path, migrations);
+    expect(await reopened.all('SELECT value FROM items ORDER BY id')).toEqual([{ value: 'a' }, { value: 'b' }, { value: 'c' }]);
+    await reopened.close();
+  });
+  it('keeps nothing open after a statement fails: the writes after it are on disk', async () => {
+    const path = join(dir, 'e.sqlite');
+    const db = await Database.open(path, migrations);
+    const insert = 'INSERT INTO items (value) VALUES (?) RETURNING id';
+    await db.all(insert, ['before']);
+    // Another connection holds the write lock past the busy timeout: the kept statement fails with SQLITE_BUSY.
+    const blocker = await Database.open(path, []);
+    const locked = blocker.transaction(() => new Promise<void>((release) => setTimeout(release, 5_300)));
+    await expect(db.all(insert, ['refused'])).rejects.toMatchObject({ code: 'ERR_STORE_FAILED', message: expect.stringContaining('SQLITE_BUSY') });
+    await locked;
+    await blocker.close();
+    await db.run('INSERT INTO items (value) VALUES (?)', ['after']);
+    const reader = await Database.open(path, []);
+    expect(await reader.all('SELECT value FROM items ORDER BY id')).toEqual([{ value: 'before' }, { value: 'after' }]);
+    await reader.close();
+    await db.close();
+  }, 15_000);
 });

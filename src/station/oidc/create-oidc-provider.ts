@@ -4,6 +4,7 @@ import type { ClientRegistry } from '../clients/client-registry.js';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../ports/clock.js';
 import { sqliteOidcAdapter } from './sqlite-oidc-adapter.js';
+import { WritesBeforeAnswer } from './writes-before-answer.js';
 import type { OidcSigningJwk } from './oidc-signing-keys.js';
 import type { OidcAccounts } from './oidc-accounts.js';
 import { personClaims } from './person-claims.js';
@@ -53,8 +54,11 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     if (!value) throw new errors.InvalidRequest(`${name} is required`);
   };
 
+  const writesBeforeAnswer = new WritesBeforeAnswer();
+  const holdUntilAnswer = (write: Promise<void>) => writesBeforeAnswer.hold(currentRequest(), write);
+
   const configuration: Configuration = {
-    adapter: sqliteOidcAdapter(deps.database, deps.clients, deps.clock),
+    adapter: sqliteOidcAdapter(deps.database, deps.clients, deps.clock, holdUntilAnswer),
     jwks: { keys: deps.signingKeys },
     cookies: { keys: deps.cookieKeys },
     clientAuthMethods: ['private_key_jwt'],
@@ -144,6 +148,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       ctx.query = { ...ctx.query, response_mode: 'unsupported' };
     }
     await next();
+    await settleHeldWrites(ctx, writesBeforeAnswer, deps.logger);
     // The interface answers the authorization request with a 302 (oidc-provider uses 303; both make a GET).
     if ((ctx.oidc?.route === 'authorization' || ctx.oidc?.route === 'resume') && ctx.status === 303) ctx.status = 302;
     const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : undefined;
@@ -160,6 +165,33 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
   });
   provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'OIDC provider failed'));
   return provider;
+}
+
+/**
+ * The request oidc-provider is serving in this async context. Its type declarations omit the static `ctx` getter
+ * (an AsyncLocalStorage the library sets per request), hence the narrow cast.
+ */
+function currentRequest(): object | undefined {
+  return (Provider as unknown as { ctx?: object }).ctx;
+}
+
+/**
+ * Holds the answer until the request's store writes committed; a write the store refused answers with its error
+ * instead (as oidc-provider's error handler would have), and a store failure with server_error.
+ */
+async function settleHeldWrites(ctx: { status: number; body: unknown }, writes: WritesBeforeAnswer, logger: Logger): Promise<void> {
+  try {
+    await writes.settle(ctx);
+  } catch (error) {
+    if (error instanceof errors.OIDCProviderError) {
+      ctx.status = error.statusCode;
+      ctx.body = { error: error.error, error_description: error.error_description };
+      return;
+    }
+    logger.error({ err: error }, 'OIDC provider failed');
+    ctx.status = 500;
+    ctx.body = { error: 'server_error', error_description: 'oops! something went wrong' };
+  }
 }
 
 /**

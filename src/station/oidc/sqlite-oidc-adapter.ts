@@ -3,7 +3,7 @@ import type { ClientRegistry } from '../clients/client-registry.js';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../ports/clock.js';
 import { toOidcClientMetadata } from './oidc-client-metadata.js';
-import { GroupedWrites } from './grouped-writes.js';
+import { OneTimeUseLedger } from './one-time-use-ledger.js';
 
 interface ModelRow {
   payload: string;
@@ -37,13 +37,20 @@ const CLIENT_CACHE_MS = 2_000;
 const SWEEP_INTERVAL_SECONDS = 60;
 
 /**
+ * Ties a write's outcome to the answer of the request that made it (WritesBeforeAnswer): the request goes on, and
+ * its answer waits for the commit and turns into the write's error if the store refused it.
+ */
+export type HoldUntilAnswer = (write: Promise<void>) => Promise<void>;
+
+/**
  * oidc-provider's storage on the station's SQLite store. Two operations are made atomic here because the
  * provider's own find-then-write would let two concurrent requests both win: recording a client-assertion jti
- * (ReplayDetection) and consuming an authorization code.
+ * (ReplayDetection) and consuming an authorization code. Both are conditional writes decided by the store; the
+ * token request does not wait for them where they are made but before it answers (holdUntilAnswer).
  */
-export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, clock: Clock): AdapterFactory {
+export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, clock: Clock, holdUntilAnswer: HoldUntilAnswer): AdapterFactory {
   const now = (): number => Math.floor(clock.now().getTime() / 1000);
-  const grouped = new GroupedWrites(database);
+  const ledger = new OneTimeUseLedger(database, now);
   let lastSweep = 0;
   const sweep = async (): Promise<void> => {
     if (now() - lastSweep < SWEEP_INTERVAL_SECONDS) return;
@@ -78,22 +85,20 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
     return {
       async upsert(id, payload, expiresIn) {
         const expiresAt = typeof expiresIn === 'number' ? now() + expiresIn : null;
-        const values = [model, id, JSON.stringify(payload), payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresAt];
+        const json = JSON.stringify(payload);
         if (model === 'ReplayDetection') {
-          const { changes } = await grouped.write((tx) => tx.run(
-            `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-             ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, expires_at = excluded.expires_at
-             WHERE oidc_models.expires_at <= ?`,
-            [...values, now()],
-          ));
-          if (changes === 0) throw new errors.InvalidClientAuth('client assertion tokens must only be used once');
+          // oidc-provider always gives a jti its assertion's remaining lifetime; without one it is kept for good.
+          const recorded = ledger.recordAssertion(id, json, expiresAt ?? Number.MAX_SAFE_INTEGER);
+          await holdUntilAnswer(recorded.then((unique) => {
+            if (!unique) throw new errors.InvalidClientAuth('client assertion tokens must only be used once');
+          }));
           return;
         }
         await database.run(
           `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
              uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`,
-          values,
+          [model, id, json, payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresAt],
         );
         if (cache) {
           if (cache.size >= CACHE_LIMIT) {
@@ -111,16 +116,16 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
       findByUid: (uid) => findWhere('uid', uid),
       findByUserCode: (userCode) => findWhere('user_code', userCode),
       async consume(id) {
-        const { changes } = await grouped.write((tx) =>
-          tx.run('UPDATE oidc_models SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL', [now(), model, id]),
-        );
-        const hit = cache?.get(id);
-        if (changes === 0) {
-          cache?.delete(id);
-          throw new errors.InvalidGrant(`${model} was already used`);
-        }
-        // As a read from the store would show it: oidc-provider treats a second use as a replay and revokes the grant.
-        if (hit) hit.payload.consumed = now();
+        await holdUntilAnswer(ledger.consume(model, id).then((first) => {
+          if (!first) {
+            cache?.delete(id);
+            throw new errors.InvalidGrant(`${model} was already used`);
+          }
+          // As a read from the store now shows it: a later use is a replay to oidc-provider (it revokes the grant).
+          // Uses racing this one are not marked yet: the store decides between them, and exactly one wins.
+          const hit = cache?.get(id);
+          if (hit) hit.payload.consumed = now();
+        }));
       },
       async destroy(id) {
         const uid = cache?.get(id)?.payload.uid;

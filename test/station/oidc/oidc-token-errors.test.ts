@@ -5,6 +5,8 @@ import { ASSERTION_TYPE, createRelyingParty, generateRsaKey, postToken, type Rel
 import { loginOverHttp } from '../../support/oidc-http-login.js';
 import { startStationWithRelyingParty, stopStationWithRelyingParty } from '../../support/oidc-station-with-relying-party.js';
 import { startTestStation } from '../../support/test-station.js';
+import { join } from 'node:path';
+import { Database } from '../../../src/station/store/database.js';
 
 async function freshCode(station: OidcTestStation, rp: RelyingParty): Promise<string> {
   const url = client.buildAuthorizationUrl(rp.config, { redirect_uri: rp.redirectUri, scope: 'openid profile', state: client.randomState(), nonce: client.randomNonce() });
@@ -200,20 +202,27 @@ describe('token endpoint: jti replay cache survives a restart', () => {
     const rp = await createRelyingParty(station, { clientId: 'restart-rp' });
     const assertion = await rp.assertion({ exp: Math.floor(Date.now() / 1000) + 120 });
     expect((await exchange(rp, await freshCode(station, rp), {}, assertion)).status).toBe(200);
+    const port = Number(new URL(station.baseUrl).port);
     await station.close();
 
-    const restarted = await startTestStation({ dataDir }, {});
+    // Same port, so the assertion's aud still names this token endpoint: only the jti record can refuse it.
+    const restarted = await startTestStation({ dataDir, port }, {});
     try {
       const replay = await fetch(`${restarted.baseUrl}/oidc/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', redirect_uri: rp.redirectUri, client_assertion_type: ASSERTION_TYPE, client_assertion: assertion }),
       });
-      // The assertion's aud names the first station's port; the replay must fail on the jti before anything else
-      // could make it pass, so check the reason too.
-      const body = (await replay.json()) as { error: string; error_description: string };
-      expect(body.error).toBe('invalid_client');
+      expect(await replay.json()).toMatchObject({ error: 'invalid_client' });
       expect(replay.status).toBe(401);
+      // Control: a fresh assertion passes client authentication and fails only on the made-up code, so the jti
+      // record is what refused the replay.
+      const control = await fetch(`${restarted.baseUrl}/oidc/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', redirect_uri: rp.redirectUri, client_assertion_type: ASSERTION_TYPE, client_assertion: await rp.assertion() }),
+      });
+      expect(await control.json()).toMatchObject({ error: 'invalid_grant' });
     } finally {
       await restarted.dispose();
       await rp.close();
@@ -244,4 +253,32 @@ describe('token endpoint: single use under concurrency', () => {
     expect(responses.filter((response) => response.status === 200)).toHaveLength(1);
     for (const response of responses.filter((r) => r.status !== 200)) expectOAuthError(response, 'invalid_grant', 400);
   });
+});
+
+describe('token endpoint: tokens only once the store has recorded the use', () => {
+  let station: OidcTestStation;
+  let rp: RelyingParty;
+  beforeAll(async () => {
+    ({ station, rp } = await startStationWithRelyingParty());
+  });
+  afterAll(() => stopStationWithRelyingParty(station, rp));
+
+  it('answers server_error without tokens while the store cannot take writes, and recovers after', async () => {
+    const code = await freshCode(station, rp);
+    // Another connection holding the write lock past the station's busy timeout: the assertion's jti cannot be
+    // recorded, so the ID token already made must not leave.
+    const blocker = await Database.open(join(station.dataDir, 'station.sqlite'), []);
+    const locked = blocker.transaction(() => new Promise<void>((release) => setTimeout(release, 5_500)));
+    try {
+      const refused = await exchange(rp, code);
+      expect(refused.status).toBe(500);
+      expect(refused.body).toEqual({ error: 'server_error', error_description: expect.any(String) });
+    } finally {
+      await locked;
+      await blocker.close();
+    }
+    const next = await exchange(rp, await freshCode(station, rp));
+    expect(next.status).toBe(200);
+    expect(typeof next.body.id_token).toBe('string');
+  }, 30_000);
 });

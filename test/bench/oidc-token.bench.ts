@@ -6,6 +6,7 @@
 // the timed run (event loop, libuv pool, GC threads) is measured, as is the raw sign loop's.
 import { fork } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { keepAliveLoad } from '../support/keep-alive-load.js';
 
@@ -86,9 +87,11 @@ try {
   const warmUpFailures = await exchange(setup, setup.work.slice(0, WARM_UP));
   const timed = setup.work.slice(WARM_UP);
   const cpuBefore = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
+  const loadCpuBefore = process.cpuUsage();
   const start = performance.now();
   const timedFailures = await exchange(setup, timed);
   const seconds = (performance.now() - start) / 1000;
+  const loadCpu = process.cpuUsage(loadCpuBefore);
   const cpuAfter = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
   const userSeconds = (cpuAfter.user - cpuBefore.user) / 1e6;
   const systemSeconds = (cpuAfter.system - cpuBefore.system) / 1e6;
@@ -101,6 +104,7 @@ try {
   const cpuRatio = tokenCpuRate / baseline.perCpuSecond;
   console.log(`token endpoint: ${timed.length} exchanges (after ${WARM_UP} warm-up) in ${seconds.toFixed(2)} s = ${tokenRate.toFixed(0)}/s wall (concurrency ${CONCURRENCY}, ${failures} failed)`);
   console.log(`token endpoint: station process used ${cpuSeconds.toFixed(2)} CPU-s (user ${userSeconds.toFixed(2)}, system ${systemSeconds.toFixed(2)}; ${(cpuSeconds / seconds).toFixed(2)} cores) = ${tokenCpuRate.toFixed(0)}/s per CPU-second, ${((cpuSeconds / timed.length) * 1000).toFixed(2)} ms CPU per exchange`);
+  console.log(`load generator: ${((loadCpu.user + loadCpu.system) / 1e6).toFixed(2)} CPU-s (${((loadCpu.user + loadCpu.system) / 1e6 / seconds).toFixed(2)} cores) on the same ${availableParallelism()} cores`);
   console.log(`baseline: raw RSA-2048 sign (Node crypto.sign, KeyObject, one thread) = ${baseline.perWallSecond.toFixed(0)}/s wall, ${baseline.perCpuSecond.toFixed(0)}/s per CPU-second`);
   console.log(`ratio (wall-clock): ${(wallRatio * 100).toFixed(1)}% of the raw sign rate (target >= 25%) ${wallRatio >= TARGET ? 'OK' : 'BELOW TARGET'}`);
   console.log(`ratio (per CPU-second): ${(cpuRatio * 100).toFixed(1)}% of the raw sign rate (target >= 25%) ${cpuRatio >= TARGET ? 'OK' : 'BELOW TARGET'}`);

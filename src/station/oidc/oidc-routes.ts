@@ -33,18 +33,18 @@ function providerEndpoints(deps: OidcRoutesDeps): FastifyPluginAsync {
     app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
     // Koa composes its middleware on every callback() call: keep one handler per provider instance.
-    const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
+    const handlers = new WeakMap<Provider, { handle: ReturnType<Provider['callback']>; issuerHost: string }>();
     const forward = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       assertSandbox(deps.mode);
       const provider = await deps.oidc.provider();
       let handler = handlers.get(provider);
-      if (!handler) handlers.set(provider, (handler = provider.callback()));
+      if (!handler) handlers.set(provider, (handler = { handle: provider.callback(), issuerHost: new URL(provider.issuer).host }));
       // The Host guard admitted only the station's own names; oidc-provider builds endpoint URLs from Host, and
       // they must all be the issuer's (the exact token endpoint audience depends on it).
-      request.raw.headers.host = new URL(provider.issuer).host;
+      request.raw.headers.host = handler.issuerHost;
       reply.hijack();
       setPageHeaders(reply.raw);
-      await handler(request.raw, reply.raw);
+      await handler.handle(request.raw, reply.raw);
     };
 
     // GET endpoints: any browser may read them (default for safe methods); the token endpoint is server to server.

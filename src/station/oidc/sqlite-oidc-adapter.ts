@@ -5,6 +5,14 @@ import type { Clock } from '../ports/clock.js';
 import { toOidcClientMetadata } from './oidc-client-metadata.js';
 import { OneTimeUseLedger } from './one-time-use-ledger.js';
 
+interface CachedModel {
+  json: string;
+  expiresAt: number | null;
+  consumedAt: number | null;
+  grantId: string | undefined;
+  uid: string | undefined;
+}
+
 interface ModelRow {
   payload: string;
   expires_at: number | null;
@@ -62,12 +70,14 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
     if (model === 'Client') return clientAdapter(clients, clock);
     if (UNKEPT_MODELS.has(model)) return unkeptAdapter();
 
-    const cache = CACHED_MODELS.has(model) ? new Map<string, { payload: AdapterPayload; expiresAt: number | null }>() : undefined;
+    // Kept as the JSON the store holds: each read parses a fresh copy (oidc-provider may change what it is given),
+    // at a fraction of structuredClone's cost.
+    const cache = CACHED_MODELS.has(model) ? new Map<string, CachedModel>() : undefined;
     const uids = new Map<string, string>();
     const cached = (column: string, value: string): AdapterPayload | undefined => {
       const id = column === 'id' ? value : column === 'uid' ? uids.get(value) : undefined;
       const hit = id === undefined ? undefined : cache?.get(id);
-      return hit && (hit.expiresAt === null || hit.expiresAt > now()) ? structuredClone(hit.payload) : undefined;
+      return hit && (hit.expiresAt === null || hit.expiresAt > now()) ? toPayload(hit.json, hit.consumedAt) : undefined;
     };
 
     const findWhere = async (column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> => {
@@ -77,9 +87,7 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
         `SELECT payload, expires_at, consumed_at FROM oidc_models WHERE model = ? AND ${column} = ?`,
         [model, value],
       );
-      if (!row || (row.expires_at !== null && row.expires_at <= now())) return undefined;
-      const payload = JSON.parse(row.payload) as AdapterPayload;
-      return row.consumed_at === null ? payload : { ...payload, consumed: row.consumed_at };
+      return row && (row.expires_at === null || row.expires_at > now()) ? toPayload(row.payload, row.consumed_at) : undefined;
     };
 
     return {
@@ -105,7 +113,7 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
             cache.clear();
             uids.clear();
           }
-          cache.set(id, { payload: structuredClone(payload), expiresAt });
+          cache.set(id, { json, expiresAt, consumedAt: null, grantId: payload.grantId, uid: payload.uid });
           if (payload.uid) uids.set(payload.uid, id);
         }
         await sweep();
@@ -124,21 +132,28 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
           // As a read from the store now shows it: a later use is a replay to oidc-provider (it revokes the grant).
           // Uses racing this one are not marked yet: the store decides between them, and exactly one wins.
           const hit = cache?.get(id);
-          if (hit) hit.payload.consumed = now();
+          if (hit) hit.consumedAt = now();
         }));
       },
       async destroy(id) {
-        const uid = cache?.get(id)?.payload.uid;
+        const uid = cache?.get(id)?.uid;
         if (uid) uids.delete(uid);
         cache?.delete(id);
         await database.run('DELETE FROM oidc_models WHERE model = ? AND id = ?', [model, id]);
       },
       async revokeByGrantId(grantId) {
-        for (const [key, entry] of cache ?? []) if (entry.payload.grantId === grantId) cache?.delete(key);
+        for (const [key, entry] of cache ?? []) if (entry.grantId === grantId) cache?.delete(key);
         await database.run('DELETE FROM oidc_models WHERE model = ? AND grant_id = ?', [model, grantId]);
       },
     };
   };
+}
+
+/** A payload as oidc-provider takes it back: a fresh object, with `consumed` once the store recorded the use. */
+function toPayload(json: string, consumedAt: number | null): AdapterPayload {
+  const payload = JSON.parse(json) as AdapterPayload;
+  if (consumedAt !== null) payload.consumed = consumedAt;
+  return payload;
 }
 
 function unkeptAdapter(): Adapter {

@@ -1,16 +1,16 @@
 // Token endpoint throughput (authorization_code + private_key_jwt, RS256 ID token) against the raw RSA-2048 sign
 // rate of this machine, both measured in this run. Target: at least 25% of the raw sign rate.
 //
-// The machine is shared (2 cores, other jobs, and the load generator itself), so the rates are given both per
-// wall-clock second and per CPU-second actually used: the station runs in its own process and its CPU time over
-// the timed run (event loop, libuv pool, GC threads) is measured, as is the raw sign loop's.
+// The target compares requests per second with raw signatures per second (one thread), both wall-clock. The
+// station also spends thread-pool time (its RSA work runs there), so its CPU time over the timed run is measured
+// in its own process and reported as an efficiency figure beside the ratio: per CPU-second actually used.
 import { fork } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { keepAliveLoad } from '../support/keep-alive-load.js';
 
-const CODES = Number(process.env.BENCH_CODES ?? 1000);
+const CODES = Number(process.env.BENCH_CODES ?? 3000);
 /** Exchanges before the timed run, so the JIT has warmed up the whole path. */
 const WARM_UP = Math.floor(CODES / 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -106,8 +106,8 @@ try {
   console.log(`token endpoint: station process used ${cpuSeconds.toFixed(2)} CPU-s (user ${userSeconds.toFixed(2)}, system ${systemSeconds.toFixed(2)}; ${(cpuSeconds / seconds).toFixed(2)} cores) = ${tokenCpuRate.toFixed(0)}/s per CPU-second, ${((cpuSeconds / timed.length) * 1000).toFixed(2)} ms CPU per exchange`);
   console.log(`load generator: ${((loadCpu.user + loadCpu.system) / 1e6).toFixed(2)} CPU-s (${((loadCpu.user + loadCpu.system) / 1e6 / seconds).toFixed(2)} cores) on the same ${availableParallelism()} cores`);
   console.log(`baseline: raw RSA-2048 sign (Node crypto.sign, KeyObject, one thread) = ${baseline.perWallSecond.toFixed(0)}/s wall, ${baseline.perCpuSecond.toFixed(0)}/s per CPU-second`);
-  console.log(`ratio (wall-clock): ${(wallRatio * 100).toFixed(1)}% of the raw sign rate (target >= 25%) ${wallRatio >= TARGET ? 'OK' : 'BELOW TARGET'}`);
-  console.log(`ratio (per CPU-second): ${(cpuRatio * 100).toFixed(1)}% of the raw sign rate (target >= 25%) ${cpuRatio >= TARGET ? 'OK' : 'BELOW TARGET'}`);
+  console.log(`ratio: ${(wallRatio * 100).toFixed(1)}% of the raw sign rate, requests/s against signatures/s (target >= 25%) ${wallRatio >= TARGET ? 'OK' : 'BELOW TARGET'}`);
+  console.log(`efficiency: ${(cpuRatio * 100).toFixed(1)}% of the raw sign rate per CPU-second (event loop + thread pool against one signing thread)`);
   if (failures > 0) process.exitCode = 1;
 } finally {
   server.send('stop');

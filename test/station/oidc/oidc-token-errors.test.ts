@@ -6,7 +6,7 @@ import { loginOverHttp } from '../../support/oidc-http-login.js';
 import { startStationWithRelyingParty, stopStationWithRelyingParty } from '../../support/oidc-station-with-relying-party.js';
 import { startTestStation } from '../../support/test-station.js';
 import { join } from 'node:path';
-import { Database } from '../../../src/station/store/database.js';
+import { holdWriteLock } from '../../support/hold-write-lock.js';
 
 async function freshCode(station: OidcTestStation, rp: RelyingParty): Promise<string> {
   const url = client.buildAuthorizationUrl(rp.config, { redirect_uri: rp.redirectUri, scope: 'openid profile', state: client.randomState(), nonce: client.randomNonce() });
@@ -231,7 +231,7 @@ describe('token endpoint: jti replay cache survives a restart', () => {
   });
 });
 
-describe('token endpoint: single use under concurrency', () => {
+describe('token endpoint: single use, recorded before the answer', () => {
   let station: OidcTestStation;
   let rp: RelyingParty;
   beforeAll(async () => {
@@ -253,29 +253,18 @@ describe('token endpoint: single use under concurrency', () => {
     expect(responses.filter((response) => response.status === 200)).toHaveLength(1);
     for (const response of responses.filter((r) => r.status !== 200)) expectOAuthError(response, 'invalid_grant', 400);
   });
-});
-
-describe('token endpoint: tokens only once the store has recorded the use', () => {
-  let station: OidcTestStation;
-  let rp: RelyingParty;
-  beforeAll(async () => {
-    ({ station, rp } = await startStationWithRelyingParty());
-  });
-  afterAll(() => stopStationWithRelyingParty(station, rp));
 
   it('answers server_error without tokens while the store cannot take writes, and recovers after', async () => {
     const code = await freshCode(station, rp);
     // Another connection holding the write lock past the station's busy timeout: the assertion's jti cannot be
     // recorded, so the ID token already made must not leave.
-    const blocker = await Database.open(join(station.dataDir, 'station.sqlite'), []);
-    const locked = blocker.transaction(() => new Promise<void>((release) => setTimeout(release, 5_500)));
+    const lock = await holdWriteLock(join(station.dataDir, 'station.sqlite'), 5_500);
     try {
       const refused = await exchange(rp, code);
       expect(refused.status).toBe(500);
       expect(refused.body).toEqual({ error: 'server_error', error_description: expect.any(String) });
     } finally {
-      await locked;
-      await blocker.close();
+      await lock.released;
     }
     const next = await exchange(rp, await freshCode(station, rp));
     expect(next.status).toBe(200);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { Database } from '../../../src/station/store/database.js';
+import { holdWriteLock } from '../../support/hold-write-lock.js';
 
 const migrations = [{ id: 'test-001', sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, value TEXT NOT NULL)' }];
 
@@ -114,11 +115,9 @@ describe('Database', () => {
     const insert = 'INSERT INTO items (value) VALUES (?) RETURNING id';
     await db.all(insert, ['before']);
     // Another connection holds the write lock past the busy timeout: the kept statement fails with SQLITE_BUSY.
-    const blocker = await Database.open(path, []);
-    const locked = blocker.transaction(() => new Promise<void>((release) => setTimeout(release, 5_300)));
+    const lock = await holdWriteLock(path, 5_300);
     await expect(db.all(insert, ['refused'])).rejects.toMatchObject({ code: 'ERR_STORE_FAILED', message: expect.stringContaining('SQLITE_BUSY') });
-    await locked;
-    await blocker.close();
+    await lock.released;
     await db.run('INSERT INTO items (value) VALUES (?)', ['after']);
     const reader = await Database.open(path, []);
     expect(await reader.all('SELECT value FROM items ORDER BY id')).toEqual([{ value: 'before' }, { value: 'after' }]);

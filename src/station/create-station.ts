@@ -32,6 +32,7 @@ import type { OidcLifetimes } from './oidc/oidc-lifetimes.js';
 import { IdentityService } from './identity/identity-service.js';
 import { identityRoutes } from './identity/identity-routes.js';
 import { localTokenLogin } from './identity/local-token-login.js';
+import { TrustedIssuers } from './pki/trusted-issuers.js';
 import { smartIdSimulator } from './identity/smart-id-simulator.js';
 import { mobileIdSimulator } from './identity/mobile-id-simulator.js';
 import { eudiWalletSimulator } from './identity/eudi-wallet-simulator.js';
@@ -85,6 +86,8 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const config = parseZod(stationConfigSchema, input, 'Invalid station configuration');
   const logger = ports.logger ?? createLogger(config.logLevel);
   const clock = ports.clock ?? systemClock;
+  // Read before anything opens: a bad trust list file stops the start with its own error, nothing to undo.
+  const trustedIssuers = await TrustedIssuers.load(config.identity.trustedIssuers);
 
   await ports.keyStore.assertReachable?.();
   const data = await openStationData(config, ports.keyStore, clock);
@@ -127,7 +130,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const identity = new IdentityService({
     mode: () => config.mode,
     methods: [
-      localTokenLogin({ tokens: () => tokens.tokens(), userPrompt, clock }),
+      localTokenLogin({ tokens: () => tokens.tokens(), userPrompt, clock, mode: () => config.mode, trustedIssuers }),
       smartIdSimulator(timings),
       mobileIdSimulator(timings),
       eudiWalletSimulator(timings, STATION_NAME),

@@ -22,6 +22,14 @@ export const stationConfigSchema = z
       .strict()
       .default({ enabled: true, atrMap: [] }),
     /**
+     * Identification with a local ID card or USB token: the CA certificates (PEM files) whose certificates identify
+     * people. Required in production mode; in sandbox mode, without it, any issuer is accepted (test cards).
+     */
+    identity: z
+      .object({ trustedIssuers: z.array(z.string().min(1)).default([]) })
+      .strict()
+      .default({ trustedIssuers: [] }),
+    /**
      * The TSA key on a PKCS#11 token instead of the station's own (src/station/tsa/README.md). The PIN is never in
      * this file: it comes from the environment (SIGNING_STATION_TSA_PIN) at start.
      */

@@ -5,6 +5,8 @@ import type { TokenCertificate } from '../../core/schemas/token-description.js';
 import type { Token } from '../tokens/token.js';
 import type { UserPrompt } from '../ports/user-prompt.js';
 import type { Clock } from '../ports/clock.js';
+import type { StationMode } from '../../core/schemas/station-mode.js';
+import type { TrustedIssuers } from '../pki/trusted-issuers.js';
 import { UserCancelledError } from '../tokens/token-errors.js';
 import { IdentityError } from './identity-error.js';
 import type { IdentityContext, IdentityMethod } from './identity-method.js';
@@ -16,6 +18,9 @@ export interface LocalTokenLoginDeps {
   tokens(): Token[];
   userPrompt: UserPrompt;
   clock: Clock;
+  mode: () => StationMode;
+  /** Whose certificates identify people; in sandbox mode an empty list accepts any issuer (test cards). */
+  trustedIssuers: TrustedIssuers;
 }
 
 interface Candidate {
@@ -27,7 +32,8 @@ interface Candidate {
  * Login with the ID card or USB token plugged into this machine: the user picks the authentication certificate,
  * agrees in the station's own prompt, types the PIN there, and the token signs a fresh random challenge with the
  * authentication key. The signature is verified against the certificate before the certificate's subject is
- * taken as the identity, so a token that cannot prove possession of the key identifies nobody.
+ * taken as the identity, so a token that cannot prove possession of the key identifies nobody. Only certificates
+ * from a trusted issuer are offered: anyone can put a certificate with any name on a USB token.
  */
 export function localTokenLogin(deps: LocalTokenLoginDeps): IdentityMethod {
   return {
@@ -36,10 +42,7 @@ export function localTokenLogin(deps: LocalTokenLoginDeps): IdentityMethod {
     kind: 'local',
     inputs: [],
     async begin(_request, context) {
-      const candidates = await authenticationCertificates(deps.tokens());
-      if (candidates.length === 0) {
-        throw new IdentityError('ERR_IDENTITY_NO_AUTH_CERTIFICATE', 'No ID card or USB token with a valid authentication certificate is connected.', { status: 409, retriable: true });
-      }
+      const candidates = await trustedOnly(deps, await authenticationCertificates(deps.tokens()));
       const challenge = randomBytes(32);
       const controller = new AbortController();
       return {
@@ -62,6 +65,31 @@ async function authenticationCertificates(tokens: Token[]): Promise<Candidate[]>
     }),
   );
   return lists.flat();
+}
+
+/** The candidates whose certificate a trusted CA issued; an error naming the setting when none is left. */
+async function trustedOnly(deps: LocalTokenLoginDeps, candidates: Candidate[]): Promise<Candidate[]> {
+  if (candidates.length === 0) {
+    throw new IdentityError('ERR_IDENTITY_NO_AUTH_CERTIFICATE', 'No ID card or USB token with a valid authentication certificate is connected.', { status: 409, retriable: true });
+  }
+  if (!deps.trustedIssuers.configured) {
+    if (deps.mode() === 'sandbox') return candidates;
+    throw new IdentityError(
+      'ERR_IDENTITY_TRUST_NOT_CONFIGURED',
+      'Logging in with a local ID card or USB token in production mode needs the CA certificates that issue them: set identity.trustedIssuers.',
+      { status: 503 },
+    );
+  }
+  const now = deps.clock.now();
+  const trusted: Candidate[] = [];
+  for (const candidate of candidates) {
+    if (await deps.trustedIssuers.issued(Buffer.from(candidate.certificate.certificate, 'base64'), now)) trusted.push(candidate);
+  }
+  if (trusted.length === 0) {
+    const issuers = [...new Set(candidates.map(({ certificate }) => certificate.issuer))].join('; ');
+    throw new IdentityError('ERR_IDENTITY_ISSUER_NOT_TRUSTED', `No connected authentication certificate comes from a trusted issuer (identity.trustedIssuers); found: ${issuers}.`, { status: 403 });
+  }
+  return trusted;
 }
 
 async function authenticate(deps: LocalTokenLoginDeps, candidates: Candidate[], challenge: Buffer, context: IdentityContext, signal: AbortSignal): Promise<IdentifiedPerson> {

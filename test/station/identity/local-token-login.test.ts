@@ -3,7 +3,25 @@ import { createHash } from 'node:crypto';
 import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
 import { identityApi } from '../../support/oidc-identity-api.js';
 import { SoftToken } from '../../support/oidc-soft-token.js';
-import { createTestCa } from '../../support/test-pki.js';
+import { createTestCa, type TestCa } from '../../support/test-pki.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestStation } from '../../support/test-station.js';
+import type { StationConfigInput } from '../../../src/station/config/station-config.js';
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'trusted-issuers-'));
+});
+afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+/** A trust list file (identity.trustedIssuers) with these PEM texts. */
+async function trustList(name: string, ...pems: string[]): Promise<string> {
+  const file = join(scratch, name);
+  await writeFile(file, pems.join('\n'));
+  return file;
+}
 
 const SECRET = 'integrator-secret-0123456789';
 
@@ -17,7 +35,12 @@ describe('local ID card / USB token login (identity API, method local-token-logi
     card = await SoftToken.create(ca, 'card', { subject: 'CN=TAMM\\,MARI\\,48912319876,2.5.4.4=TAMM,2.5.4.42=MARI,2.5.4.5=PNOEE-48912319876,C=EE' });
     usbToken = await SoftToken.create(ca, 'usb', { subject: 'CN=KASK\\,JÜRI\\,39001010002,C=LT' });
     const liar = await SoftToken.create(ca, 'liar', { subject: 'CN=VALE\\,VALLY\\,38001010008,2.5.4.4=VALE,2.5.4.42=VALLY,2.5.4.5=PNOEE-38001010008,C=EE', wrongKey: true });
-    station = await startOidcTestStation({ config: { mode: 'production' }, tokens: [card, usbToken, liar] });
+    // Anyone can make a CA and put any name on a token: its certificates are not offered.
+    const stranger = await SoftToken.create(await createTestCa('CN=Home-made CA,C=EE'), 'stranger', { subject: 'CN=TAMM\\,MARI\\,48912319876,C=EE' });
+    station = await startOidcTestStation({
+      config: { mode: 'production', identity: { trustedIssuers: [await trustList('issuers.pem', ca.pem)] } },
+      tokens: [card, usbToken, stranger, liar],
+    });
     await station.data.clients.upsert({ clientId: 'shop' }, new TextEncoder().encode(SECRET));
     api = identityApi(station.baseUrl, 'shop', SECRET);
   });
@@ -83,5 +106,55 @@ describe('local ID card / USB token login (identity API, method local-token-logi
     station.prompt.choice = 0;
     station.prompt.pin = null;
     expect((await login()).done.body).toMatchObject({ code: 'ERR_TOKEN_USER_CANCELLED' });
+  });
+});
+
+describe('local ID card / USB token login: the certificate issuer must be trusted', () => {
+  let ca: TestCa;
+  let card: SoftToken;
+  beforeAll(async () => {
+    ca = await createTestCa();
+    card = await SoftToken.create(ca, 'card', { subject: 'CN=TAMM\\,MARI\\,48912319876,2.5.4.4=TAMM,2.5.4.42=MARI,2.5.4.5=PNOEE-48912319876,C=EE' });
+  });
+
+  async function startWith(config: Partial<StationConfigInput>) {
+    const station = await startOidcTestStation({ config, tokens: [card] });
+    await station.data.clients.upsert({ clientId: 'shop' }, new TextEncoder().encode(SECRET));
+    Object.assign(station.prompt, { agree: true, pin: '1234', choice: 0 });
+    return { station, api: identityApi(station.baseUrl, 'shop', SECRET) };
+  }
+
+  it('in production mode, without a trust list, refuses before asking or signing anything', async () => {
+    const { station, api } = await startWith({ mode: 'production' });
+    try {
+      const signedBefore = card.signed.length;
+      const started = await api.start('local-token-login', { country: 'EE' });
+      expect(started.status).toBe(503);
+      expect(started.body).toMatchObject({ status: 'error', code: 'ERR_IDENTITY_TRUST_NOT_CONFIGURED', message: expect.stringContaining('identity.trustedIssuers') });
+      expect(station.prompt.confirms).toHaveLength(0);
+      expect(card.signed.length).toBe(signedBefore);
+    } finally {
+      await station.dispose();
+    }
+  });
+
+  it('refuses, naming the issuer, when no connected certificate comes from a trusted CA', async () => {
+    const other = await createTestCa('CN=Another Issuing CA,C=EE');
+    const { station, api } = await startWith({ mode: 'sandbox', identity: { trustedIssuers: [await trustList('other.pem', other.pem)] } });
+    try {
+      const started = await api.start('local-token-login', { country: 'EE' });
+      expect(started.status).toBe(403);
+      expect(started.body).toMatchObject({ status: 'error', code: 'ERR_IDENTITY_ISSUER_NOT_TRUSTED', message: expect.stringContaining('Signing Station Test Root') });
+    } finally {
+      await station.dispose();
+    }
+  });
+
+  it('does not start with a trust list that is not PEM, or holds a certificate that is not a CA', async () => {
+    const notPem = await trustList('not.pem', 'hello');
+    await expect(startTestStation({ identity: { trustedIssuers: [notPem] } })).rejects.toMatchObject({ code: 'ERR_CONFIG_TRUSTED_ISSUERS', message: expect.stringContaining(notPem) });
+    const leaf = (await card.listCertificates())[0]!;
+    const leafFile = await trustList('leaf.pem', `-----BEGIN CERTIFICATE-----\n${leaf.certificate}\n-----END CERTIFICATE-----`);
+    await expect(startTestStation({ identity: { trustedIssuers: [leafFile] } })).rejects.toMatchObject({ code: 'ERR_CONFIG_TRUSTED_ISSUERS', message: expect.stringContaining('is not a CA certificate') });
   });
 });

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { StationError } from '../../core/errors/station-error.js';
 import { x509 } from './x509.js';
+import { readPemCertificates } from './read-pem-certificates.js';
 
 /**
  * The CA certificates whose certificates the station accepts as proof of identity (config
@@ -20,13 +20,9 @@ export class TrustedIssuers {
     for (const file of files) {
       const invalid = (reason: string, cause?: unknown): StationError =>
         new StationError('ERR_CONFIG_TRUSTED_ISSUERS', `identity.trustedIssuers ${file}: ${reason}`, cause === undefined ? {} : { cause });
-      let found: x509.X509Certificate[];
-      try {
-        found = x509.PemConverter.decode(await readFile(file, 'utf8')).map((der) => new x509.X509Certificate(der));
-      } catch (error) {
-        throw invalid(`cannot be read as PEM certificates (${(error as Error).message}).`, error);
-      }
-      if (found.length === 0) throw invalid('holds no PEM certificate.');
+      const found = await readPemCertificates(file).catch((error: Error) => {
+        throw invalid(error.message, error.cause);
+      });
       for (const certificate of found) {
         if (!certificate.getExtension(x509.BasicConstraintsExtension)?.ca) throw invalid(`${certificate.subject} is not a CA certificate.`);
       }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readPemCertificates } from '../pki/read-pem-certificates.js';
 import type { StationConfig } from '../config/station-config.js';
 import { x509 } from '../pki/x509.js';
 import type { Token } from '../tokens/token.js';
@@ -51,13 +51,9 @@ export async function findTsaTokenKey(config: TsaTokenConfig, source: { tokens()
 async function chainFrom(tsaCertificate: Uint8Array, chainFile: string): Promise<Uint8Array[]> {
   const invalid = (reason: string, cause?: unknown): TsaError =>
     new TsaError('ERR_TSA_TOKEN_CHAIN_INVALID', `tsa.token.chainFile ${chainFile}: ${reason}`, cause === undefined ? {} : { cause });
-  let issuers: x509.X509Certificate[];
-  try {
-    issuers = x509.PemConverter.decode(await readFile(chainFile, 'utf8')).map((der) => new x509.X509Certificate(der));
-  } catch (error) {
-    throw invalid(`cannot be read as PEM certificates (${(error as Error).message}).`, error);
-  }
-  if (issuers.length === 0) throw invalid('holds no PEM certificate.');
+  const issuers = await readPemCertificates(chainFile).catch((error: Error) => {
+    throw invalid(error.message, error.cause);
+  });
   // The builder matches issuer names and key identifiers and verifies each signature on the way up.
   const chain = await new x509.X509ChainBuilder({ certificates: issuers }).build(new x509.X509Certificate(Uint8Array.from(tsaCertificate)));
   const root = chain[chain.length - 1]!;

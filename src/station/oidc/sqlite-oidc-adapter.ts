@@ -118,8 +118,8 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
         }
         await sweep();
       },
-      // ReplayDetection: oidc-provider finds before it saves; the insert below is what decides, atomically, so the
-      // read is skipped (one store round trip less per token request).
+      // ReplayDetection: oidc-provider finds before it saves; the ledger's conditional insert (upsert above) is what
+      // decides, atomically, so the read is skipped (one store round trip less per token request).
       find: (id) => (model === 'ReplayDetection' ? Promise.resolve(undefined) : findWhere('id', id)),
       findByUid: (uid) => findWhere('uid', uid),
       findByUserCode: (userCode) => findWhere('user_code', userCode),

@@ -22,7 +22,10 @@ import { uiRoutes } from './http/routes/ui-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { signingSessionRoutes } from './sessions/signing-session-routes.js';
-import { hashSigningRoutes } from './sessions/hash-signing-routes.js';
+import { HashSigningService } from './sessions/hash-signing-service.js';
+import { hashSigningMethod } from './sessions/hash-signing-method.js';
+import { SigningMethodTable } from './sessions/signing-method-table.js';
+import { signingMethodRoutes } from './sessions/signing-method-routes.js';
 import { PendingSignatures } from './sessions/pending-signatures.js';
 import { EmbeddedTimestampClient } from './tsa/embedded-timestamp-client.js';
 import { packageRoot } from './files/package-root.js';
@@ -156,18 +159,16 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
   const pendingSignatures = new PendingSignatures();
   await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
-  await http.register(
-    hashSigningRoutes({
-      sessions: data.sessions,
-      pending: pendingSignatures,
-      clients: data.clients,
-      userPrompt,
-      audit: data.audit,
-      clock,
-      timestampClient: new EmbeddedTimestampClient(tsa),
-    }),
-    { prefix: '/api/signatures' },
-  );
+  const hashSigning = new HashSigningService({
+    sessions: data.sessions,
+    pending: pendingSignatures,
+    clients: data.clients,
+    userPrompt,
+    audit: data.audit,
+    clock,
+    timestampClient: new EmbeddedTimestampClient(tsa),
+  });
+  await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning)])), { prefix: '/api/signatures' });
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   await http.register(uiRoutes({ sessions, cookieName, isUiSession }), { prefix: '/ui' });
   await http.register(

@@ -1,0 +1,36 @@
+import { completeSigningRequestSchema, hashSigningMethods, startSigningRequestSchema } from '../../core/schemas/hash-signing-api.js';
+import { parseZod } from '../validation/parse-zod.js';
+import type { HashSigningService } from './hash-signing-service.js';
+import type { SigningMethod } from './signing-method.js';
+
+/** The hash-based methods (ID card, USB token, certificate store) as the browser-facing endpoints see them. */
+export function hashSigningMethod(service: HashSigningService): SigningMethod {
+  return {
+    signTypes: hashSigningMethods,
+    completePaths: hashSigningMethods,
+    async start(body, context) {
+      const request = parseZod(startSigningRequestSchema, body, 'Invalid start-signing request');
+      const started = await service.start(request, context);
+      return {
+        status: 'OK',
+        token: started.token,
+        hexDigest: started.hexDigest,
+        digest_algorithm: started.digestAlgorithm,
+        ...(started.signedInfoDigests ? { signedInfoDigests: started.signedInfoDigests } : {}),
+      };
+    },
+    async complete(method, body) {
+      const request = parseZod(completeSigningRequestSchema, body, 'Invalid complete request');
+      const completed = await service.complete(method, request);
+      return {
+        status: 'OK',
+        signing_session_status: 'SIGNED',
+        signer_idcode: completed.idcode,
+        signer_firstname: completed.firstname,
+        signer_lastname: completed.lastname,
+        signer_country: completed.country,
+        signed_file_sha256: completed.signedFileSha256,
+      };
+    },
+  };
+}

@@ -1,0 +1,193 @@
+import type { CompleteSigningRequest, StartSigningRequest } from '../../core/schemas/hash-signing-api.js';
+import { StationError } from '../../core/errors/station-error.js';
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
+import type { ClientRegistry } from '../clients/client-registry.js';
+import type { UserPrompt } from '../ports/user-prompt.js';
+import type { Clock } from '../ports/clock.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { TimestampClient } from '../tsa/timestamp-client.js';
+import { SignatureEngine } from '../signing/signature-engine.js';
+import { summarizeCertificate } from '../pki/certificate-summary.js';
+import type { SigningSession, SigningSessions } from './signing-sessions.js';
+import type { PendingSignature, PendingSignatures } from './pending-signatures.js';
+import { assertClientRegistered } from './assert-client-registered.js';
+import { signerIdentity } from './signer-identity.js';
+import { SignatureDeclinedError } from './signature-declined-error.js';
+import { SigningNotStartedError } from './signing-not-started-error.js';
+import type { SigningRequestContext } from './signing-method.js';
+
+export interface HashSigningDeps {
+  sessions: SigningSessions;
+  pending: PendingSignatures;
+  clients: Pick<ClientRegistry, 'find'>;
+  userPrompt: UserPrompt;
+  audit: AuditLog;
+  clock: Clock;
+  timestampClient: TimestampClient;
+}
+
+export interface HashSigningStarted {
+  token: string;
+  hexDigest: string;
+  digestAlgorithm: 'SHA-256' | 'SHA-384' | 'SHA-512';
+  /** ASiC-E: the SignedInfo digests the signer signs. */
+  signedInfoDigests?: string[];
+}
+
+export interface HashSigningCompleted {
+  idcode: string;
+  firstname: string;
+  lastname: string;
+  country: string;
+  signedFileSha256: string;
+}
+
+/**
+ * Hash-based signing (ID card, USB token, certificate store): start takes the signer's certificate, asks the
+ * station's own consent prompt and hands out the digest; complete takes the signature value, which the engine
+ * checks against the certificate before it writes the signed version (PAdES or ASiC-E XAdES, timestamped by the
+ * station's TSA). Every decision lives here; the HTTP layer only parses and hands over.
+ */
+export class HashSigningService {
+  readonly #deps: HashSigningDeps;
+
+  constructor(deps: HashSigningDeps) {
+    this.#deps = deps;
+  }
+
+  async start(request: StartSigningRequest, context: SigningRequestContext): Promise<HashSigningStarted> {
+    await assertClientRegistered(this.#deps.clients, request.client_id);
+    const session = await this.#deps.sessions.assertMaySign(request.client_id, request.doc_id);
+    const certificate = decodeBinary(request.certificate);
+    await this.#askConsent(session, certificate, request.sign_type, context);
+    await this.#deps.sessions.markSigningStarted(session.docId);
+    const { token, prepared } = await this.#prepare(session, certificate, request.sign_type);
+    return {
+      token,
+      hexDigest: prepared.dataToSignDigest,
+      digestAlgorithm: prepared.digestAlgorithm,
+      ...(session.containerType === 'asice' ? { signedInfoDigests: [prepared.dataToSignDigest] } : {}),
+    };
+  }
+
+  async complete(method: string, request: CompleteSigningRequest): Promise<HashSigningCompleted> {
+    await assertClientRegistered(this.#deps.clients, request.client_id);
+    const signatureValue = signatureValueOf(request);
+    const pending = this.#deps.pending.take(request.token, request.client_id, request.doc_id);
+    if (!pending) throw new SigningNotStartedError();
+    const session = await this.#finish(pending, method, signatureValue);
+    return this.#record(session, pending);
+  }
+
+  async #askConsent(session: SigningSession, certificate: Uint8Array, method: string, context: SigningRequestContext): Promise<void> {
+    const signer = summarizeCertificate(certificate, 'signer', this.#deps.clock.now());
+    const document = currentDocument(session);
+    const agreed = await this.#deps.userPrompt.confirm(
+      {
+        purpose: 'sign',
+        // The real origin of the page that asked (the browser sets Origin; scripts cannot forge it), else the client.
+        requester: context.origin ?? `client ${session.clientId}`,
+        clientId: session.clientId,
+        documentName: document.fileName,
+        documentDigest: document.sha256,
+        signerSubject: signer.subject,
+        signerIssuer: signer.issuer,
+        signerSerialNumber: signer.serialNumber,
+        ...(session.signingReason === undefined ? {} : { reason: session.signingReason }),
+      },
+      context.signal,
+    );
+    if (agreed) return;
+    await this.#audit(session, method, signer.subject, 'declined', null);
+    throw new SignatureDeclinedError();
+  }
+
+  async #prepare(session: SigningSession, certificate: Uint8Array, method: string): Promise<{ token: string; prepared: Awaited<ReturnType<typeof SignatureEngine.prepare>> }> {
+    const output = this.#deps.sessions.nextSignedPath(session);
+    const prepared = await SignatureEngine.prepare(formatOf(session), this.#engineInput(session), {
+      certificate,
+      ...(session.signingReason === undefined ? {} : { reason: session.signingReason, visible: session.containerType === 'pdf' }),
+      time: this.#deps.clock.now(),
+      outputPath: output.absolute,
+      outputMode: 0o600,
+    });
+    const pending = await this.#deps.pending.add({
+      clientId: session.clientId,
+      docId: session.docId,
+      method,
+      certificate,
+      outputPath: output.absolute,
+      outputName: outputName(session),
+      state: prepared.state,
+    });
+    return { token: pending.token, prepared };
+  }
+
+  /** A taken pending signature is finished or aborted here, never left with its prepared copy on disk. */
+  async #finish(pending: PendingSignature, method: string, signatureValue: Uint8Array): Promise<SigningSession> {
+    let session: SigningSession | undefined;
+    try {
+      if (pending.method !== method) throw new SigningNotStartedError();
+      session = await this.#deps.sessions.assertMaySign(pending.clientId, pending.docId);
+      await SignatureEngine.finish(pending.state, signatureValue, { outputPath: pending.outputPath, timestampClient: this.#deps.timestampClient, outputMode: 0o600 });
+      return session;
+    } catch (error) {
+      await SignatureEngine.abort(pending.state);
+      if (session) await this.#audit(session, method, this.#signerSubject(pending), 'failed', error instanceof StationError ? error.code : 'internal error');
+      throw error;
+    }
+  }
+
+  async #record(session: SigningSession, pending: PendingSignature): Promise<HashSigningCompleted> {
+    const identity = signerIdentity(pending.certificate, pending.method);
+    const mimeType = session.containerType === 'pdf' ? 'application/pdf' : 'application/vnd.etsi.asic-e+zip';
+    const signed = await this.#deps.sessions.recordSignedFile(session, pending.outputName, mimeType, identity);
+    await this.#audit(session, pending.method, this.#signerSubject(pending), 'signed', `signed version sha256=${signed.sha256}`);
+    return { idcode: identity.idcode, firstname: identity.firstname, lastname: identity.lastname, country: identity.country, signedFileSha256: signed.sha256 };
+  }
+
+  #signerSubject(pending: PendingSignature): string {
+    return summarizeCertificate(pending.certificate, 'signer', this.#deps.clock.now()).subject;
+  }
+
+  async #audit(session: SigningSession, method: string, signer: string, outcome: 'signed' | 'declined' | 'failed', detail: string | null): Promise<void> {
+    const document = currentDocument(session);
+    await this.#deps.audit.append({ clientId: session.clientId, method, signer, documentName: document.fileName, documentDigest: document.sha256, outcome, detail });
+  }
+
+  /** PAdES signs the latest version; ASiC-E adds to the latest container, or makes one from the session's files. */
+  #engineInput(session: SigningSession): string | Array<{ path: string; name: string; mediaType: string }> {
+    if (session.signedFile) return this.#deps.sessions.pathOf(session, session.signedFile);
+    if (session.containerType === 'pdf') return this.#deps.sessions.pathOf(session, session.files[0]!);
+    return session.files.map((file) => ({ path: this.#deps.sessions.pathOf(session, file), name: file.fileName, mediaType: file.mimeType }));
+  }
+}
+
+function signatureValueOf(request: CompleteSigningRequest): Uint8Array {
+  const text = request.signature_value ?? request.signatures?.[0];
+  if (!text) throw new InvalidInputError('signature_value is required.', { signature_value: ['required'] });
+  return decodeBinary(text);
+}
+
+function formatOf(session: SigningSession): 'pades' | 'asice' {
+  return session.containerType === 'pdf' ? 'pades' : 'asice';
+}
+
+/** The version a new signature applies to: what the consent prompt and the audit log name. */
+function currentDocument(session: SigningSession): { fileName: string; sha256: string } {
+  return session.signedFile ?? session.files[0]!;
+}
+
+function outputName(session: SigningSession): string {
+  if (session.containerType === 'pdf' || session.signedFile) return (session.signedFile ?? session.files[0]!).fileName;
+  const first = session.files[0]!.fileName;
+  return `${first.replace(/\.[^.]*$/, '') || 'container'}.asice`;
+}
+
+/**
+ * Integrations send hex or base64. Even-length all-hex text is read as hex: a DER certificate in base64 starts
+ * with "MI", and a base64 signature value of any real length is never all hex digits.
+ */
+function decodeBinary(text: string): Uint8Array {
+  return new Uint8Array(/^[0-9a-fA-F]+$/.test(text) && text.length % 2 === 0 ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64'));
+}

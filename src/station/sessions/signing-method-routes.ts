@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseZod } from '../validation/parse-zod.js';
+import type { SigningMethodTable } from './signing-method-table.js';
+import type { SigningRequestContext } from './signing-method.js';
+
+const completeParams = z.object({ method: z.string().regex(/^[a-z0-9-]{1,64}$/, 'is not a method code') });
+const signTypeOf = (body: unknown): unknown => (typeof body === 'object' && body !== null ? (body as Record<string, unknown>).sign_type : undefined);
+
+/**
+ * The browser-facing signing endpoints: each is one lookup in the method table and a hand-over. Origins are
+ * checked before this by the origin guard (`browserAccess: 'client'`).
+ */
+export function signingMethodRoutes(methods: SigningMethodTable): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
+    const config = { browserAccess: 'client' as const };
+
+    app.post('/start-signing', { config }, async (request, reply) => methods.forSignType(signTypeOf(request.body)).start(request.body, contextOf(request, reply)));
+
+    app.post('/:method/complete', { config }, async (request, reply) => {
+      const { method } = parseZod(completeParams, request.params, 'Unknown signing method');
+      return methods.forCompletePath(method).complete(method, request.body, contextOf(request, reply));
+    });
+  };
+}
+
+function contextOf(request: FastifyRequest, reply: FastifyReply): SigningRequestContext {
+  const abort = new AbortController();
+  // The response closing before it was sent means nobody is left to see it: withdraw any prompt it waits on.
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) abort.abort();
+  });
+  return { origin: request.headers.origin, signal: abort.signal };
+}

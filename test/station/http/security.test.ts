@@ -96,6 +96,18 @@ describe('local server safety', () => {
     expect(allowed.headers.vary).toContain('Origin');
   });
 
+  it('lets the published browser client preflight its headers and read credentialed answers', async () => {
+    const preflight = await send(station, '/api/identity/v2/start', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,accept,cache-control' },
+    });
+    expect(preflight.status).toBe(204);
+    const allowedHeaders = String(preflight.headers['access-control-allow-headers']).split(/,\s*/);
+    expect(allowedHeaders).toEqual(expect.arrayContaining(['content-type', 'accept', 'cache-control']));
+    expect(preflight.headers['access-control-allow-credentials']).toBe('true');
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://shop.example');
+  });
+
   it('requires the UI session for the station UI and its API', async () => {
     const page = await send(station, '/ui/');
     expect(page.status).toBe(401);

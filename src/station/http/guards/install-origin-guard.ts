@@ -24,7 +24,8 @@ export function installOriginGuard(app: FastifyInstance, policy: OriginPolicy): 
     allowOrigin(reply, origin);
     return reply
       .header('access-control-allow-methods', 'GET, POST')
-      .header('access-control-allow-headers', 'content-type')
+      // The published browser client sends these three on every call; a preflight refusing one fails every flow.
+      .header('access-control-allow-headers', 'content-type, accept, cache-control')
       .header('access-control-max-age', '600')
       .code(204)
       .send();
@@ -57,6 +58,10 @@ function readClientId(source: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * Identity calls of the browser client are made with credentials, and browsers accept a credentialed answer only
+ * when it names the exact origin and allows credentials; the origin is always echoed, never `*`.
+ */
 function allowOrigin(reply: FastifyReply, origin: string): void {
-  reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+  reply.header('access-control-allow-origin', origin).header('access-control-allow-credentials', 'true').header('vary', 'Origin');
 }

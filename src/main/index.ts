@@ -64,7 +64,7 @@ function showWindow(): void {
   window.webContents.on('will-navigate', (event, url) => {
     if (new URL(url).origin !== own) event.preventDefault();
   });
-  void window.loadURL(station.uiUrl());
+  void window.loadURL(`${station.baseUrl}/ui/`);
 }
 
 function createTray(): void {
@@ -80,6 +80,14 @@ function createTray(): void {
 }
 
 function registerIpc(): void {
+  // Only the station's own page in this window gets a credential: a frame of another origin asking is refused.
+  ipcMain.handle(shellChannels.uiCredential, (event): IpcResult<string> => {
+    const sender = event.senderFrame?.url;
+    if (!station || !sender || new URL(sender).origin !== new URL(station.baseUrl).origin) {
+      return { ok: false, error: { code: 'ERR_UI_SESSION_REQUIRED', message: 'Only the station window may ask for its credential.' } };
+    }
+    return { ok: true, value: station.issueUiCredential() };
+  });
   ipcMain.handle(shellChannels.getStartAtLogin, (): IpcResult<boolean> => ({ ok: true, value: app.getLoginItemSettings().openAtLogin }));
   ipcMain.handle(shellChannels.setStartAtLogin, (_event, raw: unknown): IpcResult<boolean> => {
     const parsed = setStartAtLoginSchema.safeParse(raw);

@@ -6,6 +6,7 @@ const api: StationShellApi = {
   platform: process.platform,
   getStartAtLogin: () => ipcRenderer.invoke(shellChannels.getStartAtLogin),
   setStartAtLogin: (enabled) => ipcRenderer.invoke(shellChannels.setStartAtLogin, { enabled }),
+  uiCredential: () => ipcRenderer.invoke(shellChannels.uiCredential),
 };
 
 contextBridge.exposeInMainWorld('stationShell', api);

@@ -16,7 +16,8 @@ import { TokenRegistry } from './tokens/token-registry.js';
 import type { TokenSource } from './tokens/token.js';
 import { UiPromptBroker } from './prompts/ui-prompt-broker.js';
 import { UiSessions } from './http/ui-sessions.js';
-import { readSessionCookie } from './http/session-cookie.js';
+import { readBearerCredential } from './http/read-bearer-credential.js';
+import { uiSessionRoutes } from './http/routes/ui-session-routes.js';
 import { createHttpServer } from './http/create-http-server.js';
 import { uiRoutes } from './http/routes/ui-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
@@ -79,8 +80,10 @@ export interface Station {
   readonly http: FastifyInstance;
   readonly logger: Logger;
   readonly oidc: OidcService;
-  /** A fresh one-time URL that opens the station UI (printed headless, loaded by the Electron window). */
+  /** A fresh one-time URL that opens the station UI (printed headless); the token is in the fragment. */
   uiUrl(): string;
+  /** A UI credential handed to the Electron window through its preload (no link to leak). */
+  issueUiCredential(): string;
   close(): Promise<void>;
 }
 
@@ -125,8 +128,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   let port = config.port;
   const hostPort = (): string => `${config.host}:${port}`;
   const baseUrl = (): string => `http://${hostPort()}`;
-  const cookieName = (): string => `station_session_${port}`;
-  const isUiSession = (request: FastifyRequest): boolean => sessions.isValid(readSessionCookie(request.headers.cookie, cookieName()));
+  const isUiSession = (request: FastifyRequest): boolean => sessions.isValid(readBearerCredential(request.headers.authorization));
   const version = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
   const timings = { ...DEFAULT_SANDBOX_TIMINGS, ...ports.tuning?.sandboxTimings };
@@ -170,7 +172,8 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   });
   await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning)])), { prefix: '/api/signatures' });
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
-  await http.register(uiRoutes({ sessions, cookieName, isUiSession }), { prefix: '/ui' });
+  await http.register(uiRoutes(), { prefix: '/ui' });
+  await http.register(uiSessionRoutes(sessions), { prefix: '/admin/api' });
   await http.register(
     adminRoutes({
       clients: data.clients,
@@ -225,7 +228,8 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     http,
     logger,
     oidc,
-    uiUrl: () => `${baseUrl()}/ui/?token=${sessions.issueLaunchToken()}`,
+    uiUrl: () => `${baseUrl()}/ui/#launch=${sessions.issueLaunchToken()}`,
+    issueUiCredential: () => sessions.issueCredential(),
     close: () =>
       (closing ??= (async () => {
         clearInterval(sweeper);

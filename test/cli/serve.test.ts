@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { runCli, startServe } from '../support/run-cli.js';
+import { uiHeaders } from '../support/ui-credential.js';
 
 describe('signing-station serve', () => {
   const dirs: string[] = [];
@@ -23,23 +24,23 @@ describe('signing-station serve', () => {
     const health = await fetch(`${base}/api/health`);
     expect(await health.json()).toMatchObject({ status: 'OK' });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(lines[1]).toMatch(new RegExp(`^ui ${base}/ui/\\?token=[A-Za-z0-9_-]{43}$`));
+    expect(lines[1]).toMatch(new RegExp(`^ui ${base}/ui/#launch=[A-Za-z0-9_-]{43}$`));
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
   });
 
-  it('logs requests as JSON on stderr without one-time tokens, secrets or cookies', async () => {
+  it('logs requests as JSON on stderr without one-time tokens, secrets or UI credentials', async () => {
     const { child, lines, stderr } = await startServe(['--port', '0', '--data-dir', await tempDir(), '--log-level', 'debug']);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const link = lines[1]!.replace(/^ui /, '');
-    const token = new URL(link).searchParams.get('token')!;
-    const redeemed = await fetch(link, { redirect: 'manual' });
-    const cookie = String(redeemed.headers.get('set-cookie')).split(';')[0]!;
+    const token = new URLSearchParams(new URL(link).hash.slice(1)).get('launch')!;
+    await fetch(new URL('/ui/', link));
+    const ui = await uiHeaders(link);
     const secret = 'never-log-this-secret-0123456789';
     await fetch(new URL('/admin/api/clients', link), {
       method: 'POST',
-      headers: { cookie, 'content-type': 'application/json' },
+      headers: { ...ui, 'content-type': 'application/json' },
       body: JSON.stringify({ registration: { clientId: 'logged' }, secret }),
     });
     const exit = new Promise((resolve) => child.once('exit', resolve));
@@ -48,7 +49,7 @@ describe('signing-station serve', () => {
     const log = stderr();
     const entries = log.trim().split('\n').map((line) => JSON.parse(line) as { req?: { path?: string } });
     expect(entries.some((entry) => entry.req?.path === '/ui/')).toBe(true);
-    for (const forbidden of [token, secret, cookie.split('=')[1]!]) expect(log).not.toContain(forbidden);
+    for (const forbidden of [token, secret, ui.authorization.replace('Bearer ', '')]) expect(log).not.toContain(forbidden);
   });
 
   it('exits 0 on SIGINT too', async () => {

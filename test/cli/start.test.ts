@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { uiHeaders } from '../support/ui-credential.js';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -28,11 +29,12 @@ describe('npm start without the Electron binary', () => {
     expect(lines[0]).toMatch(/^listening http:\/\/127\.0\.0\.1:\d+$/);
     expect(stderr).toMatch(/running the station headless/);
 
-    const ui = await fetch(lines[1]!.replace(/^ui /, ''), { redirect: 'manual' });
-    expect(ui.status).toBe(303);
-    const page = await fetch(new URL('/ui/', lines[0]!.replace('listening ', '')), { headers: { cookie: String(ui.headers.get('set-cookie')).split(';')[0]! } });
+    const link = lines[1]!.replace(/^ui /, '');
+    const page = await fetch(link);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
+    const overview = await fetch(new URL('/admin/api/overview', link), { headers: await uiHeaders(link) });
+    expect(overview.status).toBe(200);
 
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');

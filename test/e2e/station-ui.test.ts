@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser.js';
 import { startTestStation, type TestStation } from '../support/test-station.js';
@@ -21,12 +23,49 @@ describe('station UI in Chromium', () => {
   });
 
   it('opens through the one-time link, drops the token from the address, and shows the mode', async () => {
+    await expect.poll(() => new URL(page.url()).hash).toBe('');
     expect(new URL(page.url()).search).toBe('');
     await expect.poll(() => page.getByTestId('mode').textContent()).toContain('Sandbox mode');
     await expect.poll(() => page.getByTestId('no-tokens').isVisible()).toBe(true);
     await mkdir('test-results', { recursive: true });
     await page.screenshot({ path: 'test-results/station-ui.png', fullPage: true });
     expect((await stat('test-results/station-ui.png')).size).toBeGreaterThan(10_000);
+  });
+
+  it('keeps its credential in this tab only: a reload works, the browser holds no cookie, a new tab needs a link', async () => {
+    await page.reload();
+    await expect.poll(() => page.getByTestId('mode').textContent()).toContain('Sandbox mode');
+    expect(await page.context().cookies()).toEqual([]);
+    const other = await browser.newPage();
+    await other.goto(`${station.baseUrl}/ui/`);
+    await expect.poll(() => other.getByRole('alert').first().textContent()).toContain('link the station printed');
+    await other.close();
+  });
+
+  it('gives a page on another local port nothing that drives the station', async () => {
+    const otherPort = createServer((_request, response) => response.end('<!doctype html><title>other local server</title>'));
+    await new Promise<void>((resolve) => otherPort.listen(0, '127.0.0.1', resolve));
+    const neighbour = await browser.newPage();
+    try {
+      await neighbour.goto(`http://127.0.0.1:${(otherPort.address() as AddressInfo).port}/`);
+      const outcome = await neighbour.evaluate(async (base) => {
+        const read = await fetch(`${base}/admin/api/overview`, { credentials: 'include' }).then((response) => response.status, () => 'blocked');
+        const write = await fetch(`${base}/admin/api/clients`, {
+          method: 'POST',
+          credentials: 'include',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ registration: { clientId: 'neighbour' } }),
+        }).then((response) => response.status, () => 'blocked');
+        return { read, write, cookies: document.cookie };
+      }, station.baseUrl);
+      expect(outcome.read).not.toBe(200);
+      expect(outcome.write).toBe('blocked');
+      expect(outcome.cookies).toBe('');
+      expect(await station.data.clients.find('neighbour')).toBeUndefined();
+    } finally {
+      await neighbour.close();
+      await new Promise((resolve) => otherPort.close(resolve));
+    }
   });
 
   it('shows the signature audit log', async () => {

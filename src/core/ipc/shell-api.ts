@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const shellChannels = {
   getStartAtLogin: 'shell:get-start-at-login',
   setStartAtLogin: 'shell:set-start-at-login',
+  uiCredential: 'shell:ui-credential',
 } as const;
 
 export const setStartAtLoginSchema = z.object({ enabled: z.boolean() });
@@ -16,4 +17,12 @@ export interface StationShellApi {
   readonly platform: string;
   getStartAtLogin(): Promise<IpcResult<boolean>>;
   setStartAtLogin(enabled: boolean): Promise<IpcResult<boolean>>;
+  /** The station UI credential for this window, so the window never needs a launch link. */
+  uiCredential(): Promise<IpcResult<string>>;
+}
+
+declare global {
+  interface Window {
+    readonly stationShell?: StationShellApi;
+  }
 }

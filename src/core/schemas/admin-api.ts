@@ -44,3 +44,11 @@ export const promptAnswerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('cancel') }),
 ]);
 export type PromptAnswer = z.infer<typeof promptAnswerSchema>;
+
+/** POST /admin/api/session: the one-time launch token from the station's UI link, exchanged for a credential. */
+export const uiSessionRequestSchema = z.object({ launchToken: z.string().min(16).max(128) });
+export type UiSessionRequest = z.infer<typeof uiSessionRequestSchema>;
+
+/** The UI credential, sent back as `Authorization: Bearer <credential>` on every /admin/api call. */
+export const uiSessionSchema = z.object({ credential: z.string(), expiresInSeconds: z.number().int().positive() });
+export type UiSession = z.infer<typeof uiSessionSchema>;

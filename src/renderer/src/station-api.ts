@@ -10,6 +10,7 @@ import {
 import { clientRegistrationSchema, type ClientRegistration } from '../../core/schemas/client-registration.js';
 import { jsonErrorBodySchema } from '../../core/schemas/json-error-body.js';
 import { auditEntrySchema, type AuditEntry } from '../../core/schemas/audit-entry.js';
+import { forgetUiCredential, uiCredential } from './ui-credential.js';
 import { pkcs11ModulesViewSchema, type Pkcs11ModuleAddRequest, type Pkcs11ModulesView } from '../../core/schemas/pkcs11-modules.js';
 
 /** An error answered by the station, rebuilt with its stable code and field errors. */
@@ -25,12 +26,14 @@ export class StationApiError extends Error {
 }
 
 async function call<T>(schema: z.ZodType<T> | null, path: string, init: RequestInit = {}): Promise<T> {
+  const authorization = `Bearer ${await uiCredential()}`;
   const response = await fetch(`/admin/api${path}`, {
     ...init,
-    credentials: 'same-origin',
-    headers: init.body ? { 'content-type': 'application/json' } : {},
+    credentials: 'omit',
+    headers: init.body ? { authorization, 'content-type': 'application/json' } : { authorization },
   });
   if (!response.ok) {
+    if (response.status === 401) forgetUiCredential();
     const body = jsonErrorBodySchema.safeParse(await response.json().catch(() => undefined));
     if (body.success) throw new StationApiError(body.data.message, body.data.code ?? 'ERR_UNKNOWN', body.data.errors);
     throw new StationApiError(`The station answered HTTP ${response.status}.`, 'ERR_HTTP');

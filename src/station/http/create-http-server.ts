@@ -10,7 +10,7 @@ import { installUiSessionGuard } from './guards/install-ui-session-guard.js';
 export interface HttpServerOptions extends OriginPolicy {
   logger: Logger;
   allowedHosts: () => ReadonlySet<string>;
-  /** Whether the request carries a valid station UI session (cookie from the one-time launch token). */
+  /** Whether the request carries a valid station UI credential (`Authorization: Bearer`). */
   isUiSession: (request: FastifyRequest) => boolean;
 }
 
@@ -29,7 +29,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   });
   installErrorHandler(app);
   installHostGuard(app, options.allowedHosts);
-  installUiSessionGuard(app, options.isUiSession);
+  installUiSessionGuard(app, options);
   installOriginGuard(app, options);
   installSecurityHeaders(app);
   return app;

@@ -17,8 +17,10 @@ export interface StationRouteConfig {
    * and are let through to the route's own authentication.
    */
   browserAccess?: 'none' | 'station' | 'client';
-  /** Requires the station UI session (cookie from the one-time token) — admin API and prompts. */
+  /** Requires the station UI credential (`Authorization: Bearer`) and the station's own Origin: admin API, prompts. */
   requiresUiSession?: boolean;
+  /** Requires the station's own Origin, without a credential: the exchange of a launch token for one. */
+  requiresOwnOrigin?: boolean;
 }
 
 declare module 'fastify' {

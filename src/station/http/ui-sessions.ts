@@ -1,16 +1,19 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 const LAUNCH_TOKEN_TTL_MS = 24 * 3_600_000;
-const SESSION_TTL_MS = 12 * 3_600_000;
+/** How long a UI credential lives; the page asks for a new link after that. */
+export const UI_CREDENTIAL_TTL_MS = 12 * 3_600_000;
 
 /**
- * Access to the station's own UI, as a notebook server does it: the station prints (or Electron opens) a URL
- * with a one-time launch token; redeeming it sets an HttpOnly session cookie. Kept in memory on purpose: a
- * restart ends every session.
+ * Access to the station's own UI. The station prints (headless) a link whose fragment carries a one-time launch
+ * token; the page exchanges it for a credential it keeps in sessionStorage and sends as `Authorization: Bearer`.
+ * The Electron window gets a credential straight from its preload. Never a cookie: browsers send cookies to
+ * every port of a host, so any other local web server the user visits would receive it. Kept in memory on
+ * purpose: a restart ends every session.
  */
 export class UiSessions {
   readonly #launchTokens = new Map<string, number>();
-  readonly #sessions = new Map<string, number>();
+  readonly #credentials = new Map<string, number>();
   readonly #now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -23,27 +26,33 @@ export class UiSessions {
     return token;
   }
 
-  /** Consumes a launch token; returns a new session id, or undefined when the token is unknown, used or expired. */
+  /** Consumes a launch token; returns a new credential, or undefined when the token is unknown, used or expired. */
   redeem(token: string): string | undefined {
-    let match: string | undefined;
-    for (const [candidate, expires] of this.#launchTokens) {
-      if (expires < this.#now()) this.#launchTokens.delete(candidate);
-      else if (safeEqual(candidate, token)) match = candidate;
-    }
+    const match = this.#find(this.#launchTokens, token);
     if (!match) return undefined;
     this.#launchTokens.delete(match);
-    const session = randomBytes(32).toString('base64url');
-    this.#sessions.set(session, this.#now() + SESSION_TTL_MS);
-    return session;
+    return this.issueCredential();
   }
 
-  isValid(session: string | undefined): boolean {
-    if (!session) return false;
-    for (const [candidate, expires] of this.#sessions) {
-      if (expires < this.#now()) this.#sessions.delete(candidate);
-      else if (safeEqual(candidate, session)) return true;
+  /** A credential without a launch link: for the Electron window, whose preload is the trusted channel. */
+  issueCredential(): string {
+    const credential = randomBytes(32).toString('base64url');
+    this.#credentials.set(credential, this.#now() + UI_CREDENTIAL_TTL_MS);
+    return credential;
+  }
+
+  isValid(credential: string | undefined): boolean {
+    return credential !== undefined && this.#find(this.#credentials, credential) !== undefined;
+  }
+
+  /** Compares against every live entry in constant time per entry, dropping expired ones on the way. */
+  #find(entries: Map<string, number>, candidate: string): string | undefined {
+    let match: string | undefined;
+    for (const [value, expires] of entries) {
+      if (expires < this.#now()) entries.delete(value);
+      else if (safeEqual(value, candidate)) match = value;
     }
-    return false;
+    return match;
   }
 }
 

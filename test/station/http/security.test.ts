@@ -25,12 +25,23 @@ function send(station: TestStation, path: string, options: { method?: string; he
   });
 }
 
-async function uiSessionCookie(station: TestStation): Promise<string> {
-  const launch = new URL(station.uiUrl());
-  const response = await send(station, `${launch.pathname}${launch.search}`);
-  expect(response.status).toBe(303);
-  const cookie = String(response.headers['set-cookie']).split(';')[0]!;
-  return cookie;
+/** Redeems a launch token the way the UI page does (own Origin); answers the raw exchange. */
+function redeem(station: TestStation, launchToken: string, origin = station.baseUrl): Promise<RawResponse> {
+  return send(station, '/admin/api/session', {
+    method: 'POST',
+    headers: { origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ launchToken }),
+  });
+}
+
+function launchTokenOf(uiUrl: string): string {
+  return new URLSearchParams(new URL(uiUrl).hash.slice(1)).get('launch')!;
+}
+
+async function uiAuthorization(station: TestStation): Promise<string> {
+  const response = await redeem(station, launchTokenOf(station.uiUrl()));
+  expect(response.status).toBe(200);
+  return `Bearer ${JSON.parse(response.body).credential}`;
 }
 
 describe('local server safety', () => {
@@ -59,11 +70,11 @@ describe('local server safety', () => {
   });
 
   it('refuses a state-changing call from a foreign Origin even with a valid UI session', async () => {
-    const cookie = await uiSessionCookie(station);
+    const authorization = await uiAuthorization(station);
     const body = JSON.stringify({ registration: { clientId: 'evil' } });
     const foreign = await send(station, '/admin/api/clients', {
       method: 'POST',
-      headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
+      headers: { authorization, origin: 'https://evil.example', 'content-type': 'application/json' },
       body,
     });
     expect(foreign.status).toBe(403);
@@ -72,7 +83,7 @@ describe('local server safety', () => {
 
     const own = await send(station, '/admin/api/clients', {
       method: 'POST',
-      headers: { cookie, origin: station.baseUrl, 'content-type': 'application/json' },
+      headers: { authorization, origin: station.baseUrl, 'content-type': 'application/json' },
       body,
     });
     expect(own.status).toBe(201);
@@ -108,37 +119,77 @@ describe('local server safety', () => {
     expect(preflight.headers['access-control-allow-origin']).toBe('https://shop.example');
   });
 
-  it('requires the UI session for the station UI and its API', async () => {
-    const page = await send(station, '/ui/');
-    expect(page.status).toBe(401);
-    expect(JSON.parse(page.body).code).toBe('ERR_UI_SESSION_REQUIRED');
-    const api = await send(station, '/admin/api/overview');
+  it('serves the UI files to anyone but its API only with the UI credential', async () => {
+    expect((await send(station, '/ui/')).status).toBe(200);
+    const api = await send(station, '/admin/api/overview', { headers: { origin: station.baseUrl } });
     expect(api.status).toBe(401);
-    const forged = await send(station, '/admin/api/overview', { headers: { cookie: `station_session_${new URL(station.baseUrl).port}=forged` } });
+    expect(JSON.parse(api.body).code).toBe('ERR_UI_SESSION_REQUIRED');
+    const forged = await send(station, '/admin/api/overview', { headers: { origin: station.baseUrl, authorization: 'Bearer forgedforgedforgedforged' } });
     expect(forged.status).toBe(401);
   });
 
+  it('puts the launch token in the fragment and sets no cookie anywhere in the UI flow', async () => {
+    const uiUrl = station.uiUrl();
+    expect(new URL(uiUrl).search).toBe('');
+    expect(launchTokenOf(uiUrl)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const page = await send(station, '/ui/');
+    const exchange = await redeem(station, launchTokenOf(uiUrl));
+    expect(exchange.status).toBe(200);
+    expect(page.headers['set-cookie']).toBeUndefined();
+    expect(exchange.headers['set-cookie']).toBeUndefined();
+  });
+
   it('accepts a launch token once only', async () => {
-    const launch = new URL(station.uiUrl());
-    expect((await send(station, `${launch.pathname}${launch.search}`)).status).toBe(303);
-    const again = await send(station, `${launch.pathname}${launch.search}`);
+    const token = launchTokenOf(station.uiUrl());
+    expect((await redeem(station, token)).status).toBe(200);
+    const again = await redeem(station, token);
     expect(again.status).toBe(401);
     expect(JSON.parse(again.body).code).toBe('ERR_UI_TOKEN_INVALID');
   });
 
-  it('gives a session that opens the overview', async () => {
-    const cookie = await uiSessionCookie(station);
-    const response = await send(station, '/admin/api/overview', { headers: { cookie } });
+  it('lets no other origin or port redeem a launch token, and the refused attempt does not use it up', async () => {
+    const token = launchTokenOf(station.uiUrl());
+    const otherPort = `http://127.0.0.1:${Number(new URL(station.baseUrl).port) + 1}`;
+    for (const origin of [otherPort, 'https://evil.example']) {
+      const refused = await redeem(station, token, origin);
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body).code).toBe('ERR_HTTP_ORIGIN_FORBIDDEN');
+    }
+    const noOrigin = await send(station, '/admin/api/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ launchToken: token }) });
+    expect(noOrigin.status).toBe(403);
+    expect((await redeem(station, token)).status).toBe(200);
+  });
+
+  it('refuses a replayed credential without the station’s Origin (another local process, curl)', async () => {
+    const authorization = await uiAuthorization(station);
+    const body = JSON.stringify({ registration: { clientId: 'replayed' } });
+    const post = await send(station, '/admin/api/clients', { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body });
+    expect(post.status).toBe(403);
+    expect(JSON.parse(post.body).code).toBe('ERR_HTTP_ORIGIN_FORBIDDEN');
+    expect(await station.data.clients.find('replayed')).toBeUndefined();
+    expect((await send(station, '/admin/api/audit', { headers: { authorization } })).status).toBe(403);
+    expect((await send(station, '/admin/api/audit', { headers: { authorization, 'sec-fetch-site': 'same-site' } })).status).toBe(403);
+  });
+
+  it('answers the station page’s own same-origin reads, which browsers send without Origin', async () => {
+    const authorization = await uiAuthorization(station);
+    const response = await send(station, '/admin/api/overview', { headers: { authorization, 'sec-fetch-site': 'same-origin' } });
+    expect(response.status).toBe(200);
+  });
+
+  it('gives a credential that opens the overview', async () => {
+    const authorization = await uiAuthorization(station);
+    const response = await send(station, '/admin/api/overview', { headers: { authorization, origin: station.baseUrl } });
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ station: { mode: 'sandbox' }, tokens: [], clients: [{ clientId: 'shop' }] });
   });
 
   it('refuses an oversize body with 413 and changes nothing', async () => {
-    const cookie = await uiSessionCookie(station);
+    const authorization = await uiAuthorization(station);
     const huge = JSON.stringify({ registration: { clientId: 'big', redirectUris: ['https://x.example/'.padEnd(2 * 1024 * 1024, 'a')] } });
     const response = await send(station, '/admin/api/clients', {
       method: 'POST',
-      headers: { cookie, origin: station.baseUrl, 'content-type': 'application/json' },
+      headers: { authorization, origin: station.baseUrl, 'content-type': 'application/json' },
       body: huge,
     });
     expect(response.status).toBe(413);
@@ -147,10 +198,10 @@ describe('local server safety', () => {
   });
 
   it('answers bad input in the interface’s JSON error format', async () => {
-    const cookie = await uiSessionCookie(station);
+    const authorization = await uiAuthorization(station);
     const response = await send(station, '/admin/api/clients', {
       method: 'POST',
-      headers: { cookie, origin: station.baseUrl, 'content-type': 'application/json' },
+      headers: { authorization, origin: station.baseUrl, 'content-type': 'application/json' },
       body: JSON.stringify({ registration: { clientId: 'bad id!', allowedOrigins: ['https://x.example/path'] } }),
     });
     expect(response.status).toBe(400);
@@ -159,7 +210,7 @@ describe('local server safety', () => {
     expect(Object.keys(body.errors)).toEqual(expect.arrayContaining(['registration.clientId', 'registration.allowedOrigins.0']));
     const notJson = await send(station, '/admin/api/clients', {
       method: 'POST',
-      headers: { cookie, origin: station.baseUrl, 'content-type': 'application/json' },
+      headers: { authorization, origin: station.baseUrl, 'content-type': 'application/json' },
       body: '{',
     });
     expect(notJson.status).toBe(400);

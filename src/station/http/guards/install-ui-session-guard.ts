@@ -1,15 +1,34 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { StationError } from '../../../core/errors/station-error.js';
+import { ForbiddenError } from '../../../core/errors/forbidden-error.js';
+import { UiSessionRequiredError } from '../ui-session-required-error.js';
 
-export class UiSessionRequiredError extends StationError {
-  constructor() {
-    super('ERR_UI_SESSION_REQUIRED', 'Open the station UI through the link the station printed (it carries a one-time token).', { status: 401 });
-  }
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+export interface UiSessionPolicy {
+  stationOrigin(): string;
+  /** Whether the request carries a valid station UI credential (`Authorization: Bearer`). */
+  isUiSession(request: FastifyRequest): boolean;
 }
 
-/** Routes that declare `requiresUiSession` (route-config.ts) answer only the station UI's session. */
-export function installUiSessionGuard(app: FastifyInstance, isUiSession: (request: FastifyRequest) => boolean): void {
+/**
+ * Routes that declare `requiresOwnOrigin` or `requiresUiSession` (route-config.ts) answer only the station's own
+ * pages, decided before the body is even read. A change needs `Origin` equal to the station's origin; a read needs
+ * that or, as browsers send no Origin on same-origin GETs, `Sec-Fetch-Site: same-origin`. A request without either
+ * (curl, another local process) is refused even with a valid credential.
+ */
+export function installUiSessionGuard(app: FastifyInstance, policy: UiSessionPolicy): void {
   app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.requiresUiSession && !isUiSession(request)) throw new UiSessionRequiredError();
+    const config = request.routeOptions.config;
+    if (!config?.requiresOwnOrigin && !config?.requiresUiSession) return;
+    if (!fromOwnPage(request, policy.stationOrigin())) {
+      throw new ForbiddenError('ERR_HTTP_ORIGIN_FORBIDDEN', 'Only the station’s own pages may call this endpoint (Origin must be the station’s address).');
+    }
+    if (config.requiresUiSession && !policy.isUiSession(request)) throw new UiSessionRequiredError();
   });
+}
+
+function fromOwnPage(request: FastifyRequest, stationOrigin: string): boolean {
+  const origin = request.headers.origin;
+  if (origin !== undefined) return origin === stationOrigin;
+  return SAFE_METHODS.has(request.method) && request.headers['sec-fetch-site'] === 'same-origin';
 }

@@ -1,41 +1,23 @@
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { StationError } from '../../../core/errors/station-error.js';
 import { packageRoot } from '../../files/package-root.js';
-import type { UiSessions } from '../ui-sessions.js';
-import { sessionCookie } from '../session-cookie.js';
-import { UiSessionRequiredError } from '../guards/install-ui-session-guard.js';
 
 const UI_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
-export interface UiRouteDeps {
-  isUiSession: (request: FastifyRequest) => boolean;
-  sessions: UiSessions;
-  cookieName: () => string;
-}
-
 /**
- * The station's own UI (the renderer build) at /ui/. `?token=` redeems a one-time launch token into a session
- * cookie and redirects to the clean URL, so the token never stays in history or Referer.
+ * The station's own UI (the renderer build) at /ui/. The files hold no secret and are served to anyone; what they
+ * show comes from /admin/api, which needs the credential the page gets from its launch link (ui-session-routes.ts).
+ * `Referrer-Policy: no-referrer` (security headers) and the fragment keep the launch token out of other servers.
  */
-export function uiRoutes(deps: UiRouteDeps): FastifyPluginAsync {
+export function uiRoutes(): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
     const root = join(packageRoot(), 'out', 'renderer');
 
-    app.addHook('onRequest', async (request, reply) => {
-      const token = (request.query as Record<string, unknown>).token;
-      if (typeof token === 'string') {
-        const session = deps.sessions.redeem(token);
-        if (!session) throw new StationError('ERR_UI_TOKEN_INVALID', 'This UI link was already used or has expired. Restart the station for a new one.', { status: 401 });
-        return reply.header('set-cookie', sessionCookie(deps.cookieName(), session)).redirect('/ui/', 303);
-      }
-      if (!deps.isUiSession(request)) throw new UiSessionRequiredError();
-    });
-
     app.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('content-security-policy', UI_CSP).header('x-frame-options', 'DENY');
+      reply.header('content-security-policy', UI_CSP).header('x-frame-options', 'DENY').header('cache-control', 'no-store');
       return payload;
     });
 

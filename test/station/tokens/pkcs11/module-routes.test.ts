@@ -12,7 +12,7 @@ import { Pkcs11ModuleRegistry, pkcs11Migrations } from '../../../../src/station/
 import { pkcs11ModuleRoutes } from '../../../../src/station/tokens/pkcs11/pkcs11-module-routes.js';
 import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pkcs11-token-source.js';
-import { readSessionCookie } from '../../../../src/station/http/session-cookie.js';
+import { readBearerCredential } from '../../../../src/station/http/read-bearer-credential.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../../support/pkcs11-softhsm.js';
 
 const ORIGIN = 'http://127.0.0.1:47001';
@@ -21,7 +21,7 @@ let database: Database;
 let softhsm: SoftHsm;
 let source: Pkcs11TokenSource;
 let app: FastifyInstance;
-let cookie: string;
+let authorization: string;
 
 beforeAll(async () => {
   softhsm = await createSoftHsm();
@@ -37,11 +37,11 @@ beforeAll(async () => {
     allowedHosts: () => new Set(['127.0.0.1:47001']),
     stationOrigin: () => ORIGIN,
     clients: { find: async () => undefined, allOrigins: async () => new Set<string>() },
-    isUiSession: (request) => sessions.isValid(readSessionCookie(request.headers.cookie, 'station_session')),
+    isUiSession: (request) => sessions.isValid(readBearerCredential(request.headers.authorization)),
   });
   await app.register(pkcs11ModuleRoutes({ registry, source }), { prefix: '/admin/api' });
   await app.ready();
-  cookie = `station_session=${sessions.redeem(sessions.issueLaunchToken())}`;
+  authorization = `Bearer ${sessions.issueCredential()}`;
 });
 
 afterAll(async () => {
@@ -52,14 +52,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function call(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = { cookie, origin: ORIGIN }) {
+function call(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = { authorization, origin: ORIGIN }) {
   return app.inject({ method, url, headers: { host: '127.0.0.1:47001', ...headers }, ...(body === undefined ? {} : { payload: body as object }) });
 }
 
 describe('module settings in the station UI (/admin/api/pkcs11/modules)', () => {
   it('needs the UI session and the station origin', async () => {
-    expect((await call('GET', '/admin/api/pkcs11/modules', undefined, {})).statusCode).toBe(401);
-    expect((await call('POST', '/admin/api/pkcs11/modules', { path: SOFTHSM_MODULE }, { cookie, origin: 'https://evil.example' })).statusCode).toBe(403);
+    expect((await call('GET', '/admin/api/pkcs11/modules', undefined, { origin: ORIGIN })).statusCode).toBe(401);
+    expect((await call('POST', '/admin/api/pkcs11/modules', { path: SOFTHSM_MODULE }, { authorization })).statusCode).toBe(403);
+    expect((await call('POST', '/admin/api/pkcs11/modules', { path: SOFTHSM_MODULE }, { authorization, origin: 'https://evil.example' })).statusCode).toBe(403);
     expect(source.tokens()).toEqual([]);
   });
 

@@ -4,13 +4,14 @@ import type { Overview, PendingPrompt } from '../../../../src/core/schemas/admin
 import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import { promptPinSource } from '../../../../src/station/tokens/pkcs11/prompt-pin-source.js';
 import { startTestStation, type TestStation } from '../../../support/test-station.js';
+import { uiHeaders } from '../../../support/ui-credential.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../../support/pkcs11-softhsm.js';
 import { verifyWithCertificate } from '../../../support/pkcs11-verify.js';
 
 let softhsm: SoftHsm;
 let keys: SoftHsmKey[];
 let station: TestStation;
-let cookie: string;
+let ui: { authorization: string; origin: string };
 
 beforeAll(async () => {
   softhsm = await createSoftHsm();
@@ -25,9 +26,7 @@ beforeAll(async () => {
     reinitializeIntervalMs: 100,
   });
   station = await startTestStation({}, { tokenSources: [source] });
-  const launch = new URL(station.uiUrl());
-  const response = await fetch(`${station.baseUrl}${launch.pathname}${launch.search}`, { redirect: 'manual' });
-  cookie = String(response.headers.get('set-cookie')).split(';')[0]!;
+  ui = await uiHeaders(station.uiUrl());
 });
 
 afterAll(async () => {
@@ -38,7 +37,7 @@ afterAll(async () => {
 async function admin<T>(path: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(`${station.baseUrl}/admin/api${path}`, {
     ...init,
-    headers: { cookie, origin: station.baseUrl, 'content-type': 'application/json', ...init.headers },
+    headers: { ...ui, 'content-type': 'application/json', ...init.headers },
   });
   expect(response.ok, `${path}: ${response.status}`).toBe(true);
   return (response.status === 204 ? undefined : await response.json()) as T;

@@ -103,6 +103,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
         database: data.database,
         vault: data.vault,
         modulePaths: configuredPkcs11Modules(config),
+        allowedModuleDirs: config.pkcs11AllowedModuleDirs,
         pcsc: { enabled: config.pcsc.enabled, atrMappings: config.pcsc.atrMap },
         clock,
       });
@@ -192,7 +193,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     { prefix: '/admin/api' },
   );
   if (builtInSources) {
-    await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11 }), { prefix: '/admin/api' });
+    await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, userPrompt }), { prefix: '/admin/api' });
   }
 
   await http.register(oidcRoutes({ oidc, identity, mode: () => config.mode }));

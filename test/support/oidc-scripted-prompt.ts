@@ -24,4 +24,8 @@ export class ScriptedPrompt implements UserPrompt {
     this.choices.push(request);
     return this.choice;
   }
+
+  async confirmModule(): Promise<boolean> {
+    return false;
+  }
 }

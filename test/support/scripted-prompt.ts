@@ -18,4 +18,8 @@ export class ScriptedPrompt implements UserPrompt {
   async chooseCertificate(): Promise<number | null> {
     return null;
   }
+
+  async confirmModule(): Promise<boolean> {
+    return false;
+  }
 }

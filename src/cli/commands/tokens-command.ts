@@ -102,9 +102,13 @@ export function registerTokensCommand(program: Command): void {
       .command('add')
       .description('add a PKCS#11 module (checked by loading it), or an NSS database directory with --nss-database')
       .argument('<path>')
-      .option('--nss-database', 'the path is an NSS database directory (cert9.db), not a module'),
-  ).action(async (path: string, options: StationOptionValues & { nssDatabase?: boolean }) => {
-    const entry = await withStationData(options, (data) => new Pkcs11ModuleRegistry(data.database).add(path, options.nssDatabase ? 'nss-database' : 'module'));
+      .option('--nss-database', 'the path is an NSS database directory (cert9.db), not a module')
+      .option('--trust-sha256 <hex>', 'load a library outside the standard module directories: its SHA-256, as the refusal names it'),
+  ).action(async (path: string, options: StationOptionValues & { nssDatabase?: boolean; trustSha256?: string }) => {
+    const trusted = options.trustSha256?.toLowerCase();
+    const entry = await withStationData(options, (data) =>
+      new Pkcs11ModuleRegistry(data.database).add(path, options.nssDatabase ? 'nss-database' : 'module', async (file) => file.sha256 === trusted),
+    );
     process.stdout.write(`added ${entry.kind === 'module' ? 'module' : 'NSS database'} ${entry.path}\n`);
   });
   addStationOptions(modules.command('remove').description('forget a user-added module or NSS database').argument('<path>')).action(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clientRegistrationInputSchema, clientRegistrationSchema } from './client-registration.js';
 import { readerDescriptionSchema, tokenDescriptionSchema } from './token-description.js';
-import { certificateChoiceRequestSchema, pinRequestSchema, signatureConsentRequestSchema } from './prompts.js';
+import { certificateChoiceRequestSchema, moduleTrustRequestSchema, pinRequestSchema, signatureConsentRequestSchema } from './prompts.js';
 import { stationModeSchema } from './station-mode.js';
 
 /** The station UI's view of the station: GET /admin/api/overview. */
@@ -33,6 +33,7 @@ export const pendingPromptSchema = z.discriminatedUnion('kind', [
   z.object({ id: z.string(), kind: z.literal('consent'), createdAt: z.string(), request: signatureConsentRequestSchema }),
   z.object({ id: z.string(), kind: z.literal('pin'), createdAt: z.string(), request: pinRequestSchema }),
   z.object({ id: z.string(), kind: z.literal('certificate'), createdAt: z.string(), request: certificateChoiceRequestSchema }),
+  z.object({ id: z.string(), kind: z.literal('module'), createdAt: z.string(), request: moduleTrustRequestSchema }),
 ]);
 export type PendingPrompt = z.infer<typeof pendingPromptSchema>;
 
@@ -41,6 +42,7 @@ export const promptAnswerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('consent'), accept: z.boolean() }),
   z.object({ kind: z.literal('pin'), pin: z.string().min(1).max(64) }),
   z.object({ kind: z.literal('certificate'), index: z.number().int().nonnegative() }),
+  z.object({ kind: z.literal('module'), trust: z.boolean() }),
   z.object({ kind: z.literal('cancel') }),
 ]);
 export type PromptAnswer = z.infer<typeof promptAnswerSchema>;

@@ -101,5 +101,30 @@ function Prompt({ prompt, onAnswered }: { prompt: PendingPrompt; onAnswered(): v
           {cancel}
         </article>
       );
+    case 'module': {
+      const r = prompt.request;
+      return (
+        <article className="prompt" aria-label="Trust module">
+          <p>
+            {r.requester} asks to load a PKCS#11 library from outside the system’s module directories. Loading it runs its code
+            inside the station: trust it only if you installed this exact file.
+          </p>
+          <dl className="facts">
+            <dt>File</dt>
+            <dd className="mono">{r.path}</dd>
+            <dt>SHA-256</dt>
+            <dd className="mono">{r.sha256}</dd>
+            <dt>Size</dt>
+            <dd>{r.sizeBytes.toLocaleString()} bytes</dd>
+          </dl>
+          <button type="button" disabled={busy} onClick={() => answer({ kind: 'module', trust: true })}>
+            Trust and load
+          </button>{' '}
+          <button type="button" disabled={busy} onClick={() => answer({ kind: 'module', trust: false })}>
+            Refuse
+          </button>
+        </article>
+      );
+    }
   }
 }

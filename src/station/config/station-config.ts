@@ -16,6 +16,11 @@ export const stationConfigSchema = z
     remoteServiceUrl: z.string().url().optional(),
     /** Extra PKCS#11 module paths to load besides the known ones for this OS. */
     pkcs11Modules: z.array(z.string()).default([]),
+    /**
+     * Directories, besides the OS's standard library directories and p11-kit's registered modules, whose PKCS#11
+     * libraries may be added from the UI or the CLI without confirming the file's SHA-256.
+     */
+    pkcs11AllowedModuleDirs: z.array(z.string().min(1)).default([]),
     /** PC/SC readers: switch off where no smart card service exists; map unknown cards' ATRs to a driver. */
     pcsc: z
       .object({ enabled: z.boolean().default(true), atrMap: z.array(atrMappingSchema).default([]) })

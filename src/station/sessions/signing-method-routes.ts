@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseZod } from '../validation/parse-zod.js';
 import type { SigningMethodTable } from './signing-method-table.js';
 import type { SigningRequestContext } from './signing-method.js';
+import { requesterGoneSignal } from '../http/requester-gone-signal.js';
 
 const completeParams = z.object({ method: z.string().regex(/^[a-z0-9-]{1,64}$/, 'is not a method code') });
 const signTypeOf = (body: unknown): unknown => (typeof body === 'object' && body !== null ? (body as Record<string, unknown>).sign_type : undefined);
@@ -25,10 +26,5 @@ export function signingMethodRoutes(methods: SigningMethodTable): FastifyPluginA
 }
 
 function contextOf(request: FastifyRequest, reply: FastifyReply): SigningRequestContext {
-  const abort = new AbortController();
-  // The response closing before it was sent means nobody is left to see it: withdraw any prompt it waits on.
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) abort.abort();
-  });
-  return { origin: request.headers.origin, signal: abort.signal };
+  return { origin: request.headers.origin, signal: requesterGoneSignal(reply) };
 }

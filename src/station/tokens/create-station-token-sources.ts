@@ -7,6 +7,7 @@ import { createSoftTokenSource } from './soft/create-soft-token-source.js';
 import { SoftTokenStore } from './soft/soft-token-store.js';
 import { createPkcs11TokenSource } from './pkcs11/create-pkcs11-token-source.js';
 import { Pkcs11ModuleRegistry } from './pkcs11/pkcs11-module-registry.js';
+import { Pkcs11ModuleAllowlist } from './pkcs11/pkcs11-module-allowlist.js';
 import type { Pkcs11TokenSource } from './pkcs11/pkcs11-token-source.js';
 import { createPcscTokenSource } from './pcsc/pcsc-token-source.js';
 
@@ -34,12 +35,14 @@ export function createStationTokenSources(options: {
   modulePaths?: readonly string[];
   nssDatabases?: readonly string[];
   includeKnown?: boolean;
+  /** Directories, besides the OS's standard ones, whose PKCS#11 libraries are loaded without asking. */
+  allowedModuleDirs?: readonly string[];
   /** PC/SC readers (default on) with the configured ATR mappings. */
   pcsc?: { enabled: boolean; atrMappings?: readonly AtrMappingInput[] };
   clock?: Clock;
 }): StationTokenSources {
   const clock = options.clock ?? systemClock;
-  const modules = new Pkcs11ModuleRegistry(options.database);
+  const modules = new Pkcs11ModuleRegistry(options.database, new Pkcs11ModuleAllowlist({ extraDirs: options.allowedModuleDirs ?? [] }));
   const softStore = new SoftTokenStore(options.database, options.vault);
   const pkcs11 = createPkcs11TokenSource({
     registry: modules,

@@ -44,6 +44,20 @@ const NSS_SOFTOKEN: Partial<Record<NodeJS.Platform, readonly string[]>> = {
   darwin: ['/opt/homebrew/lib/libsoftokn3.dylib', '/usr/local/lib/libsoftokn3.dylib'],
 };
 
+/**
+ * Directories whose libraries the station loads without asking: the OS's standard library and PKCS#11 module
+ * directories, writable only by an administrator. Anything else needs the user's confirmation of the exact file.
+ */
+const STANDARD_MODULE_DIRS: Partial<Record<NodeJS.Platform, readonly string[]>> = {
+  linux: [...LINUX_LIB_DIRS.flatMap((dir) => [dir, join(dir, 'pkcs11')])],
+  darwin: ['/usr/local/lib', '/opt/homebrew/lib', '/Library/OpenSC/lib', '/usr/lib'],
+  win32: ['C:\\Windows\\System32', 'C:\\Program Files', 'C:\\Program Files (x86)'],
+};
+
+export function standardModuleDirs(platform: NodeJS.Platform = process.platform): readonly string[] {
+  return STANDARD_MODULE_DIRS[platform] ?? [];
+}
+
 /** Every path this OS's known middleware may live at, in preference order (first existing one per name wins). */
 export function knownPkcs11Modules(platform: NodeJS.Platform = process.platform): Array<Omit<Pkcs11ModuleSpec, 'path'> & { paths: readonly string[] }> {
   return (CANDIDATES[platform] ?? []).map((candidate) => ({ ...candidate, origin: 'known' as const }));

@@ -2,6 +2,9 @@ import { access, constants, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import pkcs11js from 'pkcs11js';
 import { InvalidInputError } from '../../../core/errors/invalid-input-error.js';
+import { ForbiddenError } from '../../../core/errors/forbidden-error.js';
+import { Pkcs11ModuleAllowlist } from './pkcs11-module-allowlist.js';
+import { sha256OfFile } from './sha256-of-file.js';
 import type { Database } from '../../store/database.js';
 import type { Migration } from '../../store/migration.js';
 
@@ -14,44 +17,84 @@ export const pkcs11Migrations: readonly Migration[] = [
       added_at TEXT NOT NULL
     )`,
   },
+  {
+    // The SHA-256 the user confirmed for a library outside the allowlist; checked again before every load.
+    id: 'pkcs11-002-confirmed-sha256',
+    sql: 'ALTER TABLE pkcs11_user_modules ADD COLUMN sha256 TEXT',
+  },
 ];
+
+/** A library outside the allowlist, as the user is asked to trust it. */
+export interface ModuleFile {
+  path: string;
+  sha256: string;
+  sizeBytes: number;
+}
+
+/** Asks the user, in the station's own prompt, whether to trust this exact file. */
+export type ConfirmModuleFile = (file: ModuleFile) => Promise<boolean>;
 
 export interface UserModuleEntry {
   /** A PKCS#11 library, or the directory of an NSS database (cert9.db, key4.db). */
   path: string;
   kind: 'module' | 'nss-database';
   addedAt: string;
+  /** Set for a library outside the allowlist: the SHA-256 the user trusted; another file is not loaded. */
+  sha256?: string;
 }
 
 /**
  * PKCS#11 libraries and NSS databases the user added (CLI `tokens modules add`, the station UI) on top of the
- * per-OS list. A library is checked by loading it (dlopen + C_GetFunctionList, no C_Initialize) before it is
- * saved, so a typo or a library for the wrong architecture is refused at once instead of at every start.
+ * per-OS list. Loading a library runs its code, so before anything touches it: a library inside the allowlist is
+ * accepted, any other needs `confirm` to say the user trusts that exact file (path and SHA-256), else it is refused
+ * unloaded. Only then is it checked by loading it (dlopen + C_GetFunctionList, no C_Initialize), so a typo or a
+ * library for the wrong architecture is refused at once instead of at every start.
  */
 export class Pkcs11ModuleRegistry {
   readonly #database: Database;
+  readonly #allowlist: Pkcs11ModuleAllowlist;
 
-  constructor(database: Database) {
+  constructor(database: Database, allowlist: Pkcs11ModuleAllowlist = new Pkcs11ModuleAllowlist()) {
     this.#database = database;
+    this.#allowlist = allowlist;
   }
 
   async list(): Promise<UserModuleEntry[]> {
-    const rows = await this.#database.all<{ path: string; kind: UserModuleEntry['kind']; added_at: string }>(
-      'SELECT path, kind, added_at FROM pkcs11_user_modules ORDER BY added_at, path',
+    const rows = await this.#database.all<{ path: string; kind: UserModuleEntry['kind']; added_at: string; sha256: string | null }>(
+      'SELECT path, kind, added_at, sha256 FROM pkcs11_user_modules ORDER BY added_at, path',
     );
-    return rows.map((row) => ({ path: row.path, kind: row.kind, addedAt: row.added_at }));
+    return rows.map((row) => ({ path: row.path, kind: row.kind, addedAt: row.added_at, ...(row.sha256 ? { sha256: row.sha256 } : {}) }));
   }
 
-  async add(path: string, kind: UserModuleEntry['kind'] = 'module'): Promise<UserModuleEntry> {
+  async add(path: string, kind: UserModuleEntry['kind'] = 'module', confirm?: ConfirmModuleFile): Promise<UserModuleEntry> {
     if (!isAbsolute(path)) throw new InvalidInputError(`Give the module's absolute path, not ${path}.`, { path: ['must be absolute'] });
-    if (kind === 'module') await assertLoadable(path);
-    else await assertNssDatabase(path);
-    const entry: UserModuleEntry = { path, kind, addedAt: new Date().toISOString() };
+    let sha256: string | undefined;
+    if (kind === 'module') {
+      sha256 = await this.#admit(path, confirm);
+      await assertLoadable(path, sha256);
+    } else {
+      await assertNssDatabase(path);
+    }
+    const entry: UserModuleEntry = { path, kind, addedAt: new Date().toISOString(), ...(sha256 ? { sha256 } : {}) };
     await this.#database.run(
-      'INSERT INTO pkcs11_user_modules (path, kind, added_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET kind = excluded.kind',
-      [entry.path, entry.kind, entry.addedAt],
+      `INSERT INTO pkcs11_user_modules (path, kind, added_at, sha256) VALUES (?, ?, ?, ?)
+       ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, sha256 = excluded.sha256`,
+      [entry.path, entry.kind, entry.addedAt, sha256 ?? null],
     );
     return entry;
+  }
+
+  /** Undefined for an allowlisted library; the trusted SHA-256 for one the user confirmed; else refused. */
+  async #admit(path: string, confirm: ConfirmModuleFile | undefined): Promise<string | undefined> {
+    if (await this.#allowlist.allows(path)) return undefined;
+    await assertReadable(path);
+    const file = { path, ...(await sha256OfFile(path)) };
+    if (confirm && (await confirm(file))) return file.sha256;
+    throw new ForbiddenError(
+      'ERR_TOKEN_MODULE_NOT_TRUSTED',
+      `${path} is outside the directories the station loads modules from (${this.#allowlist.directories().join(', ')}) ` +
+        `and was not confirmed (SHA-256 ${file.sha256}). Nothing was loaded.`,
+    );
   }
 
   /** True when something was removed. */
@@ -60,11 +103,19 @@ export class Pkcs11ModuleRegistry {
   }
 }
 
-async function assertLoadable(path: string): Promise<void> {
+async function assertReadable(path: string): Promise<void> {
   try {
     await access(path, constants.R_OK);
   } catch {
     throw new InvalidInputError(`No readable file at ${path}.`, { path: ['not found or not readable'] });
+  }
+}
+
+/** `trustedSha256`: the file must still be the one the user confirmed when it is opened. */
+async function assertLoadable(path: string, trustedSha256: string | undefined): Promise<void> {
+  await assertReadable(path);
+  if (trustedSha256 && (await sha256OfFile(path)).sha256 !== trustedSha256) {
+    throw new ForbiddenError('ERR_TOKEN_MODULE_NOT_TRUSTED', `${path} changed after it was confirmed. Nothing was loaded.`);
   }
   const library = new pkcs11js.PKCS11();
   try {

@@ -17,6 +17,8 @@ export interface Pkcs11ModuleSpec {
    * only way to see one added since is C_Finalize + C_Initialize, done when no session of the module is in use.
    */
   readonly rescanByReinitialize?: boolean;
+  /** A library outside the allowlist that the user confirmed: loaded only while the file still has this SHA-256. */
+  readonly trustedSha256?: string;
   /** Tokens of the module that hold no user keys by design (NSS's "NSS Generic Crypto Services"). */
   readonly hiddenTokenLabels?: readonly string[];
 }

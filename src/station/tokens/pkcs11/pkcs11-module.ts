@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pkcs11js from 'pkcs11js';
 import { TokenUnavailableError } from '../token-errors.js';
 import type { Pkcs11ModuleSpec } from './pkcs11-module-spec.js';
@@ -39,6 +41,7 @@ export class Pkcs11Module {
   /** dlopen + C_Initialize. Errors name the module and say how to fix the path. */
   open(): void {
     if (this.#library) return;
+    this.#assertStillTrusted();
     const library = new pkcs11js.PKCS11();
     try {
       library.load(this.spec.path);
@@ -57,6 +60,25 @@ export class Pkcs11Module {
     }
     this.#library = library;
     this.#generation++;
+  }
+
+  /** A confirmed library replaced since (by an update, or by someone else) is not the file the user trusted. */
+  #assertStillTrusted(): void {
+    const trusted = this.spec.trustedSha256;
+    if (!trusted) return;
+    let actual: string;
+    try {
+      actual = createHash('sha256').update(readFileSync(this.spec.path)).digest('hex');
+    } catch (cause) {
+      throw new TokenUnavailableError(`Cannot read the PKCS#11 module ${this.spec.path}: ${(cause as Error).message}`, { cause, retriable: false });
+    }
+    if (actual !== trusted) {
+      throw new TokenUnavailableError(
+        `The PKCS#11 module ${this.spec.path} changed since you trusted it (SHA-256 ${trusted}, now ${actual}); it was not loaded. ` +
+          'Remove it and add it again to trust the new file.',
+        { retriable: false },
+      );
+    }
   }
 
   /** C_Finalize + C_Initialize: forgets every session and login, and makes the module read its tokens again. */

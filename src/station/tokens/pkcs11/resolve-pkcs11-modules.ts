@@ -23,7 +23,9 @@ export async function resolvePkcs11Modules(options: ModuleSelection): Promise<Pk
   const specs: Pkcs11ModuleSpec[] = [...(options.modules ?? [])];
   const user = (await options.registry?.list()) ?? [];
   for (const path of options.modulePaths ?? []) specs.push(pathModule(path, 'config'));
-  for (const entry of user.filter((e) => e.kind === 'module')) specs.push(pathModule(entry.path, 'user'));
+  for (const entry of user.filter((e) => e.kind === 'module')) {
+    specs.push({ ...pathModule(entry.path, 'user'), ...(entry.sha256 ? { trustedSha256: entry.sha256 } : {}) });
+  }
 
   const softoken = await firstExisting(nssSoftokenPaths());
   const nssDirs: Array<{ dir: string; origin: Pkcs11ModuleSpec['origin'] }> = [

@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pkcs11ModulesViewSchema } from '../../../../src/core/schemas/pkcs11-modules.js';
 import { createHttpServer } from '../../../../src/station/http/create-http-server.js';
 import { UiSessions } from '../../../../src/station/http/ui-sessions.js';
+import { UiPromptBroker } from '../../../../src/station/prompts/ui-prompt-broker.js';
+import type { PendingPrompt } from '../../../../src/core/schemas/admin-api.js';
 import { Database } from '../../../../src/station/store/database.js';
 import { Pkcs11ModuleRegistry, pkcs11Migrations } from '../../../../src/station/tokens/pkcs11/pkcs11-module-registry.js';
 import { pkcs11ModuleRoutes } from '../../../../src/station/tokens/pkcs11/pkcs11-module-routes.js';
@@ -22,16 +25,23 @@ let softhsm: SoftHsm;
 let source: Pkcs11TokenSource;
 let app: FastifyInstance;
 let authorization: string;
+let prompts: UiPromptBroker;
+let registry: Pkcs11ModuleRegistry;
+const registryPaths = async (): Promise<string[]> => (await registry.list()).map((entry) => entry.path);
+let outsideCopy: string;
 
 beforeAll(async () => {
   softhsm = await createSoftHsm();
   await softhsm.createToken('Added Later', '1234', []);
   dir = await mkdtemp(join(tmpdir(), 'module-routes-'));
   database = await Database.open(join(dir, 'station.sqlite'), pkcs11Migrations);
-  const registry = new Pkcs11ModuleRegistry(database);
+  registry = new Pkcs11ModuleRegistry(database);
   source = createPkcs11TokenSource({ includeKnown: false, registry });
   await source.start();
   const sessions = new UiSessions();
+  prompts = new UiPromptBroker();
+  outsideCopy = join(dir, 'copied-softhsm2.so');
+  await copyFile(SOFTHSM_MODULE, outsideCopy);
   app = createHttpServer({
     logger: pino({ level: 'silent' }),
     allowedHosts: () => new Set(['127.0.0.1:47001']),
@@ -39,7 +49,7 @@ beforeAll(async () => {
     clients: { find: async () => undefined, allOrigins: async () => new Set<string>() },
     isUiSession: (request) => sessions.isValid(readBearerCredential(request.headers.authorization)),
   });
-  await app.register(pkcs11ModuleRoutes({ registry, source }), { prefix: '/admin/api' });
+  await app.register(pkcs11ModuleRoutes({ registry, source, userPrompt: prompts }), { prefix: '/admin/api' });
   await app.ready();
   authorization = `Bearer ${sessions.issueCredential()}`;
 });
@@ -54,6 +64,25 @@ afterAll(async () => {
 
 function call(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = { authorization, origin: ORIGIN }) {
   return app.inject({ method, url, headers: { host: '127.0.0.1:47001', ...headers }, ...(body === undefined ? {} : { payload: body as object }) });
+}
+
+const NOT_PKCS11_IN_ALLOWLIST = '/usr/lib/x86_64-linux-gnu/libz.so.1';
+
+/** Whether this process has the file mapped: dlopen maps a library, so an unloaded one never appears. */
+async function mappedIntoProcess(path: string): Promise<boolean> {
+  return (await readFile('/proc/self/maps', 'utf8')).includes(path);
+}
+
+function nextPrompt(broker: UiPromptBroker): Promise<PendingPrompt> {
+  return new Promise((resolve) => {
+    const stop = broker.onChange(() => {
+      const [prompt] = broker.pending();
+      if (prompt) {
+        stop();
+        resolve(prompt);
+      }
+    });
+  });
 }
 
 describe('module settings in the station UI (/admin/api/pkcs11/modules)', () => {
@@ -80,9 +109,51 @@ describe('module settings in the station UI (/admin/api/pkcs11/modules)', () => 
   });
 
   it('refuses a path that is not a PKCS#11 library with a 400 that says why', async () => {
-    const response = await call('POST', '/admin/api/pkcs11/modules', { path: '/etc/hostname' });
+    const response = await call('POST', '/admin/api/pkcs11/modules', { path: NOT_PKCS11_IN_ALLOWLIST });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ status: 'error', message: expect.stringMatching(/not a PKCS#11 library/) });
     expect((await call('POST', '/admin/api/pkcs11/modules', { path: SOFTHSM_MODULE, extra: 1 })).statusCode).toBe(400);
+  });
+
+  it('asks before loading a library outside the allowlist, naming the file and its SHA-256; refused means never loaded', async () => {
+    const digest = createHash('sha256').update(await readFile(outsideCopy)).digest('hex');
+    const asked = nextPrompt(prompts);
+    const answered = call('POST', '/admin/api/pkcs11/modules', { path: outsideCopy });
+    const prompt = await asked;
+    expect(prompt).toMatchObject({ kind: 'module', request: { path: outsideCopy, sha256: digest, sizeBytes: expect.any(Number) } });
+    expect(await mappedIntoProcess(outsideCopy)).toBe(false);
+    prompts.answer(prompt.id, { kind: 'module', trust: false });
+    const refused = await answered;
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'ERR_TOKEN_MODULE_NOT_TRUSTED', message: expect.stringContaining(digest) });
+    expect(await mappedIntoProcess(outsideCopy)).toBe(false);
+    expect(await registryPaths()).not.toContain(outsideCopy);
+  });
+
+  it('never loads anything on a request refused before the prompt (no Origin, a file that is not a library)', async () => {
+    const bogus = join(dir, 'not-a-module.so');
+    await appendFile(bogus, 'not an ELF file');
+    expect((await call('POST', '/admin/api/pkcs11/modules', { path: bogus }, { authorization })).statusCode).toBe(403);
+    expect(prompts.pending()).toEqual([]);
+    expect(await mappedIntoProcess(bogus)).toBe(false);
+  });
+
+  it('loads a trusted library outside the allowlist, and not any more once the file changes', async () => {
+    const asked = nextPrompt(prompts);
+    const answered = call('POST', '/admin/api/pkcs11/modules', { path: outsideCopy });
+    prompts.answer((await asked).id, { kind: 'module', trust: true });
+    expect((await answered).statusCode).toBe(201);
+    expect(source.modules().map((module) => module.path)).toContain(outsideCopy);
+    const digest = createHash('sha256').update(await readFile(outsideCopy)).digest('hex');
+    expect((await registry.list()).find((entry) => entry.path === outsideCopy)).toMatchObject({ sha256: digest });
+
+    expect((await call('DELETE', `/admin/api/pkcs11/modules?path=${encodeURIComponent(outsideCopy)}`)).statusCode).toBe(204);
+    await registry.add(outsideCopy, 'module', async () => true);
+    await appendFile(outsideCopy, Buffer.from('tampered'));
+    await source.refreshModules();
+    expect(source.modules().map((module) => module.path)).not.toContain(outsideCopy);
+    expect(source.problems().map((problem) => problem.message).join('\n')).toMatch(/changed since you trusted it/);
+    await registry.remove(outsideCopy);
+    await source.refreshModules();
   });
 });

@@ -15,7 +15,8 @@ export interface HttpLoginResult {
   pages: string[];
 }
 
-class CookieJar {
+/** The browser's cookies for the station: pass one jar to several logins to act as the same browser. */
+export class CookieJar {
   readonly #cookies = new Map<string, string>();
   store(response: Response): void {
     for (const header of response.headers.getSetCookie()) {
@@ -32,8 +33,14 @@ class CookieJar {
   }
 }
 
-export async function loginOverHttp(stationBaseUrl: string, authorizationUrl: URL, form: HttpLoginForm): Promise<HttpLoginResult> {
-  const jar = new CookieJar();
+export interface HttpLoginOptions {
+  jar?: CookieJar;
+  /** The answer on the consent page (default allow). */
+  consent?: 'allow' | 'deny';
+}
+
+export async function loginOverHttp(stationBaseUrl: string, authorizationUrl: URL, form: HttpLoginForm, options: HttpLoginOptions = {}): Promise<HttpLoginResult> {
+  const jar = options.jar ?? new CookieJar();
   const pages: string[] = [];
   let url = authorizationUrl;
   let body: URLSearchParams | undefined;
@@ -62,6 +69,12 @@ export async function loginOverHttp(stationBaseUrl: string, authorizationUrl: UR
     const refresh = /<meta http-equiv="refresh" content="\d+;url=([^"]+)"/.exec(html);
     if (refresh) {
       url = new URL(refresh[1]!.replace(/&amp;/g, '&'), url);
+      continue;
+    }
+    const consent = /<form method="post" action="([^"]+)" class="consent">/.exec(html);
+    if (consent) {
+      url = new URL(consent[1]!, url);
+      body = new URLSearchParams({ decision: options.consent ?? 'allow' });
       continue;
     }
     const action = /<form method="post" action="([^"]+)" class="method" data-method="([^"]+)"/g;

@@ -12,6 +12,7 @@ import { LOGIN_PAGE_CSP } from './views/html.js';
 import { LOGIN_CSS } from './views/login-css.js';
 import { renderErrorPage } from './views/error-page.js';
 import { renderLoginPage, renderWaitPage } from './views/login-page.js';
+import { renderConsentPage, renderContinuePage } from './views/consent-page.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
@@ -30,6 +31,8 @@ const startFormSchema = z.object({
   phone: z.string().trim().max(20).optional(),
   country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/).optional(),
 });
+
+const consentFormSchema = z.object({ decision: z.enum(['allow', 'deny']) });
 
 /** How long one wait-page request may hold for the result before the page refreshes itself. */
 const WAIT_SECONDS = 1;
@@ -60,8 +63,21 @@ export function loginInteractionRoutes(deps: OidcRoutesDeps): FastifyPluginAsync
     app.get<{ Params: { uid: string } }>(`${OIDC_PATHS.interaction}/:uid`, async (request, reply) =>
       html(reply, async () => {
         const { provider, details } = await interaction(deps, request, reply);
-        if (details.prompt.name === 'consent') return redirect(reply, await grantConsent(provider, details, request, reply));
+        if (details.prompt.name === 'consent') return { status: 200, html: consentPage(details) };
         return { status: 200, html: loginPage(deps, details) };
+      }),
+    );
+
+    app.post<{ Params: { uid: string } }>(`${OIDC_PATHS.interaction}/:uid/consent`, async (request, reply) =>
+      html(reply, async () => {
+        const { provider, details } = await interaction(deps, request, reply);
+        if (details.prompt.name !== 'consent') return redirect(reply, `${OIDC_PATHS.interaction}/${encodeURIComponent(details.uid)}`);
+        const { decision } = parseZod(consentFormSchema, request.body, 'Invalid consent form');
+        const returnTo =
+          decision === 'allow'
+            ? await grantConsent(provider, details, request, reply)
+            : await provider.interactionResult(request.raw, reply.raw, { error: 'access_denied', error_description: 'The user did not allow sharing their identity.' }, { mergeWithLastSubmission: false });
+        return { status: 200, html: renderContinuePage(returnTo) };
       }),
     );
 
@@ -167,13 +183,24 @@ function loginPage(deps: OidcRoutesDeps, details: Interaction, error?: string): 
   });
 }
 
+function consentPage(details: Interaction): string {
+  const missing = details.prompt.details as { missingOIDCScope?: string[] };
+  return renderConsentPage({
+    uid: details.uid,
+    clientId: String(details.params.client_id),
+    redirectOrigin: new URL(String(details.params.redirect_uri)).origin,
+    scopes: missing.missingOIDCScope ?? String(details.params.scope).split(' '),
+  });
+}
+
 function requester(details: Interaction): string {
   return `${String(details.params.client_id)} (${new URL(String(details.params.redirect_uri)).origin})`;
 }
 
 /**
- * The user chose to log in to this client on a page that names it and where they will be sent: that choice is the
- * consent to the requested scopes, recorded as the grant oidc-provider asks for.
+ * The user allowed this client, on a page that names it, where the answer goes and what it receives: recorded as
+ * the grant oidc-provider asks for, so the same client asking for the same scopes is not asked again in this
+ * login session, and any other client is.
  */
 async function grantConsent(provider: Provider, details: Interaction, request: FastifyRequest, reply: FastifyReply): Promise<string> {
   const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };

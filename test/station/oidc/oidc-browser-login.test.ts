@@ -40,7 +40,17 @@ describe('OIDC login in Chromium, relying party openid-client', () => {
     return { page, nonce, state, violations };
   }
 
+  /** Answers the consent page, which names the relying party, where the answer goes and what it receives. */
+  async function allow(page: Page): Promise<void> {
+    const consent = page.locator('form.consent');
+    await consent.waitFor({ timeout: 15_000 });
+    expect(await page.locator('h1').textContent()).toContain(rp.clientId);
+    expect(await page.locator('.origin').textContent()).toContain(new URL(rp.redirectUri).origin);
+    await consent.locator('button[value="allow"]').click();
+  }
+
   async function finish(page: Page, nonce: string, state: string) {
+    await allow(page);
     await page.waitForURL((url) => url.href.startsWith(rp.redirectUri), { timeout: 15_000 });
     const callback = new URL(page.url());
     expect(callback.searchParams.get('state')).toBe(state);
@@ -123,5 +133,48 @@ describe('OIDC login in Chromium, relying party openid-client', () => {
     expect(callback.searchParams.get('state')).toBe(state);
     expect(callback.searchParams.get('code')).toBeNull();
     await page.context().close();
+  });
+
+  it('single sign-on: a second relying party is asked before it gets the identity, the first is not asked again', async () => {
+    const other = await createRelyingParty(station, { jwksUri: true });
+    try {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const authorize = async (party: RelyingParty, scope: string) => {
+        const nonce = client.randomNonce();
+        const state = client.randomState();
+        await page.goto(client.buildAuthorizationUrl(party.config, { redirect_uri: party.redirectUri, scope, state, nonce }).href);
+        return { nonce, state };
+      };
+
+      await authorize(rp, 'openid profile');
+      await page.locator('form[data-method="at-eudi-wallet-login"] button').click();
+      await allow(page);
+      await page.waitForURL((url) => url.href.startsWith(rp.redirectUri), { timeout: 15_000 });
+
+      const { state } = await authorize(other, 'openid profile');
+      await page.locator('form.consent').waitFor();
+      expect(await page.locator('h1').textContent()).toContain(other.clientId);
+      expect(await page.locator('.origin').textContent()).toContain(new URL(other.redirectUri).origin);
+      expect(await page.locator('.claims li').allTextContents()).toEqual(['an identifier for you (your personal code with its country)', 'your name and date of birth']);
+      await page.locator('form.consent button[value="deny"]').click();
+      await page.waitForURL((url) => url.href.startsWith(other.redirectUri));
+      const denied = new URL(page.url());
+      expect(denied.searchParams.get('error')).toBe('access_denied');
+      expect(denied.searchParams.get('state')).toBe(state);
+      expect(denied.searchParams.get('code')).toBeNull();
+
+      const again = await authorize(rp, 'openid profile');
+      await page.waitForURL((url) => url.href.startsWith(rp.redirectUri), { timeout: 15_000 });
+      const tokens = await client.authorizationCodeGrant(rp.config, new URL(page.url()), { expectedNonce: again.nonce, expectedState: again.state, idTokenExpected: true });
+      expect(tokens.claims()).toMatchObject({ aud: rp.clientId, given_name: 'ERIKA' });
+
+      await authorize(rp, 'openid profile pid');
+      await page.locator('form.consent').waitFor();
+      expect(await page.locator('.claims li').count()).toBe(1);
+      await context.close();
+    } finally {
+      await other.close();
+    }
   });
 });

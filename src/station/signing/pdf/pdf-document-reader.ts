@@ -12,7 +12,20 @@ export interface PdfObjectWithStream {
 }
 
 const MAX_STRUCTURAL_STREAM = 64 * 1024 * 1024;
+/** More objects than any real document has; a cross-reference section claiming more is refused. */
+export const MAX_PDF_OBJECTS = 8_000_000;
+/** Byte width of one field of a cross-reference stream row (PDF uses at most 8 for offsets). */
+const MAX_XREF_FIELD_WIDTH = 8;
 const asInt = (v: PdfValue | undefined): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+
+/** An array of integers (/W, /Index), or a clear refusal. */
+function integers(value: PdfValue | undefined, key: string): number[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'number' && Number.isSafeInteger(item))) {
+    throw new UnsupportedDocumentError(`Malformed PDF: /${key} is not an array of integers.`);
+  }
+  return value as number[];
+}
 
 /**
  * Random access to the objects of a PDF on disk through its cross-reference data: classic tables, cross-reference
@@ -92,6 +105,11 @@ export class PdfDocumentReader {
           const first = Number(tokens[i]);
           const count = Number(tokens[i + 1]);
           i += 2;
+          // A subsection header is trusted only as far as the entries it announces are really there.
+          if (!Number.isSafeInteger(first) || first < 0 || !Number.isSafeInteger(count) || count < 0 || i + 3 * count > tokens.length) {
+            throw new UnsupportedDocumentError('Malformed PDF: a cross-reference subsection announces more entries than it holds.');
+          }
+          this.assertObjectCount(first + count);
           for (let k = 0; k < count; k++, i += 3) {
             const num = first + k;
             if (!this.entries.has(num)) {
@@ -109,11 +127,22 @@ export class PdfDocumentReader {
     if (!(value instanceof PdfDict) || !stream || (value.get('Type') as PdfName | undefined)?.name !== 'XRef') {
       throw new UnsupportedDocumentError('Malformed PDF: startxref points to neither a table nor a cross-reference stream.');
     }
-    const widths = (value.get('W') as number[] | undefined) ?? [];
-    const [w0 = 1, w1 = 0, w2 = 0] = widths;
+    const [w0 = 1, w1 = 0, w2 = 0] = integers(value.get('W'), 'W');
+    if ([w0, w1, w2].some((width) => width < 0 || width > MAX_XREF_FIELD_WIDTH)) throw new UnsupportedDocumentError('Malformed PDF: bad cross-reference stream field widths.');
     const rowLength = w0 + w1 + w2;
-    const index = (value.get('Index') as number[] | undefined) ?? [0, asInt(value.get('Size')) ?? 0];
+    if (rowLength === 0) throw new UnsupportedDocumentError('Malformed PDF: cross-reference stream rows are empty.');
+    const index = value.get('Index') === undefined ? [0, asInt(value.get('Size')) ?? 0] : integers(value.get('Index'), 'Index');
     const data = this.decode(value, stream, rowLength);
+    // /Index is trusted only as far as the stream really holds the rows it announces.
+    let announced = 0;
+    let highest = 0;
+    for (let i = 0; i + 1 < index.length; i += 2) {
+      if (index[i]! < 0 || index[i + 1]! < 0) throw new UnsupportedDocumentError('Malformed PDF: negative cross-reference /Index entry.');
+      announced += index[i + 1]!;
+      highest = Math.max(highest, index[i]! + index[i + 1]!);
+    }
+    if (announced * rowLength > data.length) throw new UnsupportedDocumentError('Malformed PDF: a cross-reference stream announces more entries than it holds.');
+    this.assertObjectCount(highest);
     const field = (row: number, start: number, width: number, fallback: number): number => {
       if (width === 0) return fallback;
       let n = 0;
@@ -132,6 +161,10 @@ export class PdfDocumentReader {
       }
     }
     return { trailer: value, isStream: true };
+  }
+
+  private assertObjectCount(highestNumber: number): void {
+    if (highestNumber > MAX_PDF_OBJECTS) throw new UnsupportedDocumentError(`Malformed PDF: more than ${MAX_PDF_OBJECTS} objects.`);
   }
 
   private closesDictionary(text: string, trailerAt: number): boolean {
@@ -189,7 +222,11 @@ export class PdfDocumentReader {
     return out;
   }
 
-  private async readObjectAt(offset: number): Promise<PdfObjectWithStream> {
+  /**
+   * `withStream` false reads only the object's value: a stream's indirect /Length is read that way, so a /Length
+   * that points back at its own stream (or at any stream) cannot recurse.
+   */
+  private async readObjectAt(offset: number, withStream = true): Promise<PdfObjectWithStream> {
     let length = 16 * 1024;
     for (;;) {
       const buf = await this.read(offset, length);
@@ -199,19 +236,27 @@ export class PdfDocumentReader {
         const value = parser.readValue();
         parser.skipWhitespace();
         const keyword = Buffer.from(buf.subarray(parser.pos, parser.pos + 6)).toString('latin1');
-        if (keyword !== 'stream' || !(value instanceof PdfDict)) return { value };
+        if (keyword !== 'stream' || !(value instanceof PdfDict) || !withStream) return { value };
         let start = parser.pos + 6;
         if (buf[start] === 0x0d) start++;
         if (buf[start] === 0x0a) start++;
         const lengthValue = value.get('Length');
-        const streamLength = lengthValue instanceof PdfRef ? await this.resolve(lengthValue) : lengthValue;
-        if (typeof streamLength !== 'number') throw new UnsupportedDocumentError('Malformed PDF: stream without /Length.');
+        const streamLength = lengthValue instanceof PdfRef ? await this.#valueOnly(lengthValue) : lengthValue;
+        if (typeof streamLength !== 'number' || !Number.isSafeInteger(streamLength) || streamLength < 0) {
+          throw new UnsupportedDocumentError('Malformed PDF: stream without a valid /Length.');
+        }
         return { value, stream: await this.read(offset + start, streamLength) };
       } catch (error) {
         if (buf.length < length || length > 64 * 1024 * 1024) throw error;
         length *= 4;
       }
     }
+  }
+
+  /** A stream's /Length object: a plain number at a file offset (object streams cannot hold it: ISO 32000-1 7.5.7). */
+  async #valueOnly(ref: PdfRef): Promise<PdfValue> {
+    const entry = this.entries.get(ref.num);
+    return entry?.kind === 'offset' ? (await this.readObjectAt(entry.offset, false)).value : null;
   }
 
   /** The object `ref` points to (null when free or missing, as the PDF rules say). */
@@ -231,7 +276,9 @@ export class PdfDocumentReader {
       const data = this.decode(value, stream);
       const n = asInt(value.get('N')) ?? 0;
       const first = asInt(value.get('First')) ?? 0;
+      if (first < 0 || first > data.length) throw new UnsupportedDocumentError('Malformed PDF: object stream /First is outside the stream.');
       const header = Buffer.from(data.subarray(0, first)).toString('latin1').trim().split(/\s+/).map(Number);
+      if (n < 0 || 2 * n > header.length) throw new UnsupportedDocumentError('Malformed PDF: object stream /N announces more objects than it lists.');
       const offsets = new Map<number, number>();
       for (let i = 0; i < n; i++) offsets.set(header[2 * i]!, first + header[2 * i + 1]!);
       objectStream = { offsets, data };

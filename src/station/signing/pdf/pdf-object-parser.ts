@@ -3,10 +3,13 @@ import { UnsupportedDocumentError } from '../signing-errors.js';
 
 const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
+/** Arrays and dictionaries nested deeper than this are refused: real files nest a handful of levels. */
+export const MAX_PDF_NESTING = 64;
 
 /** Reads PDF objects (ISO 32000-1 7.3) from a byte buffer, starting at `pos`. */
 export class PdfObjectParser {
   pos: number;
+  #depth = 0;
   constructor(
     readonly buf: Uint8Array,
     pos = 0,
@@ -55,6 +58,15 @@ export class PdfObjectParser {
   }
 
   readValue(): PdfValue {
+    if (++this.#depth > MAX_PDF_NESTING) this.fail(`objects nested more than ${MAX_PDF_NESTING} deep`);
+    try {
+      return this.#readValue();
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #readValue(): PdfValue {
     this.skipWhitespace();
     const { buf } = this;
     const c = buf[this.pos];
@@ -130,9 +142,10 @@ export class PdfObjectParser {
   }
 
   private readHexString(): PdfString {
-    const end = Buffer.from(this.buf).indexOf(0x3e, this.pos);
+    // indexOf on the input itself: copying the buffer per string made many small strings quadratic in file size.
+    const end = this.buf.indexOf(0x3e, this.pos);
     if (end < 0) this.fail('unterminated hex string');
-    let hex = Buffer.from(this.buf.subarray(this.pos + 1, end)).toString('latin1').replace(/[^0-9a-fA-F]/g, '');
+    let hex = Buffer.from(this.buf.buffer, this.buf.byteOffset + this.pos + 1, end - this.pos - 1).toString('latin1').replace(/[^0-9a-fA-F]/g, '');
     if (hex.length % 2) hex += '0';
     this.pos = end + 1;
     return new PdfString(Buffer.from(hex, 'hex'), true);

@@ -11,6 +11,7 @@ import { ClientRegistry } from './clients/client-registry.js';
 import { SigningSessions } from './sessions/signing-sessions.js';
 import { AuditLog } from './audit/audit-log.js';
 import { systemClock, type Clock } from './ports/clock.js';
+import { restrictToOwner } from './files/restrict-to-owner.js';
 
 /** The station's persistent state, opened by the server and by CLI commands that work offline. */
 export interface StationData {
@@ -29,6 +30,7 @@ export async function openStationData(config: Pick<StationConfig, 'dataDir'>, ke
   await ensureWritableDirectory(dataDir);
   const database = await Database.open(join(dataDir, 'station.sqlite'), stationMigrations);
   try {
+    await restrictToOwner(dataDir);
     const settings = new StationSettings(database);
     const vault = await SecretVault.open(database, keyStore, `master-key:${await settings.stationId()}`);
     const clients = new ClientRegistry(database, vault);

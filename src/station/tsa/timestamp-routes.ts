@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../../core/errors/forbidden-error.js';
-import { NotFoundError } from '../../core/errors/not-found-error.js';
 import type { ClientRegistry } from '../clients/client-registry.js';
 import '../http/route-config.js';
 import { TimestampAuthority } from './timestamp-authority.js';
@@ -35,7 +34,7 @@ interface Access {
  *
  * Access: the caller's address must be in the client's allowed IPs, checked before the body is read. The
  * address is the TCP peer's: X-Forwarded-For and Forwarded are never trusted, since the station listens on
- * loopback only and any local process could set them. Unknown client: 404; unlisted caller: 403; both JSON.
+ * loopback only and any local process could set them. Unknown client and unlisted caller: the same JSON 403.
  * Request problems RFC 3161 can express (malformed or empty DER, bad algorithm, foreign policy) are answered
  * with a PKIStatus rejection; transport problems (wrong Content-Type 415, oversize body 413) with JSON.
  */
@@ -59,11 +58,13 @@ export function timestampRoutes(deps: TimestampRoutesDeps): FastifyPluginAsync {
   const authorize = async (request: FastifyRequest<{ Params: { client_id: string } }>): Promise<void> => {
     const clientId = request.params.client_id;
     const access = await accessOf(clientId);
-    if (!access) throw new NotFoundError('ERR_TSA_CLIENT_NOT_FOUND', `No client is registered with client_id "${clientId}".`);
-    if (!access.allowlist.allows(request.socket.remoteAddress)) {
+    // An unknown client and a known one called from a wrong address get the same answer, so the endpoint cannot
+    // be used to find out which client ids exist.
+    if (!access || !access.allowlist.allows(request.socket.remoteAddress)) {
       throw new ForbiddenError(
-        'ERR_TSA_IP_FORBIDDEN',
-        `The address ${request.socket.remoteAddress ?? '(unknown)'} is not in the allowed IP addresses of client "${clientId}".`,
+        'ERR_TSA_FORBIDDEN',
+        `The address ${request.socket.remoteAddress ?? '(unknown)'} may not use timestamping as client "${clientId}": ` +
+          'the client is not registered, or this address is not in its allowed IP addresses.',
       );
     }
   };

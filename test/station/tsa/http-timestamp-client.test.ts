@@ -116,7 +116,7 @@ describe('HttpTimestampClient and EmbeddedTimestampClient', () => {
     const hash = createHash('sha256').update('x').digest();
     const forbidden = await expectClientError(new HttpTimestampClient({ url: `${station.baseUrl}/api/timestamp/elsewhere` }).timestamp(hash, 'SHA-256'), 'ERR_TSA_CLIENT_HTTP');
     expect(forbidden.message).toContain('403');
-    expect(forbidden.message).toContain('not in the allowed IP addresses');
+    expect(forbidden.message).toContain('not in its allowed IP addresses');
     expect(forbidden.retriable).toBe(false);
 
     const policy = await expectClientError(

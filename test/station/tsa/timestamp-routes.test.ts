@@ -64,20 +64,20 @@ describe('POST /api/timestamp/:client_id on the station', () => {
 
   it('refuses callers outside the allowed IPs with 403 JSON, never a timestamp, whatever proxy headers say', async () => {
     const refused = await postRaw(url('shop'), query, { localAddress: '127.0.0.1', headers: QUERY_HEADERS });
-    expectJsonError(refused, 403, 'ERR_TSA_IP_FORBIDDEN');
+    expectJsonError(refused, 403, 'ERR_TSA_FORBIDDEN');
     const forged = await postRaw(url('shop'), query, {
       localAddress: '127.0.0.1',
       headers: { ...QUERY_HEADERS, 'x-forwarded-for': '127.0.0.2', forwarded: 'for=127.0.0.2', 'x-real-ip': '127.0.0.2' },
     });
-    expectJsonError(forged, 403, 'ERR_TSA_IP_FORBIDDEN');
-    expectJsonError(await postRaw(url('nobody'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS }), 403, 'ERR_TSA_IP_FORBIDDEN');
+    expectJsonError(forged, 403, 'ERR_TSA_FORBIDDEN');
+    expectJsonError(await postRaw(url('nobody'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS }), 403, 'ERR_TSA_FORBIDDEN');
   });
 
   it('matches CIDR ranges and IPv4-mapped entries', async () => {
     expect((await postRaw(url('range'), query, { localAddress: '127.0.0.3', headers: QUERY_HEADERS })).status).toBe(200);
-    expectJsonError(await postRaw(url('range'), query, { localAddress: '127.0.0.4', headers: QUERY_HEADERS }), 403, 'ERR_TSA_IP_FORBIDDEN');
+    expectJsonError(await postRaw(url('range'), query, { localAddress: '127.0.0.4', headers: QUERY_HEADERS }), 403, 'ERR_TSA_FORBIDDEN');
     expect((await postRaw(url('mapped'), query, { localAddress: '127.0.0.3', headers: QUERY_HEADERS })).status).toBe(200);
-    expectJsonError(await postRaw(url('mapped'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS }), 403, 'ERR_TSA_IP_FORBIDDEN');
+    expectJsonError(await postRaw(url('mapped'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS }), 403, 'ERR_TSA_FORBIDDEN');
   });
 
   it('applies a changed allow list within a second (the route caches it that long), and a removal too', async () => {
@@ -86,14 +86,21 @@ describe('POST /api/timestamp/:client_id on the station', () => {
     expect((await postRaw(url('changing'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS })).status).toBe(200);
     await station.data.clients.upsert({ clientId: 'changing', allowedIps: ['127.0.0.9'] });
     await settle();
-    expectJsonError(await postRaw(url('changing'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS }), 403, 'ERR_TSA_IP_FORBIDDEN');
+    expectJsonError(await postRaw(url('changing'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS }), 403, 'ERR_TSA_FORBIDDEN');
     await station.data.clients.remove('changing');
     await settle();
-    expectJsonError(await postRaw(url('changing'), query, { localAddress: '127.0.0.9', headers: QUERY_HEADERS }), 404, 'ERR_TSA_CLIENT_NOT_FOUND');
+    expectJsonError(await postRaw(url('changing'), query, { localAddress: '127.0.0.9', headers: QUERY_HEADERS }), 403, 'ERR_TSA_FORBIDDEN');
   });
 
-  it('answers 404 JSON for an unknown client_id', async () => {
-    expectJsonError(await postRaw(url('unknown-client'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS }), 404, 'ERR_TSA_CLIENT_NOT_FOUND');
+  it('answers an unknown client_id exactly as a known client called from a wrong address (no client enumeration)', async () => {
+    await station.data.clients.upsert({ clientId: 'known', allowedIps: ['127.0.0.9'] });
+    const unknown = await postRaw(url('unknown-client'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS });
+    const wrongAddress = await postRaw(url('known'), query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS });
+    expectJsonError(unknown, 403, 'ERR_TSA_FORBIDDEN');
+    expectJsonError(wrongAddress, 403, 'ERR_TSA_FORBIDDEN');
+    const text = (response: { body: Buffer | string }) => String(response.body).replace(/unknown-client|known/g, 'ID');
+    expect(text(unknown)).toBe(text(wrongAddress));
+    await station.data.clients.remove('known');
   });
 
   it('answers transport mistakes with 4xx JSON: wrong or missing Content-Type 415, oversize 413', async () => {
@@ -158,7 +165,7 @@ describe('timestampRoutes on a dual-stack listener (IPv6 and IPv4-mapped callers
     expect((await postRaw(`http://[::1]:${port}/api/timestamp/v6net`, query, { headers: QUERY_HEADERS })).status).toBe(200);
     const mapped = await postRaw(`http://127.0.0.1:${port}/api/timestamp/v6`, query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS });
     expect(mapped.status).toBe(200);
-    expectJsonError(await postRaw(`http://127.0.0.1:${port}/api/timestamp/v6`, query, { localAddress: '127.0.0.1', headers: QUERY_HEADERS }), 403, 'ERR_TSA_IP_FORBIDDEN');
-    expectJsonError(await postRaw(`http://127.0.0.1:${port}/api/timestamp/v6net`, query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS }), 403, 'ERR_TSA_IP_FORBIDDEN');
+    expectJsonError(await postRaw(`http://127.0.0.1:${port}/api/timestamp/v6`, query, { localAddress: '127.0.0.1', headers: QUERY_HEADERS }), 403, 'ERR_TSA_FORBIDDEN');
+    expectJsonError(await postRaw(`http://127.0.0.1:${port}/api/timestamp/v6net`, query, { localAddress: '127.0.0.2', headers: QUERY_HEADERS }), 403, 'ERR_TSA_FORBIDDEN');
   });
 });

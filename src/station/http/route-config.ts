@@ -17,6 +17,12 @@ export interface StationRouteConfig {
    * and are let through to the route's own authentication.
    */
   browserAccess?: 'none' | 'station' | 'client';
+  /**
+   * Refuses a request without an Origin header. For routes only browsers call and whose effect borrows a secret
+   * the caller does not hold (the integrator routes add the client's API secret): any local process could
+   * otherwise leave the header out and be treated as a non-browser.
+   */
+  originRequired?: boolean;
   /** Requires the station UI credential (`Authorization: Bearer`) and the station's own Origin: admin API, prompts. */
   requiresUiSession?: boolean;
   /** Requires the station's own Origin, without a credential: the exchange of a launch token for one. */

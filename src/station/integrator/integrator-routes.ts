@@ -17,13 +17,14 @@ const browserBodySchema = z.object({ method: z.string().regex(/^[a-z0-9-]{1,64}$
 /**
  * The integrator-server role (SERVICE-INTERFACE 4.3): the URLs that the browser client's
  * `apiEndpoints.identityStart / identityFinish` return, `POST /integrator/<client_id>/identity/start|finish`.
- * Called from the client's registered origins; the body goes on with `client_id` and the secret from the vault
+ * Called from the client's registered origins only (a request without Origin is refused: it would borrow the
+ * secret with no page to answer for it); the body goes on with `client_id` and the secret from the vault
  * added (whatever the browser put there is replaced), and the service's answer comes back unchanged. The secret
  * is never in any response.
  */
 export function integratorRoutes(deps: IntegratorRoutesDeps): FastifyPluginAsync {
   return async (app) => {
-    const config = { browserAccess: 'client', errorFormat: 'json' } as const;
+    const config = { browserAccess: 'client', originRequired: true, errorFormat: 'json' } as const;
     const route = (step: 'start' | 'finish') =>
       app.post(`/:client_id/identity/${step}`, { config }, async (request, reply) => {
         const { client_id: clientId } = parseZod(paramsSchema, request.params, 'Invalid integrator path');

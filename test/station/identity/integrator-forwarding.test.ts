@@ -53,6 +53,12 @@ describe('integrator-server role: forwarding to the embedded service', () => {
     expect(start.status).toBe(403);
   });
 
+  it('refuses a request without Origin: no local process borrows the client’s secret', async () => {
+    const start = await postJson(`${station.baseUrl}/integrator/shop/identity/start`, { idcode: '30303039914', country: 'EE', method: 'smartid' }, {});
+    expect(start.status).toBe(403);
+    expect(start.body).toMatchObject({ status: 'error', code: 'ERR_HTTP_ORIGIN_REQUIRED' });
+  });
+
   it('says so when the client has no secret in the vault', async () => {
     const start = await postJson(`${station.baseUrl}/integrator/nosecret/identity/start`, { idcode: '30303039914', method: 'smartid' }, { origin: ORIGIN });
     expect(start.status).toBe(409);

@@ -33,7 +33,11 @@ export function installOriginGuard(app: FastifyInstance, policy: OriginPolicy): 
 
   app.addHook('preHandler', async (request, reply) => {
     const origin = request.headers.origin;
-    if (origin === undefined || request.method === 'OPTIONS') return; // preflights are decided above
+    if (request.method === 'OPTIONS') return; // preflights are decided above
+    if (origin === undefined) {
+      if (request.routeOptions.config?.originRequired) throw new ForbiddenError('ERR_HTTP_ORIGIN_REQUIRED', 'Only a web page of one of the client’s registered origins may call this endpoint (no Origin header).');
+      return;
+    }
     const access = request.routeOptions.config?.browserAccess ?? (SAFE_METHODS.has(request.method) ? 'any-safe' : 'station');
     if (origin === policy.stationOrigin() && access !== 'none') return;
     if (access === 'any-safe') return;

@@ -7,6 +7,21 @@ export type ContainerType = z.infer<typeof containerTypeSchema>;
 
 const docIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a document id');
 
+/**
+ * A document's name as it travels into a container and onto the user's disk: no path, no control characters
+ * (they break manifest.xml and terminals), none of the characters Windows refuses (`C:evil.txt` would fail only
+ * after the user consented), no trailing dot or space.
+ */
+export const plainFileNameSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((name) => !/[\u0000-\u001f\u007f-\u009f\\/:*?"<>|]/.test(name), 'must be a plain file name without control characters or any of \\ / : * ? " < > |')
+  .refine((name) => name !== '.' && name !== '..' && !/[. ]$/.test(name), 'must not be . or .. or end in a dot or space');
+
+/** ASiC-E keeps `mimetype` and `META-INF/` for itself (ETSI EN 319 162-1): a document may not take those names. */
+const reservedInAsice = (name: string): boolean => name === 'mimetype' || /^meta-inf$/i.test(name);
+
 /** POST /api/signatures/prepare-files-for-signing (integrator server, with its secret). */
 export const prepareFilesRequestSchema = z
   .object({
@@ -15,11 +30,7 @@ export const prepareFilesRequestSchema = z
     files: z
       .array(
         z.object({
-          fileName: z
-            .string()
-            .min(1)
-            .max(255)
-            .refine((name) => !/[\\/\0]/.test(name) && name !== '.' && name !== '..', 'must be a plain file name'),
+          fileName: plainFileNameSchema,
           mimeType: z.string().min(1).max(255),
           fileContent: z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
         }),
@@ -38,8 +49,13 @@ export const prepareFilesRequestSchema = z
     message: 'a pdf container takes exactly one file',
     path: ['files'],
   })
-  .refine((body) => new Set(body.files.map((file) => file.fileName)).size === body.files.length, {
-    message: 'file names must be unique',
+  .refine((body) => body.container_type !== 'asice' || !body.files.some((file) => reservedInAsice(file.fileName)), {
+    message: 'mimetype and META-INF are reserved names in an ASiC-E container',
+    path: ['files'],
+  })
+  // Case-insensitively: `A.pdf` and `a.pdf` are one file once extracted on Windows or macOS.
+  .refine((body) => new Set(body.files.map((file) => file.fileName.toLowerCase())).size === body.files.length, {
+    message: 'file names must be unique (ignoring case)',
     path: ['files'],
   });
 export type PrepareFilesRequest = z.infer<typeof prepareFilesRequestSchema>;

@@ -1,5 +1,6 @@
 import type { TokenCertificate } from '../../core/schemas/token-description.js';
 import { x509 } from './x509.js';
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 
 export interface CertificateSummary extends TokenCertificate {
   /** CA certificates (the chain a token or a PKCS#12 file carries) are never offered for signing. */
@@ -13,7 +14,7 @@ export interface CertificateSummary extends TokenCertificate {
  * (an ID card's signing and authentication key slots) passes `usage`.
  */
 export function summarizeCertificate(der: Uint8Array, id: string, now: Date, usage?: TokenCertificate['usage']): CertificateSummary {
-  const certificate = new x509.X509Certificate(new Uint8Array(der));
+  const certificate = parseCertificate(der);
   const algorithm = certificate.publicKey.algorithm as { name: string; namedCurve?: string; modulusLength?: number };
   const isEc = algorithm.name === 'ECDSA' || algorithm.name === 'ECDH';
   return {
@@ -30,6 +31,15 @@ export function summarizeCertificate(der: Uint8Array, id: string, now: Date, usa
     valid: isValidAt({ notBefore: certificate.notBefore.toISOString(), notAfter: certificate.notAfter.toISOString() }, now),
     isCa: certificate.getExtension(x509.BasicConstraintsExtension)?.ca === true,
   };
+}
+
+/** A certificate from outside (a web page, a token) that is not DER X.509 is bad input, never a server error. */
+function parseCertificate(der: Uint8Array): x509.X509Certificate {
+  try {
+    return new x509.X509Certificate(new Uint8Array(der));
+  } catch (cause) {
+    throw new InvalidInputError(`The certificate is not a DER-encoded X.509 certificate (${(cause as Error).message}).`, { certificate: ['not an X.509 certificate'] });
+  }
 }
 
 function usageFromKeyUsage(certificate: x509.X509Certificate): TokenCertificate['usage'] {

@@ -4,8 +4,13 @@ import type { CertificateChoiceRequest, ModuleTrustRequest, PinRequest, Signatur
 import { NotFoundError } from '../../core/errors/not-found-error.js';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import type { UserPrompt } from '../ports/user-prompt.js';
+import { TooManyPromptsError } from './too-many-prompts-error.js';
 
 const PROMPT_TIMEOUT_MS = 5 * 60_000;
+/** Open prompts in all: a flood of requests cannot bury the one the user is expecting. */
+export const MAX_PENDING_PROMPTS = 16;
+/** Open prompts per requester (origin, client, 'cli'): one page cannot take every slot. */
+export const MAX_PENDING_PROMPTS_PER_REQUESTER = 3;
 
 interface Waiting {
   prompt: PendingPrompt;
@@ -13,8 +18,10 @@ interface Waiting {
 }
 
 /**
- * The headless UserPrompt: prompts wait in memory until the station's UI page (behind its session) answers them.
- * An unanswered prompt is declined after five minutes, or when the caller aborts.
+ * The headless UserPrompt: prompts wait in memory until the station's UI page (behind its credential) answers
+ * them. An unanswered prompt is declined after five minutes, or at once when the caller aborts (the requester went
+ * away). Bounded: beyond MAX_PENDING_PROMPTS, or MAX_PENDING_PROMPTS_PER_REQUESTER from one requester, a new
+ * prompt is refused with a retriable 429 before the user sees it.
  */
 export class UiPromptBroker implements UserPrompt {
   readonly #waiting = new Map<string, Waiting>();
@@ -59,6 +66,12 @@ export class UiPromptBroker implements UserPrompt {
   }
 
   #ask(prompt: PendingPrompt, signal?: AbortSignal): Promise<PromptAnswer> {
+    const requester = prompt.request.requester;
+    const open = [...this.#waiting.values()];
+    if (open.length >= MAX_PENDING_PROMPTS) return Promise.reject(new TooManyPromptsError(undefined));
+    if (open.filter((waiting) => waiting.prompt.request.requester === requester).length >= MAX_PENDING_PROMPTS_PER_REQUESTER) {
+      return Promise.reject(new TooManyPromptsError(requester));
+    }
     return new Promise((resolve) => {
       const finish = (answer: PromptAnswer): void => {
         clearTimeout(timer);

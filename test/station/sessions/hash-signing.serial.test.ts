@@ -166,4 +166,37 @@ describe('hash-based signing over HTTP: prepare, reason, start-signing, complete
     const unknownMethod = await post('/smart-idx/complete', { client_id: 'shop', doc_id: docId, token: 'x', signature_value: 'AAAA' });
     expect(unknownMethod.status).toBe(400);
   });
+
+  it('refuses file names that break a container or a disk before anything is stored or asked', async () => {
+    const names: Array<['pdf' | 'asice', string[]]> = [
+      ['asice', ['C:evil.txt']],
+      ['asice', ['mimetype']],
+      ['asice', ['META-INF']],
+      ['asice', ['line\nbreak.txt']],
+      ['asice', ['bell\u0007.txt']],
+      ['asice', ['trailing.']],
+      ['asice', ['Same.txt', 'same.TXT']],
+      ['pdf', ['tab\tname.pdf']],
+    ];
+    const consentsBefore = prompt.consents.length;
+    for (const [containerType, fileNames] of names) {
+      const result = await post('/prepare-files-for-signing', {
+        client_id: 'shop',
+        secret: SECRET,
+        container_type: containerType,
+        files: fileNames.map((fileName) => ({ fileName, mimeType: 'text/plain', fileContent: Buffer.from('x').toString('base64') })),
+      });
+      expect({ fileNames, status: result.status, code: result.body.code }).toEqual({ fileNames, status: 400, code: 'ERR_INPUT_INVALID' });
+    }
+    expect(prompt.consents.length).toBe(consentsBefore);
+  });
+
+  it('answers a malformed signer certificate with 400 before asking for consent', async () => {
+    const docId = await prepare('pdf', [{ fileName: 'bad-cert.pdf', mimeType: 'application/pdf', content: minimalPdf() }], false);
+    const consentsBefore = prompt.consents.length;
+    const start = await post('/start-signing', { client_id: 'shop', doc_id: docId, sign_type: 'id-signature', certificate: Buffer.from('not a certificate at all').toString('base64') }, ORIGIN);
+    expect(start.status).toBe(400);
+    expect(start.body).toMatchObject({ status: 'error', code: 'ERR_INPUT_INVALID', message: expect.stringMatching(/X\.509/) });
+    expect(prompt.consents.length).toBe(consentsBefore);
+  });
 });

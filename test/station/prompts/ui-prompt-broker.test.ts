@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_PENDING_PROMPTS, MAX_PENDING_PROMPTS_PER_REQUESTER, UiPromptBroker } from '../../../src/station/prompts/ui-prompt-broker.js';
+import type { SignatureConsentRequest } from '../../../src/core/schemas/prompts.js';
+
+const consent = (requester: string): SignatureConsentRequest => ({
+  purpose: 'sign',
+  requester,
+  documentDigest: 'ab'.repeat(32),
+  signerSubject: 'CN=Signer',
+  signerIssuer: 'CN=CA',
+  signerSerialNumber: '01',
+});
+
+describe('UiPromptBroker bounds', () => {
+  it('refuses more open prompts from one requester than the limit, with a retriable 429, before the user sees it', async () => {
+    const broker = new UiPromptBroker();
+    const abort = new AbortController();
+    const open = Array.from({ length: MAX_PENDING_PROMPTS_PER_REQUESTER }, () => broker.confirm(consent('https://flood.example'), abort.signal));
+    await expect(broker.confirm(consent('https://flood.example'))).rejects.toMatchObject({ code: 'ERR_PROMPT_TOO_MANY', status: 429, retriable: true });
+    expect(broker.pending()).toHaveLength(MAX_PENDING_PROMPTS_PER_REQUESTER);
+    const other = broker.confirm(consent('https://shop.example'), abort.signal);
+    expect(broker.pending()).toHaveLength(MAX_PENDING_PROMPTS_PER_REQUESTER + 1);
+    abort.abort();
+    expect(await Promise.all([...open, other])).toEqual(new Array(MAX_PENDING_PROMPTS_PER_REQUESTER + 1).fill(false));
+  });
+
+  it('refuses any prompt beyond the overall limit', async () => {
+    const broker = new UiPromptBroker();
+    const abort = new AbortController();
+    const open = Array.from({ length: MAX_PENDING_PROMPTS }, (_, index) => broker.confirm(consent(`https://page-${index}.example`), abort.signal));
+    await expect(broker.confirm(consent('https://late.example'))).rejects.toMatchObject({ code: 'ERR_PROMPT_TOO_MANY' });
+    abort.abort();
+    await Promise.all(open);
+    expect(broker.pending()).toEqual([]);
+  });
+
+  it('withdraws a prompt as soon as its requester goes away, and declines it', async () => {
+    const broker = new UiPromptBroker();
+    const abort = new AbortController();
+    const answer = broker.confirm(consent('https://shop.example'), abort.signal);
+    expect(broker.pending()).toHaveLength(1);
+    abort.abort();
+    expect(await answer).toBe(false);
+    expect(broker.pending()).toEqual([]);
+  });
+});

@@ -204,4 +204,36 @@ describe('ASiC-E two-step safety', () => {
     await pipeline(zip.outputStream, createWriteStream(fake));
     await expect(AsiceEngine.prepare(fake, { certificate: rsa.der })).rejects.toBeInstanceOf(UnsupportedDocumentError);
   });
+
+  const hostileContainer = async (name: string, entries: Array<[string, Buffer]>): Promise<string> => {
+    const path = join(dir, name);
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(Buffer.from('application/vnd.etsi.asic-e+zip'), 'mimetype', { compress: false, forceDosTimestamp: true });
+    for (const [entryName, content] of entries) zip.addBuffer(content, entryName);
+    zip.end();
+    await pipeline(zip.outputStream, createWriteStream(path));
+    return path;
+  };
+
+  it('refuses a container with two entries of one name, naming it', async () => {
+    const path = await hostileContainer('duplicate.asice', [
+      ['a.txt', Buffer.from('signed text')],
+      ['a.txt', Buffer.from('other text')],
+    ]);
+    await expect(AsiceEngine.prepare(path, { certificate: rsa.der })).rejects.toMatchObject({ code: 'ERR_SIGNING_UNSUPPORTED_DOCUMENT', message: expect.stringContaining('a.txt appears twice') });
+  });
+
+  it('refuses an oversize or DOCTYPE manifest unparsed', async () => {
+    const nested = `<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">${'<x>'.repeat(120_000)}${'</x>'.repeat(120_000)}</manifest:manifest>`;
+    const big = await hostileContainer('big-manifest.asice', [
+      ['a.txt', Buffer.from('x')],
+      ['META-INF/manifest.xml', Buffer.from(nested)],
+    ]);
+    await expect(AsiceEngine.prepare(big, { certificate: rsa.der })).rejects.toMatchObject({ code: 'ERR_SIGNING_UNSUPPORTED_DOCUMENT', message: expect.stringMatching(/manifest\.xml is \d+ bytes/) });
+    const doctype = await hostileContainer('doctype-manifest.asice', [
+      ['a.txt', Buffer.from('x')],
+      ['META-INF/manifest.xml', Buffer.from('<!DOCTYPE m [<!ENTITY a "aaaa">]><m>&a;</m>')],
+    ]);
+    await expect(AsiceEngine.prepare(doctype, { certificate: rsa.der })).rejects.toMatchObject({ message: expect.stringMatching(/DOCTYPE/) });
+  });
 });

@@ -6,6 +6,14 @@ import { mediaTypeOf } from './media-type-of.js';
 
 export const ASICE_MEDIA_TYPE = 'application/vnd.etsi.asic-e+zip';
 const MANIFEST_NS = 'urn:oasis:names:tc:opendocument:xmlns:manifest:1.0';
+/** More entries than a signed container carries; a zip claiming more is refused before anything is read. */
+export const MAX_ASICE_ENTRIES = 10_000;
+/**
+ * The manifest is read into a DOM, which costs a few hundred bytes of memory per byte of hostile (deeply nested)
+ * XML: 256 KiB holds a manifest of some 2 000 files and bounds that cost.
+ */
+export const MAX_MANIFEST_BYTES = 256 * 1024;
+const MAX_MIMETYPE_BYTES = 256;
 
 export interface AsiceEntry {
   name: string;
@@ -35,23 +43,33 @@ export class AsiceContainerReader {
     });
     const entries: AsiceEntry[] = [];
     await new Promise<void>((resolve, reject) => {
+      const names = new Set<string>();
       zip.on('entry', (entry: yauzl.Entry) => {
+        // Two entries of one name make "the file" ambiguous: which one was signed, which one is shown?
+        if (names.has(entry.fileName)) return reject(new UnsupportedDocumentError(`Not a valid ASiC-E container: the entry ${entry.fileName} appears twice.`));
+        if (names.size >= MAX_ASICE_ENTRIES) return reject(new UnsupportedDocumentError(`The container has more than ${MAX_ASICE_ENTRIES} entries.`));
+        names.add(entry.fileName);
         entries.push({ name: entry.fileName, compressed: entry.compressionMethod !== 0, entry });
         zip.readEntry();
       });
       zip.on('end', resolve);
       zip.on('error', reject);
       zip.readEntry();
+    }).catch((cause: unknown) => {
+      zip.close();
+      throw cause instanceof UnsupportedDocumentError ? cause : new UnsupportedDocumentError(`Not a readable ASiC-E container: ${(cause as Error).message}`, { cause });
     });
     const reader = new AsiceContainerReader(zip, entries, []);
     try {
       const first = entries[0];
-      if (!first || first.name !== 'mimetype' || first.compressed || (await reader.readText('mimetype')).trim() !== ASICE_MEDIA_TYPE) {
+      if (!first || first.name !== 'mimetype' || first.compressed || (await reader.readText('mimetype', MAX_MIMETYPE_BYTES)).trim() !== ASICE_MEDIA_TYPE) {
         throw new UnsupportedDocumentError('Not an ASiC-E container: the first entry must be a stored mimetype of application/vnd.etsi.asic-e+zip.');
       }
       const manifestTypes = new Map<string, string>();
       if (entries.some((e) => e.name === 'META-INF/manifest.xml')) {
-        const doc = new DOMParser().parseFromString(await reader.readText('META-INF/manifest.xml'), 'application/xml');
+        const manifest = await reader.readText('META-INF/manifest.xml', MAX_MANIFEST_BYTES);
+        if (/<!DOCTYPE/i.test(manifest)) throw new UnsupportedDocumentError('The container’s manifest.xml declares a DOCTYPE, which ASiC-E manifests never do.');
+        const doc = new DOMParser().parseFromString(manifest, 'application/xml');
         const fileEntries = doc.getElementsByTagNameNS(MANIFEST_NS, 'file-entry');
         for (let i = 0; i < fileEntries.length; i++) {
           const e = fileEntries[i]!;
@@ -81,7 +99,10 @@ export class AsiceContainerReader {
     return new Promise((resolve, reject) => this.zip.openReadStream(found.entry, (err, stream) => (err ? reject(err) : resolve(stream))));
   }
 
-  private async readText(name: string): Promise<string> {
+  /** The entry as text, refused unread when its (verified) size is above `maxBytes`. */
+  private async readText(name: string, maxBytes: number): Promise<string> {
+    const size = this.entries.find((e) => e.name === name)?.entry.uncompressedSize ?? 0;
+    if (size > maxBytes) throw new UnsupportedDocumentError(`The container’s ${name} is ${size} bytes; at most ${maxBytes} are accepted.`);
     const chunks: Buffer[] = [];
     for await (const chunk of await this.openEntry(name)) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString('utf8');

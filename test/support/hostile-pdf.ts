@@ -33,6 +33,11 @@ export const HOSTILE_PDFS = {
     const object = `1 0 obj\n<< /Type /XRef /Size 2 /Root 1 0 R /W [1 4 2] /Index [0 1000000000] /Length 7 >>\nstream\n\x01\x00\x00\x00\x09\x00\x00\nendstream\nendobj\n`;
     return Buffer.from(`${head}${object}startxref\n${head.length}\n%%EOF\n`, 'latin1');
   },
+  /** Found by fuzzing: a cross-reference entry whose offset is not a number (used to throw a RangeError). */
+  garbageXrefOffset: (): Buffer => {
+    const good = pdfWithObjects(['<< /Type /Catalog >>']).toString('latin1');
+    return Buffer.from(good.replace(/\n(\d{10}) 00000 n /, '\n00000x0009 00000 n '), 'latin1');
+  },
   /** Arrays nested 100 000 deep: used to overflow the stack into a 500. */
   deepNesting: (): Buffer => pdfWithObjects([`${'['.repeat(100_000)}${']'.repeat(100_000)}`]),
 } as const;

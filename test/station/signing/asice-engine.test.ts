@@ -236,4 +236,18 @@ describe('ASiC-E two-step safety', () => {
     ]);
     await expect(AsiceEngine.prepare(doctype, { certificate: rsa.der })).rejects.toMatchObject({ message: expect.stringMatching(/DOCTYPE/) });
   });
+
+  it('refuses a manifest that is not well-formed namespaced XML, and a damaged entry, with its own error (found by fuzzing)', async () => {
+    const badNamespace = await hostileContainer('namespace-manifest.asice', [
+      ['a.txt', Buffer.from('x')],
+      ['META-INF/manifest.xml', Buffer.from('<undeclared:manifest/>')],
+    ]);
+    await expect(AsiceEngine.prepare(badNamespace, { certificate: rsa.der })).rejects.toMatchObject({ code: 'ERR_SIGNING_UNSUPPORTED_DOCUMENT', message: expect.stringMatching(/not well-formed/) });
+    const good = await hostileContainer('to-damage.asice', [['a.txt', Buffer.from('x')]]);
+    const bytes = await readFile(good);
+    const secondHeader = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), 4);
+    bytes[secondHeader] = bytes[secondHeader]! ^ 1; // the data file's local header signature
+    await writeFile(good, bytes);
+    await expect(AsiceEngine.prepare(good, { certificate: rsa.der })).rejects.toMatchObject({ code: 'ERR_SIGNING_UNSUPPORTED_DOCUMENT' });
+  });
 });

@@ -69,7 +69,7 @@ export class AsiceContainerReader {
       if (entries.some((e) => e.name === 'META-INF/manifest.xml')) {
         const manifest = await reader.readText('META-INF/manifest.xml', MAX_MANIFEST_BYTES);
         if (/<!DOCTYPE/i.test(manifest)) throw new UnsupportedDocumentError('The container’s manifest.xml declares a DOCTYPE, which ASiC-E manifests never do.');
-        const doc = new DOMParser().parseFromString(manifest, 'application/xml');
+        const doc = parseManifest(manifest);
         const fileEntries = doc.getElementsByTagNameNS(MANIFEST_NS, 'file-entry');
         for (let i = 0; i < fileEntries.length; i++) {
           const e = fileEntries[i]!;
@@ -96,7 +96,9 @@ export class AsiceContainerReader {
   async openEntry(name: string): Promise<Readable> {
     const found = this.entries.find((e) => e.name === name);
     if (!found) throw new UnsupportedDocumentError(`The container has no entry ${name}.`);
-    return new Promise((resolve, reject) => this.zip.openReadStream(found.entry, (err, stream) => (err ? reject(err) : resolve(stream))));
+    return new Promise((resolve, reject) =>
+      this.zip.openReadStream(found.entry, (err, stream) => (err ? reject(new UnsupportedDocumentError(`The container's entry ${name} cannot be read: ${err.message}`, { cause: err })) : resolve(stream))),
+    );
   }
 
   /** The entry as text, refused unread when its (verified) size is above `maxBytes`. */
@@ -104,11 +106,24 @@ export class AsiceContainerReader {
     const size = this.entries.find((e) => e.name === name)?.entry.uncompressedSize ?? 0;
     if (size > maxBytes) throw new UnsupportedDocumentError(`The container’s ${name} is ${size} bytes; at most ${maxBytes} are accepted.`);
     const chunks: Buffer[] = [];
-    for await (const chunk of await this.openEntry(name)) chunks.push(chunk as Buffer);
+    try {
+      for await (const chunk of await this.openEntry(name)) chunks.push(chunk as Buffer);
+    } catch (cause) {
+      if (cause instanceof UnsupportedDocumentError) throw cause;
+      throw new UnsupportedDocumentError(`The container's entry ${name} is damaged: ${(cause as Error).message}`, { cause });
+    }
     return Buffer.concat(chunks).toString('utf8');
   }
 
   close(): void {
     this.zip.close();
+  }
+}
+
+function parseManifest(text: string): ReturnType<DOMParser['parseFromString']> {
+  try {
+    return new DOMParser().parseFromString(text, 'application/xml');
+  } catch (cause) {
+    throw new UnsupportedDocumentError(`The container's manifest.xml is not well-formed XML: ${(cause as Error).message}`, { cause });
   }
 }

@@ -53,6 +53,10 @@ export class PdfDocumentReader {
   }
 
   private async read(position: number, length: number): Promise<Buffer> {
+    // Offsets come from the file itself: one that is not a position in it is a malformed file, not a crash.
+    if (!Number.isSafeInteger(position) || position < 0 || position > this.size || !Number.isSafeInteger(length)) {
+      throw new UnsupportedDocumentError('Malformed PDF: an offset points outside the file.');
+    }
     const buf = Buffer.alloc(Math.max(0, Math.min(length, this.size - position)));
     const { bytesRead } = await this.file.read(buf, 0, buf.length, position);
     return buf.subarray(0, bytesRead);

@@ -58,4 +58,11 @@ describe('PDF reader on hostile files (issue 13 findings)', () => {
       message: expect.stringMatching(/nested more than 64 deep/),
     });
   });
+
+  it('refuses a cross-reference offset that is not a position in the file (found by fuzzing)', async () => {
+    await expect(readCatalog('garbage-offset', HOSTILE_PDFS.garbageXrefOffset())).rejects.toMatchObject({
+      code: 'ERR_SIGNING_UNSUPPORTED_DOCUMENT',
+      message: expect.stringMatching(/offset points outside the file/),
+    });
+  });
 });

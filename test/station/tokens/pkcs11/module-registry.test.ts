@@ -42,7 +42,8 @@ describe('PKCS#11 module registry', () => {
   it('adds a module only after loading it, and refuses what is not a PKCS#11 library', async () => {
     const notLibrary = join(dir, 'not-a-module.so');
     await writeFile(notLibrary, 'hello');
-    await expect(registry.add(notLibrary)).rejects.toMatchObject({ code: 'ERR_INPUT_INVALID', message: expect.stringMatching(/not a PKCS#11 library/) });
+    await expect(registry.add(notLibrary)).rejects.toMatchObject({ code: 'ERR_TOKEN_MODULE_NOT_TRUSTED', message: expect.stringMatching(/outside the directories/) });
+    await expect(registry.add(notLibrary, 'module', async () => true)).rejects.toMatchObject({ code: 'ERR_INPUT_INVALID', message: expect.stringMatching(/not a PKCS#11 library/) });
     await expect(registry.add('relative/module.so')).rejects.toMatchObject({ message: expect.stringMatching(/absolute/) });
     await expect(registry.add(join(dir, 'missing.so'))).rejects.toMatchObject({ message: expect.stringMatching(/No readable file/) });
     await expect(registry.add(dir, 'nss-database')).rejects.toMatchObject({ message: expect.stringMatching(/cert9\.db/) });

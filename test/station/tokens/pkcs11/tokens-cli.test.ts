@@ -87,7 +87,11 @@ describe('signing-station tokens (CLI)', () => {
   });
 
   it('modules add checks the library, persists it, and tokens list then loads it; remove forgets it', async () => {
-    const bogus = await cli(['modules', 'add', '/etc/hostname']);
+    const untrusted = await cli(['modules', 'add', '/etc/hostname']);
+    expect(untrusted.code).toBe(1);
+    const sha256 = /SHA-256 ([0-9a-f]{64})/.exec(untrusted.stderr)?.[1];
+    expect(untrusted.stderr).toMatch(/outside the directories the station loads modules from/);
+    const bogus = await cli(['modules', 'add', '/etc/hostname', '--trust-sha256', sha256!]);
     expect(bogus.code).toBe(1);
     expect(bogus.stderr).toMatch(/not a PKCS#11 library/);
     expect((await cli(['modules', 'add', SOFTHSM_MODULE])).code).toBe(0);

@@ -1,9 +1,12 @@
-// npm run build: the Electron main/preload and the station UI (electron-vite), then the Node code that the
-// CLI runs (tsc to out/node). Runs on `npm install` through the `prepare` script.
+// npm run build: the Electron main/preload and the station UI (electron-vite), the iframe helper page's script
+// (esbuild, one small IIFE), then the Node code that the CLI runs (tsc to out/node). Runs on `npm install`
+// through the `prepare` script.
 import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
 
 const steps = [
   ['electron-vite', ['build']],
+  ['esbuild', ['src/iframe/main.ts', '--bundle', '--format=iife', '--minify', '--target=es2020', '--outfile=out/iframe/iframe-helper.js']],
   ['tsc', ['-p', 'tsconfig.node.json']],
 ];
 for (const [command, args] of steps) {
@@ -15,3 +18,5 @@ for (const [command, args] of steps) {
   }
   console.log(`build: ${command} ${args.join(' ')} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
+mkdirSync('out/iframe', { recursive: true });
+copyFileSync('src/iframe/iframe-helper.css', 'out/iframe/iframe-helper.css');

@@ -28,6 +28,9 @@ import { hashSigningMethod } from './sessions/hash-signing-method.js';
 import { SigningMethodTable } from './sessions/signing-method-table.js';
 import { signingMethodRoutes } from './sessions/signing-method-routes.js';
 import { PendingSignatures } from './sessions/pending-signatures.js';
+import { FrameTickets } from './iframe-helper/frame-tickets.js';
+import { IframeHelperService } from './iframe-helper/iframe-helper-service.js';
+import { iframeHelperRoutes } from './iframe-helper/iframe-helper-routes.js';
 import { EmbeddedTimestampClient } from './tsa/embedded-timestamp-client.js';
 import { packageRoot } from './files/package-root.js';
 import { OidcService } from './oidc/oidc-service.js';
@@ -173,6 +176,9 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   });
   await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning)])), { prefix: '/api/signatures' });
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
+  const frameTickets = new FrameTickets();
+  const iframeHelper = new IframeHelperService({ tickets: frameTickets, tokens: () => tokens.tokens(), pending: pendingSignatures, userPrompt });
+  await http.register(iframeHelperRoutes({ clients: data.clients, sessions: data.sessions, tickets: frameTickets, service: iframeHelper }), { prefix: '/web-element' });
   await http.register(uiRoutes(), { prefix: '/ui' });
   await http.register(uiSessionRoutes(sessions), { prefix: '/admin/api' });
   await http.register(

@@ -10,8 +10,20 @@ export class ScriptedPrompt implements UserPrompt {
   pin: string | null = '1234';
   choice: number | null = 0;
 
+  #held: Promise<void> | undefined;
+
+  /** The next confirm waits until the returned function is called: a user who has not answered yet. */
+  holdNextConfirm(): () => void {
+    let release!: () => void;
+    this.#held = new Promise((resolve) => (release = resolve));
+    return release;
+  }
+
   async confirm(request: SignatureConsentRequest): Promise<boolean> {
     this.confirms.push(request);
+    const held = this.#held;
+    this.#held = undefined;
+    await held;
     return this.agree;
   }
 

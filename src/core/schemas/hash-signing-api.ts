@@ -14,13 +14,15 @@ export const hashSigningMethods = [
   'be-id-signature',
   'hr-id-signature',
   'cz-id-signature',
+  'lu-id-signature',
   'cert-store-qes-signature',
   'cert-store-advanced-signature',
-  'cert-store-advanced-unverified-signature',
-  'cert-europe-usb-token-signature',
+  'cert-store-adv-unverified-sign',
+  'certeurope-usb-token-signature',
   'certsign-usb-token-signature',
 ] as const;
 export const hashSigningMethodSchema = z.enum(hashSigningMethods);
+export type HashSigningMethod = z.infer<typeof hashSigningMethodSchema>;
 
 /** Base64 or hex, as integrations send either for certificates and signature values. */
 const binary = z
@@ -31,15 +33,21 @@ const binary = z
 
 const docId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a document id');
 
-/** POST /api/signatures/start-signing for hash-based methods: certificate in, digest to sign out. */
-export const startSigningRequestSchema = z.object({
-  client_id: clientIdSchema,
-  doc_id: docId,
-  sign_type: hashSigningMethodSchema,
-  certificate: binary,
-  country: z.string().length(2).optional(),
-  lang: z.string().length(2).optional(),
-});
+/**
+ * POST /api/signatures/start-signing for hash-based methods: certificate in, digest to sign out. The deployed
+ * client sends the certificate twice, as `certificate` and `base64_certificate`, and no `lang`.
+ */
+export const startSigningRequestSchema = z
+  .object({
+    client_id: clientIdSchema,
+    doc_id: docId,
+    sign_type: hashSigningMethodSchema,
+    certificate: binary.optional(),
+    base64_certificate: binary.optional(),
+    country: z.string().length(2).optional(),
+    lang: z.string().length(2).optional(),
+  })
+  .refine((body) => body.certificate !== undefined || body.base64_certificate !== undefined, { message: 'certificate is required', path: ['certificate'] });
 export type StartSigningRequest = z.infer<typeof startSigningRequestSchema>;
 
 export const startSigningResponseSchema = z.object({
@@ -55,8 +63,11 @@ export const startSigningResponseSchema = z.object({
 export const completeSigningRequestSchema = z.object({
   client_id: clientIdSchema,
   doc_id: docId,
-  token: z.string().min(1).max(128),
+  /** Absent when the deployed client completes an iframe signature: the document's pending signature is meant. */
+  token: z.string().min(1).max(128).optional(),
   signature_value: binary.optional(),
+  /** Sent by the deployed client for iframe methods; the station knows which token signed. */
+  driver: z.string().max(128).optional(),
   /** The browser client's list form; its first entry is used when signature_value is absent. */
   signatures: z.array(binary).max(1).optional(),
   lang: z.string().length(2).optional(),

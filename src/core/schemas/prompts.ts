@@ -1,14 +1,17 @@
 import { z } from 'zod';
 
-/** What the station's own consent prompt shows before any signature or authentication. */
+/**
+ * What the station's own consent prompt shows before any signature, authentication, or a web page reading the
+ * user's certificate (`read-certificate`, no document).
+ */
 export const signatureConsentRequestSchema = z.object({
-  purpose: z.enum(['sign', 'authenticate']),
+  purpose: z.enum(['sign', 'authenticate', 'read-certificate']),
   /** The real requesting origin (web page) or the client id / 'cli' when no browser is involved. */
   requester: z.string(),
   clientId: z.string().optional(),
   documentName: z.string().optional(),
-  /** Hex SHA-256 of the document (or of the data to be signed when there is no document). */
-  documentDigest: z.string(),
+  /** Hex SHA-256 of the document (or of the data to be signed when there is no document); none for a certificate read. */
+  documentDigest: z.string().optional(),
   signerSubject: z.string(),
   signerIssuer: z.string(),
   signerSerialNumber: z.string(),

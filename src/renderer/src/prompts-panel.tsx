@@ -2,6 +2,9 @@ import { useState, type FormEvent, type JSX } from 'react';
 import type { PendingPrompt, PromptAnswer } from '../../core/schemas/admin-api.js';
 import { stationApi } from './station-api.js';
 
+const CONSENT_ASKS = { sign: 'sign', authenticate: 'authenticate', 'read-certificate': 'let it read your signing certificate' } as const;
+const CONSENT_ACCEPTS = { sign: 'Sign', authenticate: 'Authenticate', 'read-certificate': 'Allow' } as const;
+
 /** The station's own trusted prompts: consent shows the real requester, the document and the signer. */
 export function PromptsPanel({ prompts, onAnswered }: { prompts: PendingPrompt[]; onAnswered(): void }): JSX.Element | null {
   if (prompts.length === 0) return null;
@@ -33,7 +36,7 @@ function Prompt({ prompt, onAnswered }: { prompt: PendingPrompt; onAnswered(): v
       return (
         <article className="prompt" aria-label="Consent">
           <p>
-            <strong>{r.requester}</strong> asks you to {r.purpose === 'sign' ? 'sign' : 'authenticate'}.
+            <strong>{r.requester}</strong> asks you to {CONSENT_ASKS[r.purpose]}.
           </p>
           <dl className="facts">
             {r.documentName && (
@@ -42,8 +45,12 @@ function Prompt({ prompt, onAnswered }: { prompt: PendingPrompt; onAnswered(): v
                 <dd>{r.documentName}</dd>
               </>
             )}
-            <dt>SHA-256</dt>
-            <dd className="mono">{r.documentDigest}</dd>
+            {r.documentDigest && (
+              <>
+                <dt>SHA-256</dt>
+                <dd className="mono">{r.documentDigest}</dd>
+              </>
+            )}
             <dt>Signer</dt>
             <dd>{r.signerSubject}</dd>
             <dt>Issuer</dt>
@@ -56,7 +63,7 @@ function Prompt({ prompt, onAnswered }: { prompt: PendingPrompt; onAnswered(): v
             )}
           </dl>
           <button type="button" disabled={busy} onClick={() => answer({ kind: 'consent', accept: true })}>
-            {r.purpose === 'sign' ? 'Sign' : 'Authenticate'}
+            {CONSENT_ACCEPTS[r.purpose]}
           </button>{' '}
           <button type="button" disabled={busy} onClick={() => answer({ kind: 'consent', accept: false })}>
             Decline

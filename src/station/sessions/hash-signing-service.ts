@@ -58,7 +58,7 @@ export class HashSigningService {
   async start(request: StartSigningRequest, context: SigningRequestContext): Promise<HashSigningStarted> {
     await assertClientRegistered(this.#deps.clients, request.client_id);
     const session = await this.#deps.sessions.assertMaySign(request.client_id, request.doc_id);
-    const certificate = decodeBinary(request.certificate);
+    const certificate = decodeBinary((request.certificate ?? request.base64_certificate)!);
     await this.#askConsent(session, certificate, request.sign_type, context);
     await this.#deps.sessions.markSigningStarted(session.docId);
     const { token, prepared } = await this.#prepare(session, certificate, request.sign_type);
@@ -73,7 +73,9 @@ export class HashSigningService {
   async complete(method: string, request: CompleteSigningRequest): Promise<HashSigningCompleted> {
     await assertClientRegistered(this.#deps.clients, request.client_id);
     const signatureValue = signatureValueOf(request);
-    const pending = this.#deps.pending.take(request.token, request.client_id, request.doc_id);
+    const pending = request.token
+      ? this.#deps.pending.take(request.token, request.client_id, request.doc_id)
+      : this.#deps.pending.takeByDocument(request.client_id, request.doc_id);
     if (!pending) throw new SigningNotStartedError();
     const session = await this.#finish(pending, method, signatureValue);
     return this.#record(session, pending);
@@ -116,6 +118,8 @@ export class HashSigningService {
       docId: session.docId,
       method,
       certificate,
+      dataToSignDigest: prepared.dataToSignDigest,
+      digestAlgorithm: prepared.digestAlgorithm,
       outputPath: output.absolute,
       outputName: outputName(session),
       state: prepared.state,

@@ -7,6 +7,9 @@ export interface PendingSignature {
   docId: string;
   method: string;
   certificate: Uint8Array;
+  /** The hex digest handed out to be signed, and its algorithm: the iframe helper signs nothing else. */
+  dataToSignDigest: string;
+  digestAlgorithm: 'SHA-256' | 'SHA-384' | 'SHA-512';
   /** Where finish writes: the session's next signed version. */
   outputPath: string;
   outputName: string;
@@ -41,6 +44,18 @@ export class PendingSignatures {
     const pending = this.#pending.get(token);
     if (!pending || pending.clientId !== clientId || pending.docId !== docId || pending.expiresAt < this.#now()) return undefined;
     this.#pending.delete(token);
+    return pending;
+  }
+
+  /** The document's pending signature, left in place: the iframe helper checks a digest against it. */
+  findByDocument(clientId: string, docId: string): PendingSignature | undefined {
+    return [...this.#pending.values()].find((p) => p.clientId === clientId && p.docId === docId && p.expiresAt >= this.#now());
+  }
+
+  /** Takes the document's pending signature out (single use): a complete without token, as iframe methods send it. */
+  takeByDocument(clientId: string, docId: string): PendingSignature | undefined {
+    const pending = this.findByDocument(clientId, docId);
+    if (pending) this.#pending.delete(pending.token);
     return pending;
   }
 

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/**
+ * The postMessage protocol between an embedding page and the station's iframe helper
+ * (`/web-element/os-broker/<client_id>/<method>`), wire-compatible with the widely deployed browser client
+ * (CLIENT-REFERENCE.md "Iframe-based modules"). Every reply carries this sender tag, the request's `operation`
+ * and `status`; that client matches replies by tag and operation, so the tag is a wire fact, not a brand.
+ */
+export const IFRAME_REPLY_SENDER = 'EIDEASY_ID_CARD_INTEGRATION';
+
+/** The answer that client reads as "the user cancelled" (`result` or `message` equal to it). */
+export const IFRAME_USER_CANCEL = 'user_cancel';
+
+const hexDigest = z.string().regex(/^[0-9a-fA-F]{40,128}$/, 'must be a hex digest');
+const base64 = z.string().max(65_536).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64');
+
+/** Requests from the embedding page. Unknown operations and extra fields are ignored by the page. */
+export const iframeRequestSchema = z.discriminatedUnion('operation', [
+  z.object({ operation: z.literal('ready') }),
+  z.object({ operation: z.literal('getCertificate'), country: z.string().max(8).optional() }),
+  z.object({
+    operation: z.literal('getSignature'),
+    hexDigests: z.array(hexDigest).min(1).max(1),
+    signedInfoDigests: z.array(z.string().max(256)).max(1).optional(),
+    certificate: base64.optional(),
+    country: z.string().max(8).optional(),
+  }),
+  z.object({ operation: z.literal('getAuthToken'), nonce: z.string().min(16).max(256) }),
+]);
+export type IframeRequest = z.infer<typeof iframeRequestSchema>;
+export type IframeOperation = IframeRequest['operation'];
+
+/** Replies to the embedding page. */
+export type IframeReply =
+  | { sender: typeof IFRAME_REPLY_SENDER; operation: IframeOperation; status: 'OK'; certificate?: string; signatures?: string[]; authToken?: WebEidAuthToken }
+  | { sender: typeof IFRAME_REPLY_SENDER; operation: IframeOperation; status: 'error'; message: string; code: string; retriable: boolean; result?: typeof IFRAME_USER_CANCEL };
+
+/**
+ * Authentication token for ID-card / Web eID identification, modelled on Web eID's `web-eid:1.0`: the signature
+ * is over SHA-256(origin) || SHA-256(nonce) with the authentication key, so a token made for one web page's origin
+ * is useless to another.
+ */
+export const webEidAuthTokenSchema = z.object({
+  format: z.literal('web-eid:1.0'),
+  unverifiedCertificate: base64,
+  algorithm: z.enum(['RS256', 'ES256', 'ES384', 'PS256']),
+  signature: base64,
+  appVersion: z.string(),
+});
+export type WebEidAuthToken = z.infer<typeof webEidAuthTokenSchema>;
+
+/** The iframe page's calls to its own station (same origin), each bound to the frame ticket the page was served with. */
+const frameCall = z.object({
+  ticket: z.string().regex(/^[A-Za-z0-9_-]{32,64}$/),
+  /** The embedding page's origin as the browser reports it to the frame (location.ancestorOrigins / referrer). */
+  embeddingOrigin: z.string().url().max(512),
+});
+
+export const iframeCertificateCallSchema = frameCall;
+export const iframeSignatureCallSchema = frameCall.extend({ hexDigest, certificate: base64.optional() });
+export type IframeSignatureCall = z.infer<typeof iframeSignatureCallSchema>;
+
+export const iframeCertificateAnswerSchema = z.object({ certificate: base64 });
+export type IframeCertificateAnswer = z.infer<typeof iframeCertificateAnswerSchema>;
+export const iframeSignatureAnswerSchema = z.object({ signatures: z.array(base64).length(1) });
+export type IframeSignatureAnswer = z.infer<typeof iframeSignatureAnswerSchema>;

@@ -1,0 +1,82 @@
+// The iframe helper page's script: answers the embedding page's postMessage requests through the station.
+// Checks both ways: it talks only to its parent, only when the parent's origin is one of the client's allowed
+// origins, and replies to that origin only (never `*`). One request at a time.
+import {
+  IFRAME_REPLY_SENDER,
+  IFRAME_USER_CANCEL,
+  iframeCertificateAnswerSchema,
+  iframeRequestSchema,
+  iframeSignatureAnswerSchema,
+  type IframeOperation,
+  type IframeReply,
+  type IframeRequest,
+} from '../core/schemas/iframe-protocol.js';
+import { readFrameData } from './read-frame-data.js';
+import { embeddingOrigin } from './embedding-origin.js';
+import { callStation, StationCallError } from './call-station.js';
+
+const status = document.getElementById('status')!;
+const frame = readFrameData();
+const embedder = embeddingOrigin();
+
+if (window.parent === window) {
+  status.textContent = 'This page works inside a web page that asks for your signature. Open that web page instead.';
+} else if (!embedder || !frame.allowedOrigins.includes(embedder)) {
+  status.textContent = 'This web page is not allowed to use Signing Station.';
+} else {
+  start(embedder);
+}
+
+function start(parentOrigin: string): void {
+  let busy = false;
+  const reply = (message: IframeReply): void => window.parent.postMessage(message, parentOrigin);
+  // The deployed client's own `ready` is sent before this page exists, so the page announces itself.
+  reply({ sender: IFRAME_REPLY_SENDER, operation: 'ready', status: 'OK' });
+
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    if (event.source !== window.parent || event.origin !== parentOrigin) return;
+    const parsed = iframeRequestSchema.safeParse(event.data);
+    if (!parsed.success) return;
+    const request = parsed.data;
+    if (request.operation === 'ready') return reply({ sender: IFRAME_REPLY_SENDER, operation: 'ready', status: 'OK' });
+    if (busy) return reply(failure(request.operation, new StationCallError('ERR_IFRAME_BUSY', 'Another request to Signing Station is still waiting.', true)));
+    busy = true;
+    void answer(request, parentOrigin)
+      .then(reply, (error: unknown) => reply(failure(request.operation, error)))
+      .finally(() => {
+        busy = false;
+        status.textContent = 'Signing Station is ready.';
+      });
+  });
+}
+
+async function answer(request: Exclude<IframeRequest, { operation: 'ready' }>, parentOrigin: string): Promise<IframeReply> {
+  const call = { ticket: frame.ticket, embeddingOrigin: parentOrigin };
+  status.textContent = 'Confirm in the Signing Station window.';
+  switch (request.operation) {
+    case 'getCertificate': {
+      const { certificate } = iframeCertificateAnswerSchema.parse(await callStation('certificate', call));
+      return { sender: IFRAME_REPLY_SENDER, operation: request.operation, status: 'OK', certificate };
+    }
+    case 'getSignature': {
+      const body = { ...call, hexDigest: request.hexDigests[0]!, ...(request.certificate ? { certificate: request.certificate } : {}) };
+      const { signatures } = iframeSignatureAnswerSchema.parse(await callStation('signature', body));
+      return { sender: IFRAME_REPLY_SENDER, operation: request.operation, status: 'OK', signatures };
+    }
+    case 'getAuthToken':
+      throw new StationCallError('ERR_IFRAME_OPERATION_UNSUPPORTED', 'This signing page does not make authentication tokens.', false);
+  }
+}
+
+function failure(operation: IframeOperation, error: unknown): IframeReply {
+  const problem = error instanceof StationCallError ? error : new StationCallError('ERR_IFRAME_FAILED', 'Signing Station could not answer.', true);
+  const cancelled = problem.code === 'ERR_TOKEN_USER_CANCELLED' || problem.code === 'ERR_SIGNING_DECLINED';
+  return {
+    sender: IFRAME_REPLY_SENDER,
+    operation,
+    status: 'error',
+    code: problem.code,
+    retriable: problem.retriable,
+    ...(cancelled ? { result: IFRAME_USER_CANCEL, message: IFRAME_USER_CANCEL } : { message: problem.message }),
+  };
+}

@@ -1,0 +1,161 @@
+import type { TokenCertificate } from '../../core/schemas/token-description.js';
+import type { IframeSignatureCall } from '../../core/schemas/iframe-protocol.js';
+import type { UserPrompt } from '../ports/user-prompt.js';
+import type { Token } from '../tokens/token.js';
+import { UserCancelledError } from '../tokens/token-errors.js';
+import type { PendingSignatures } from '../sessions/pending-signatures.js';
+import type { FrameTicket, FrameTickets } from './frame-tickets.js';
+import { tokenKindsForMethod } from './token-kinds-for-method.js';
+import { IframeHelperError } from './iframe-helper-error.js';
+
+export interface IframeHelperDeps {
+  tickets: FrameTickets;
+  tokens: () => Token[];
+  pending: Pick<PendingSignatures, 'findByDocument'>;
+  userPrompt: UserPrompt;
+}
+
+interface FrameContext {
+  frame: FrameTicket;
+  /** The embedding page's origin, one of the client's allowed origins. */
+  origin: string;
+  signal: AbortSignal;
+}
+
+interface Candidate {
+  token: Token;
+  certificate: TokenCertificate;
+}
+
+/**
+ * What the iframe page may do on behalf of the page that embeds it: hand out a signing certificate (after the
+ * user allows that origin, remembered per origin and client) and sign a digest, but only the digest the station
+ * itself prepared for that document at start-signing, where the user consented with the real origin shown. The
+ * PIN is asked in the station's own prompt; nothing the embedding page sends is ever signed as it is.
+ */
+export class IframeHelperService {
+  readonly #deps: IframeHelperDeps;
+  /** `origin \n clientId` pairs whose certificate reads the user allowed, until the station restarts. */
+  readonly #allowedReads = new Set<string>();
+
+  constructor(deps: IframeHelperDeps) {
+    this.#deps = deps;
+  }
+
+  async certificate(ticket: string, embeddingOrigin: string, signal: AbortSignal): Promise<string> {
+    const context = this.#context(ticket, embeddingOrigin, signal);
+    const chosen = await this.#choose(context, await this.#signingCandidates(context.frame));
+    await this.#allowRead(context, chosen.certificate);
+    context.frame.chosen = { tokenId: chosen.token.id, certificateId: chosen.certificate.id, certificate: chosen.certificate.certificate };
+    return chosen.certificate.certificate;
+  }
+
+  async signature(call: IframeSignatureCall, signal: AbortSignal): Promise<string> {
+    const context = this.#context(call.ticket, call.embeddingOrigin, signal);
+    const pending = this.#preparedFor(context.frame, call.hexDigest);
+    const { token, certificate } = await this.#holderOf(context.frame, Buffer.from(pending.certificate).toString('base64'));
+    const signature = await token.sign({
+      certificateId: certificate.id,
+      hash: new Uint8Array(Buffer.from(call.hexDigest, 'hex')),
+      hashAlgorithm: pending.digestAlgorithm,
+      scheme: certificate.keyAlgorithm === 'EC' ? 'ECDSA' : 'RSASSA-PKCS1-v1_5',
+      purpose: 'sign',
+      signal,
+      pin: (request) => this.#deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: context.origin }, signal),
+    });
+    return Buffer.from(signature).toString('base64');
+  }
+
+  #context(ticket: string, embeddingOrigin: string, signal: AbortSignal): FrameContext {
+    const frame = this.#deps.tickets.find(ticket);
+    if (!frame) throw new IframeHelperError('ERR_IFRAME_TICKET_UNKNOWN', 'This signing page has expired; reload it from the web page.', { status: 401 });
+    if (!frame.allowedOrigins.includes(embeddingOrigin)) {
+      throw new IframeHelperError('ERR_IFRAME_ORIGIN_FORBIDDEN', `${embeddingOrigin} is not an allowed origin of client ${frame.clientId}.`, { status: 403 });
+    }
+    return { frame, origin: embeddingOrigin, signal };
+  }
+
+  async #signingCandidates(frame: FrameTicket): Promise<Candidate[]> {
+    const kinds = tokenKindsForMethod(frame.method);
+    const tokens = this.#deps.tokens().filter((token) => kinds.includes(token.kind));
+    const lists = await Promise.all(
+      tokens.map(async (token) => {
+        try {
+          return (await token.listCertificates()).filter((c) => c.usage === 'signing' && c.valid).map((certificate) => ({ token, certificate }));
+        } catch {
+          return []; // a token removed while being read offers nothing
+        }
+      }),
+    );
+    const candidates = lists.flat();
+    if (candidates.length === 0) {
+      throw new IframeHelperError('ERR_IFRAME_NO_CERTIFICATE', 'No card, token or store with a valid signing certificate is connected. Insert it and try again.', {
+        status: 409,
+        retriable: true,
+      });
+    }
+    return candidates;
+  }
+
+  async #choose(context: FrameContext, candidates: Candidate[]): Promise<Candidate> {
+    if (candidates.length === 1) return candidates[0]!;
+    const index = await this.#deps.userPrompt.chooseCertificate(
+      {
+        requester: context.origin,
+        purpose: 'sign',
+        candidates: candidates.map(({ token, certificate }) => ({
+          tokenId: token.id,
+          certificateId: certificate.id,
+          subject: certificate.subject,
+          issuer: certificate.issuer,
+          notAfter: certificate.notAfter,
+        })),
+      },
+      context.signal,
+    );
+    if (index === null || !candidates[index]) throw new UserCancelledError();
+    return candidates[index];
+  }
+
+  async #allowRead(context: FrameContext, certificate: TokenCertificate): Promise<void> {
+    const key = `${context.origin}\n${context.frame.clientId}`;
+    if (this.#allowedReads.has(key)) return;
+    const agreed = await this.#deps.userPrompt.confirm(
+      {
+        purpose: 'read-certificate',
+        requester: context.origin,
+        clientId: context.frame.clientId,
+        signerSubject: certificate.subject,
+        signerIssuer: certificate.issuer,
+        signerSerialNumber: certificate.serialNumber,
+      },
+      context.signal,
+    );
+    if (!agreed) throw new UserCancelledError();
+    this.#allowedReads.add(key);
+  }
+
+  /** The document's pending signature, when `hexDigest` is exactly the digest the station handed out for it. */
+  #preparedFor(frame: FrameTicket, hexDigest: string): NonNullable<ReturnType<PendingSignatures['findByDocument']>> {
+    const pending = frame.docId ? this.#deps.pending.findByDocument(frame.clientId, frame.docId) : undefined;
+    if (!pending || pending.method !== frame.method || pending.dataToSignDigest.toLowerCase() !== hexDigest.toLowerCase()) {
+      throw new IframeHelperError('ERR_IFRAME_DIGEST_UNKNOWN', 'This is not the digest the station prepared for this document: start the signature again.', { status: 409 });
+    }
+    return pending;
+  }
+
+  /** The token holding `certificate` (base64), preferring the one this page handed out. */
+  async #holderOf(frame: FrameTicket, certificate: string): Promise<Candidate> {
+    const candidates = await this.#signingCandidates(frame);
+    const holder =
+      candidates.find((c) => c.token.id === frame.chosen?.tokenId && c.certificate.certificate === certificate) ??
+      candidates.find((c) => c.certificate.certificate === certificate);
+    if (!holder) {
+      throw new IframeHelperError('ERR_IFRAME_CERTIFICATE_ABSENT', 'The card or token with the certificate this signature was started with is not connected. Insert it and try again.', {
+        status: 409,
+        retriable: true,
+      });
+    }
+    return holder;
+  }
+}

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -13,26 +10,15 @@ import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../support/pkcs11-s
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import { minimalPdf } from '../support/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing-validators.js';
+import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/iframe-integrator.js';
 
 const SECRET = 'shop-api-secret-0123456789';
-const PUBLISHED_CLIENT = createRequire(import.meta.url).resolve('@eid-easy/eideasy-browser-client');
-
-/** An integrator's web page on its own 127.0.0.1 port: the published browser client and a holder for the iframe. */
-async function startIntegrator(): Promise<{ server: Server; origin: string }> {
-  const client = await readFile(PUBLISHED_CLIENT);
-  const server = createServer((request, response) => {
-    if (request.url === '/client.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(client);
-    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>shop</title><script src="/client.js"></script><div id="holder" style="height:80px"></div>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
 
 describe('iframe certificate helper in Chromium', () => {
   let softhsm: SoftHsm;
   let station: TestStation;
-  let integrator: { server: Server; origin: string };
-  let stranger: { server: Server; origin: string };
+  let integrator: Integrator;
+  let stranger: Integrator;
   let browser: Browser;
   let dir: string;
   const prompt = new ScriptedPrompt();
@@ -47,29 +33,9 @@ describe('iframe certificate helper in Chromium', () => {
     return ((await response.json()) as { doc_id: string }).doc_id;
   };
 
-  const integratorPage = async (origin = integrator.origin): Promise<Page> => {
-    const page = await browser.newPage();
-    await page.goto(`${origin}/`);
-    return page;
-  };
-
-  /** Frames the helper into the integrator page by hand and returns every message it posts to the page. */
-  const frameByHand = async (page: Page, src: string): Promise<void> => {
-    await page.evaluate((url) => {
-      const messages: unknown[] = [];
-      (window as unknown as { helperMessages: unknown[] }).helperMessages = messages;
-      window.addEventListener('message', (event) => messages.push({ origin: event.origin, data: event.data }));
-      const iframe = document.createElement('iframe');
-      iframe.id = 'helper';
-      iframe.src = url;
-      iframe.setAttribute('referrerpolicy', 'origin');
-      document.getElementById('holder')!.appendChild(iframe);
-    }, src);
-  };
-  const messages = (page: Page): Promise<Array<{ origin: string; data: Record<string, unknown> }>> =>
-    page.evaluate(() => (window as unknown as { helperMessages: Array<{ origin: string; data: Record<string, unknown> }> }).helperMessages);
-  const ask = (page: Page, message: unknown): Promise<void> =>
-    page.evaluate(([payload, target]) => (document.getElementById('helper') as HTMLIFrameElement).contentWindow!.postMessage(payload, target as string), [message, station.baseUrl] as const);
+  const framed = (helperUrl: string, embedder = integrator): Promise<Page> => pageWithHelper(browser, embedder, helperUrl);
+  const messages = helperMessages;
+  const ask = (page: Page, message: unknown): Promise<void> => askHelper(page, station.baseUrl, message);
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'iframe-helper-'));
@@ -88,7 +54,7 @@ describe('iframe certificate helper in Chromium', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    await Promise.all([integrator, stranger].map((running) => running && new Promise((resolve) => running.server.close(resolve))));
+    await Promise.all([integrator?.close(), stranger?.close()]);
     await station?.dispose();
     await softhsm?.dispose();
     await rm(dir, { recursive: true, force: true });
@@ -96,21 +62,9 @@ describe('iframe certificate helper in Chromium', () => {
 
   it('signs a PDF with a USB token through the published client 2.140.0, unchanged; pdfsig accepts it', async () => {
     const docId = await prepare();
-    const page = await integratorPage();
-    const outcome = await page.evaluate(
-      ([base, doc]) =>
-        new Promise<{ ok: boolean; detail: string }>((resolve) => {
-          const global = window as unknown as { eidEasyBrowserClient: { createClient(settings: object): { signature: Record<string, { start(options: object): void }> } } };
-          const client = global.eidEasyBrowserClient.createClient({ clientId: 'shop', docId: doc, countryCode: 'EE', sandbox: true, apiEndpoints: { base: () => base } });
-          client.signature.idCardSignature!.start({
-            countryCode: 'EE',
-            iframeHolder: document.getElementById('holder'),
-            success: (result: unknown) => resolve({ ok: true, detail: JSON.stringify(result) }),
-            fail: (error: unknown) => resolve({ ok: false, detail: JSON.stringify(error) }),
-          });
-        }),
-      [station.baseUrl, docId] as const,
-    );
+    const page = await browser.newPage();
+    await page.goto(`${integrator.origin}/`);
+    const outcome = await signWithPublishedClient(page, { stationUrl: station.baseUrl, clientId: 'shop', docId, module: 'idCardSignature' });
     expect(outcome, outcome.detail).toMatchObject({ ok: true });
     expect(prompt.confirms.map((request) => request.purpose)).toEqual(['read-certificate', 'sign']);
     expect(prompt.confirms.every((request) => request.requester === integrator.origin)).toBe(true);
@@ -132,8 +86,7 @@ describe('iframe certificate helper in Chromium', () => {
 
   it('announces itself to an allowed embedder, answers only it, and refuses a digest it did not prepare', async () => {
     const docId = await prepare();
-    const page = await integratorPage();
-    await frameByHand(page, `${station.baseUrl}/web-element/os-broker/shop/id-signature?doc_id=${docId}`);
+    const page = await framed(`${station.baseUrl}/web-element/os-broker/shop/id-signature?doc_id=${docId}`);
     await expect.poll(async () => (await messages(page)).length).toBe(1);
     expect((await messages(page))[0]).toEqual({ origin: station.baseUrl, data: { sender: 'EIDEASY_ID_CARD_INTEGRATION', operation: 'ready', status: 'OK' } });
 
@@ -144,8 +97,9 @@ describe('iframe certificate helper in Chromium', () => {
   });
 
   it('refuses a second request while one is pending', async () => {
-    const page = await integratorPage();
-    await frameByHand(page, `${station.baseUrl}/web-element/os-broker/shop/id-signature`);
+    // A client whose certificate reads this origin has not been allowed yet: the read waits for the user.
+    await station.data.clients.upsert({ clientId: 'shop-two', allowedOrigins: [integrator.origin] });
+    const page = await framed(`${station.baseUrl}/web-element/os-broker/shop-two/id-signature`);
     await expect.poll(async () => (await messages(page)).length).toBe(1);
     const released = prompt.holdNextConfirm();
     await ask(page, { operation: 'getCertificate', country: 'EE' });
@@ -159,8 +113,7 @@ describe('iframe certificate helper in Chromium', () => {
   });
 
   it('ignores messages from a sibling frame', async () => {
-    const page = await integratorPage();
-    await frameByHand(page, `${station.baseUrl}/web-element/os-broker/shop/id-signature`);
+    const page = await framed(`${station.baseUrl}/web-element/os-broker/shop/id-signature`);
     await expect.poll(async () => (await messages(page)).length).toBe(1);
     const before = prompt.confirms.length;
     await page.evaluate((target) => {
@@ -182,9 +135,16 @@ describe('iframe certificate helper in Chromium', () => {
   });
 
   it('does nothing framed by a page of another origin, or opened top-level', async () => {
-    const page = await integratorPage(stranger.origin);
+    const page = await browser.newPage();
     const blocked = new Promise<string>((resolve) => page.on('console', (message) => /frame-ancestors/.test(message.text()) && resolve(message.text())));
-    await frameByHand(page, `${station.baseUrl}/web-element/os-broker/shop/id-signature`);
+    await page.goto(`${stranger.origin}/`);
+    await page.evaluate((url) => {
+      (window as unknown as { helperMessages: unknown[] }).helperMessages = [];
+      window.addEventListener('message', (event) => (window as unknown as { helperMessages: unknown[] }).helperMessages.push(event.data));
+      const iframe = document.createElement('iframe');
+      iframe.src = url;
+      document.body.appendChild(iframe);
+    }, `${station.baseUrl}/web-element/os-broker/shop/id-signature`);
     expect(await blocked).toContain('frame-ancestors');
     expect(await messages(page)).toEqual([]);
 

@@ -27,9 +27,24 @@ export class ScriptedPrompt implements UserPrompt {
     return this.agree;
   }
 
+  /** Answers for the next PIN prompts, in order (null: the user cancels); `pin` answers once they are used up. */
+  readonly pinAnswers: Array<string | null> = [];
+  #pinHeld: Promise<void> | undefined;
+
+  /** The next PIN prompt waits until the returned function is called. */
+  holdNextPin(): () => void {
+    let release!: () => void;
+    this.#pinHeld = new Promise((resolve) => (release = resolve));
+    return release;
+  }
+
   async askPin(request: PinRequest): Promise<Uint8Array | null> {
     this.pins.push(request);
-    return this.pin === null ? null : new TextEncoder().encode(this.pin);
+    const held = this.#pinHeld;
+    this.#pinHeld = undefined;
+    await held;
+    const answer = this.pinAnswers.length ? this.pinAnswers.shift()! : this.pin;
+    return answer === null ? null : new TextEncoder().encode(answer);
   }
 
   async chooseCertificate(request: CertificateChoiceRequest): Promise<number | null> {

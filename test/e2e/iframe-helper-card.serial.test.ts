@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { CardProcess } from '../cards/card-process.js';
+import { startPcscd, waitFor, waitUntilNoCard } from '../support/pcsc-test-env.js';
+import type { PcscDaemon } from '../support/pcsc-daemon.js';
+import { launchChromium } from '../support/browser.js';
+import { startTestStation, type TestStation } from '../support/test-station.js';
+import { ScriptedPrompt } from '../support/oidc-scripted-prompt.js';
+import { minimalPdf } from '../support/signing-test-pdfs.js';
+import { createNssDb, pdfsig } from '../support/signing-validators.js';
+import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/iframe-integrator.js';
+
+const SECRET = 'shop-api-secret-0123456789';
+const SIGN_PIN = '12345';
+
+// An ID card emulated behind the real pcscd, signing through the iframe helper from a page on another port.
+describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () => {
+  let daemon: PcscDaemon;
+  let card: CardProcess;
+  let station: TestStation;
+  let integrator: Integrator;
+  let browser: Browser;
+  let dir: string;
+  const prompt = new ScriptedPrompt();
+
+  const post = async (path: string, body: object, origin?: string): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${station.baseUrl}/api/signatures${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+      body: JSON.stringify(body),
+    });
+    return (await response.json()) as Record<string, unknown>;
+  };
+  const prepare = async (): Promise<string> =>
+    (await post('/prepare-files-for-signing', { client_id: 'shop', secret: SECRET, container_type: 'pdf', files: [{ fileName: 'card.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }] }))
+      .doc_id as string;
+
+  /** The helper framed with a prepared, started document: its digest is ready to be signed. */
+  const started = async (): Promise<{ page: Page; hexDigest: string }> => {
+    const docId = await prepare();
+    const page = await pageWithHelper(browser, integrator, `${station.baseUrl}/web-element/os-broker/shop/id-signature?doc_id=${docId}`);
+    await expect.poll(async () => (await helperMessages(page)).length).toBe(1);
+    const start = await post('/start-signing', { client_id: 'shop', doc_id: docId, sign_type: 'id-signature', certificate: card.certificates.signing }, integrator.origin);
+    expect(start.hexDigest, JSON.stringify(start)).toEqual(expect.any(String));
+    return { page, hexDigest: start.hexDigest as string };
+  };
+  const signatureReply = async (page: Page, hexDigest: string): Promise<Record<string, unknown>> => {
+    await askHelper(page, station.baseUrl, { operation: 'getSignature', hexDigests: [hexDigest] });
+    await expect.poll(async () => (await helperMessages(page)).length, { timeout: 10_000 }).toBe(2);
+    return (await helperMessages(page))[1]!.data as Record<string, unknown>;
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'iframe-card-'));
+    daemon = await startPcscd();
+    card = await CardProcess.start({ kind: 'national-id', nationalId: { subject: 'CN=Mari-Liis Männik,2.5.4.5=PNOEE-48010010000,C=EE', signPin: SIGN_PIN } });
+    station = await startTestStation({}, { userPrompt: prompt });
+    integrator = await startIntegrator();
+    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
+    browser = await launchChromium();
+    await card.insert();
+    await waitFor('the card', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await integrator?.close();
+    await station?.dispose();
+    await card?.stop();
+    await waitUntilNoCard().catch(() => undefined);
+    await daemon?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('signs with the card through the published client; the PIN is asked in the station with the real origin; pdfsig accepts the PDF', async () => {
+    prompt.pin = SIGN_PIN;
+    const docId = await prepare();
+    const page = await browser.newPage();
+    await page.goto(`${integrator.origin}/`);
+    const outcome = await signWithPublishedClient(page, { stationUrl: station.baseUrl, clientId: 'shop', docId, module: 'idCardSignature' });
+    expect(outcome, outcome.detail).toMatchObject({ ok: true });
+    expect(prompt.pins.at(-1)).toMatchObject({ requester: integrator.origin, pinLabel: 'PIN2' });
+
+    const download = await post('/download-signed-file', { client_id: 'shop', secret: SECRET, doc_id: docId });
+    await writeFile(join(dir, 'card-signed.pdf'), Buffer.from(download.signed_file_contents as string, 'base64'));
+    const report = await pdfsig(await createNssDb(join(dir, 'nss'), card.caPem), join(dir, 'card-signed.pdf'));
+    expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
+    await page.close();
+  });
+
+  it('after a wrong PIN the station asks again showing the tries left; cancelling answers user_cancel', async () => {
+    await card.setPinTries(3);
+    const { page, hexDigest } = await started();
+    const asked = prompt.pins.length;
+    prompt.pinAnswers.push('00000', null);
+    const reply = await signatureReply(page, hexDigest);
+    expect(reply).toMatchObject({ operation: 'getSignature', status: 'error', result: 'user_cancel', message: 'user_cancel' });
+    expect(prompt.pins.slice(asked)).toEqual([
+      expect.objectContaining({ previousAttemptFailed: false }),
+      expect.objectContaining({ previousAttemptFailed: true, retriesLeft: 2 }),
+    ]);
+    await page.close();
+  });
+
+  it('says so when the PIN is locked', async () => {
+    const { page, hexDigest } = await started();
+    await card.setPinTries(0);
+    try {
+      const reply = await signatureReply(page, hexDigest);
+      expect(reply).toMatchObject({ status: 'error', code: 'ERR_TOKEN_PIN_LOCKED', retriable: false });
+    } finally {
+      await card.setPinTries(3);
+      await page.close();
+    }
+  });
+
+  it('a card pulled out while the PIN is asked ends with a retriable error', async () => {
+    prompt.pin = SIGN_PIN;
+    const { page, hexDigest } = await started();
+    const release = prompt.holdNextPin();
+    const asked = prompt.pins.length;
+    await askHelper(page, station.baseUrl, { operation: 'getSignature', hexDigests: [hexDigest] });
+    await expect.poll(() => prompt.pins.length).toBe(asked + 1);
+    await card.remove();
+    release();
+    await expect.poll(async () => (await helperMessages(page)).length, { timeout: 10_000 }).toBe(2);
+    expect((await helperMessages(page))[1]!.data).toMatchObject({ status: 'error', retriable: true });
+    await card.insert();
+    await waitFor('the card again', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
+    await page.close();
+  });
+});

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/browser.js';
+import { startTestStation, type TestStation } from '../support/test-station.js';
+import { ScriptedPrompt } from '../support/oidc-scripted-prompt.js';
+import { createTestCa, createTestSigner, type TestCa } from '../support/test-pki.js';
+import { writePkcs12 } from '../support/pkcs11-nss-database.js';
+import { minimalPdf } from '../support/signing-test-pdfs.js';
+import { createNssDb, pdfsig } from '../support/signing-validators.js';
+import { signWithPublishedClient, startIntegrator, type Integrator } from '../support/iframe-integrator.js';
+import { openStationData } from '../../src/station/open-station-data.js';
+import { OsKeyStore } from '../../src/station/keychain/os-key-store.js';
+import { SoftTokenStore } from '../../src/station/tokens/soft/soft-token-store.js';
+
+const SECRET = 'shop-api-secret-0123456789';
+
+// The three certificate-store variants of the published client, signing with a key imported into the station's
+// own certificate store (PKCS#12), through the iframe helper.
+describe('iframe helper with the local certificate store', () => {
+  let dir: string;
+  let ca: TestCa;
+  let station: TestStation;
+  let integrator: Integrator;
+  let browser: Browser;
+  const prompt = new ScriptedPrompt();
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'iframe-store-'));
+    ca = await createTestCa();
+    const signer = await createTestSigner(ca, 'CN=Store Signer,2.5.4.5=PNOEE-38001085718,C=EE');
+    const p12 = await readFile(await writePkcs12(dir, 'store', signer, ca, 'pw'));
+    const dataDir = join(dir, 'data');
+    const data = await openStationData({ dataDir }, new OsKeyStore());
+    await new SoftTokenStore(data.database, data.vault).importPkcs12(p12, new TextEncoder().encode('pw'), 'My store key');
+    await data.close();
+    station = await startTestStation({ dataDir, pcsc: { enabled: false, atrMap: [] } }, { userPrompt: prompt });
+    integrator = await startIntegrator();
+    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await integrator?.close();
+    await station?.dispose();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  for (const module of ['certStoreQesSignature', 'certStoreAdvancedSignature', 'certStoreAdvancedUnverifiedSignature']) {
+    it(`${module}: signs from the store; pdfsig accepts the PDF`, async () => {
+      const prepared = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: 'shop', secret: SECRET, container_type: 'pdf', files: [{ fileName: `${module}.pdf`, mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }] }),
+      });
+      const docId = ((await prepared.json()) as { doc_id: string }).doc_id;
+      const page = await browser.newPage();
+      await page.goto(`${integrator.origin}/`);
+      const outcome = await signWithPublishedClient(page, { stationUrl: station.baseUrl, clientId: 'shop', docId, module });
+      expect(outcome, outcome.detail).toMatchObject({ ok: true });
+      const download = await fetch(`${station.baseUrl}/api/signatures/download-signed-file`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: 'shop', secret: SECRET, doc_id: docId }),
+      });
+      const path = join(dir, `${module}.signed.pdf`);
+      await writeFile(path, Buffer.from(((await download.json()) as { signed_file_contents: string }).signed_file_contents, 'base64'));
+      const report = await pdfsig(await createNssDb(join(dir, `nss-${module}`), ca.pem), path);
+      expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true });
+      await page.close();
+    });
+  }
+});

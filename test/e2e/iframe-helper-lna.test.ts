@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/browser.js';
+import { startTestStation, type TestStation } from '../support/test-station.js';
+import { run } from '../support/signing-validators.js';
+
+/**
+ * Chrome's Local Network Access (Chromium 142 and later): a public https page may frame the station on
+ * 127.0.0.1 only with `allow="loopback-network"` on the iframe and the user's (or the enterprise policy's)
+ * permission. `--ip-address-space-overrides` makes this machine's https integrator page count as public.
+ */
+describe('iframe helper under Local Network Access', () => {
+  let dir: string;
+  let station: TestStation;
+  let server: Server;
+  let origin: string;
+  let browser: Browser;
+
+  const page = (allow: boolean): string =>
+    `<!doctype html><script>window.helperMessages=[];addEventListener('message',e=>helperMessages.push(e.data))</script>` +
+    `<iframe ${allow ? 'allow="loopback-network"' : ''} referrerpolicy="origin" src="${station.baseUrl}/web-element/os-broker/shop/id-signature"></iframe>`;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lna-'));
+    await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']);
+    station = await startTestStation();
+    server = createServer({ key: await readFile(join(dir, 'key.pem')), cert: await readFile(join(dir, 'cert.pem')) }, (request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end(page(request.url === '/with-allow')),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [origin] });
+    browser = await launchChromium(['--ignore-certificate-errors', `--ip-address-space-overrides=127.0.0.1:${(server.address() as AddressInfo).port}=public`]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    await station?.dispose();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * Opens the integrator page in a fresh context, optionally with the loopback permission granted to it, and
+   * answers what became of the frame: its URL once loaded (the station's page, or Chromium's error page) and
+   * whether the helper announced itself.
+   */
+  const frameOutcome = async (path: string, granted: boolean): Promise<{ frameUrl: string; announced: boolean }> => {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    if (granted) {
+      const cdp = await browser.newBrowserCDPSession();
+      const { browserContextIds } = (await cdp.send('Target.getBrowserContexts')) as { browserContextIds: string[] };
+      // Chromium 156 knows the permission under its new name and its earlier one; grant what the user's click grants.
+      for (const browserContextId of browserContextIds) {
+        for (const name of ['loopback-network', 'local-network-access']) {
+          await cdp.send('Browser.setPermission', { permission: { name }, setting: 'granted', origin, browserContextId });
+        }
+      }
+      // Permission overrides live as long as the CDP session that set them: it stays attached until the context closes.
+    }
+    const tab = await context.newPage();
+    await tab.goto(`${origin}${path}`);
+    await tab.waitForLoadState('load');
+    const frameUrl = tab.frames()[1]?.url() ?? '';
+    const announced = frameUrl.startsWith(station.baseUrl)
+      ? await tab
+          .waitForFunction(() => (window as unknown as { helperMessages: Array<{ operation?: string }> }).helperMessages.some((m) => m.operation === 'ready'))
+          .then(() => true)
+      : false;
+    await context.close();
+    return { frameUrl, announced };
+  };
+
+  it('is blocked for a public page without allow="loopback-network"', async () => {
+    expect(await frameOutcome('/', false)).toEqual({ frameUrl: expect.stringMatching(/^chrome-error:/), announced: false });
+  });
+
+  it('is blocked with the attribute until the user grants the permission', async () => {
+    expect(await frameOutcome('/with-allow', false)).toEqual({ frameUrl: expect.stringMatching(/^chrome-error:/), announced: false });
+  });
+
+  it('loads and announces itself with the attribute and the permission granted', async () => {
+    expect(await frameOutcome('/with-allow', true)).toEqual({ frameUrl: expect.stringContaining('/web-element/os-broker/shop/'), announced: true });
+  });
+});

@@ -177,7 +177,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning)])), { prefix: '/api/signatures' });
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   const frameTickets = new FrameTickets();
-  const iframeHelper = new IframeHelperService({ tickets: frameTickets, tokens: () => tokens.tokens(), pending: pendingSignatures, userPrompt });
+  const iframeHelper = new IframeHelperService({ tickets: frameTickets, tokens: () => tokens.tokens(), onTokensChange: (listener) => tokens.onChange(listener), pending: pendingSignatures, userPrompt });
   await http.register(iframeHelperRoutes({ clients: data.clients, sessions: data.sessions, tickets: frameTickets, service: iframeHelper }), { prefix: '/web-element' });
   await http.register(uiRoutes(), { prefix: '/ui' });
   await http.register(uiSessionRoutes(sessions), { prefix: '/admin/api' });

@@ -131,4 +131,16 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
     await waitFor('the card again', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
     await page.close();
   });
+
+  it('waits for the card: a certificate request made before insertion is answered once the card is in', async () => {
+    await card.remove();
+    await waitFor('no card', () => !station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
+    const page = await pageWithHelper(browser, integrator, `${station.baseUrl}/web-element/os-broker/shop/id-signature`);
+    await expect.poll(async () => (await helperMessages(page)).length).toBe(1);
+    await askHelper(page, station.baseUrl, { operation: 'getCertificate', country: 'EE' });
+    await card.insert();
+    await expect.poll(async () => (await helperMessages(page)).length, { timeout: 10_000 }).toBe(2);
+    expect((await helperMessages(page))[1]!.data).toMatchObject({ operation: 'getCertificate', status: 'OK', certificate: card.certificates.signing });
+    await page.close();
+  });
 });

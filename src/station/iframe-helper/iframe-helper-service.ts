@@ -11,6 +11,10 @@ import { IframeHelperError } from './iframe-helper-error.js';
 export interface IframeHelperDeps {
   tickets: FrameTickets;
   tokens: () => Token[];
+  /** Called after any card, token or reader came or went; returns an unsubscribe function. */
+  onTokensChange: (listener: () => void) => () => void;
+  /** How long a certificate request waits for the user to insert a card or token (default 60 s). */
+  insertTimeoutMs?: number;
   pending: Pick<PendingSignatures, 'findByDocument'>;
   userPrompt: UserPrompt;
 }
@@ -44,7 +48,7 @@ export class IframeHelperService {
 
   async certificate(ticket: string, embeddingOrigin: string, signal: AbortSignal): Promise<string> {
     const context = this.#context(ticket, embeddingOrigin, signal);
-    const chosen = await this.#choose(context, await this.#signingCandidates(context.frame));
+    const chosen = await this.#choose(context, await this.#candidatesOnceInserted(context));
     await this.#allowRead(context, chosen.certificate);
     context.frame.chosen = { tokenId: chosen.token.id, certificateId: chosen.certificate.id, certificate: chosen.certificate.certificate };
     return chosen.certificate.certificate;
@@ -73,6 +77,45 @@ export class IframeHelperService {
       throw new IframeHelperError('ERR_IFRAME_ORIGIN_FORBIDDEN', `${embeddingOrigin} is not an allowed origin of client ${frame.clientId}.`, { status: 403 });
     }
     return { frame, origin: embeddingOrigin, signal };
+  }
+
+  /**
+   * The signing certificates present, waiting for the user to insert a card or token when there is none yet: the
+   * embedding page asks once, and the answer comes as soon as the station sees the card.
+   */
+  async #candidatesOnceInserted(context: FrameContext): Promise<Candidate[]> {
+    const deadline = Date.now() + (this.#deps.insertTimeoutMs ?? 60_000);
+    for (;;) {
+      // Listening starts before the tokens are read, so a card inserted meanwhile is not missed.
+      const change = this.#nextTokenChange(context.signal, deadline);
+      try {
+        return await this.#signingCandidates(context.frame);
+      } catch (error) {
+        if (!(error instanceof IframeHelperError) || error.code !== 'ERR_IFRAME_NO_CERTIFICATE' || !(await change.changed)) throw error;
+      } finally {
+        change.stop();
+      }
+    }
+  }
+
+  /** `changed` resolves true at the next token change, false at the deadline or when the requester has gone. */
+  #nextTokenChange(signal: AbortSignal, deadline: number): { changed: Promise<boolean>; stop(): void } {
+    let stop!: () => void;
+    const changed = new Promise<boolean>((resolve) => {
+      const finish = (result: boolean): void => {
+        unsubscribe();
+        clearTimeout(timer);
+        signal.removeEventListener('abort', aborted);
+        resolve(result);
+      };
+      const aborted = (): void => finish(false);
+      const unsubscribe = this.#deps.onTokensChange(() => finish(true));
+      const timer = setTimeout(() => finish(false), Math.max(0, deadline - Date.now()));
+      stop = () => finish(false);
+      if (signal.aborted) finish(false);
+      else signal.addEventListener('abort', aborted, { once: true });
+    });
+    return { changed, stop };
   }
 
   async #signingCandidates(frame: FrameTicket): Promise<Candidate[]> {

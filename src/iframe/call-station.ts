@@ -13,7 +13,7 @@ export class StationCallError extends Error {
 }
 
 /** POST to this page's own station (same origin): `/web-element/api/<path>`. */
-export async function callStation(path: 'certificate' | 'signature', body: unknown): Promise<unknown> {
+export async function callStation(path: 'certificate' | 'signature' | 'auth-token', body: unknown): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(`/web-element/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -4,6 +4,7 @@
 import {
   IFRAME_REPLY_SENDER,
   IFRAME_USER_CANCEL,
+  iframeAuthTokenAnswerSchema,
   iframeCertificateAnswerSchema,
   iframeRequestSchema,
   iframeSignatureAnswerSchema,
@@ -63,8 +64,10 @@ async function answer(request: Exclude<IframeRequest, { operation: 'ready' }>, p
       const { signatures } = iframeSignatureAnswerSchema.parse(await callStation('signature', body));
       return { sender: IFRAME_REPLY_SENDER, operation: request.operation, status: 'OK', signatures };
     }
-    case 'getAuthToken':
-      throw new StationCallError('ERR_IFRAME_OPERATION_UNSUPPORTED', 'This signing page does not make authentication tokens.', false);
+    case 'getAuthToken': {
+      const { token } = iframeAuthTokenAnswerSchema.parse(await callStation('auth-token', { ...call, nonce: request.nonce }));
+      return { sender: IFRAME_REPLY_SENDER, operation: request.operation, status: 'OK', token };
+    }
   }
 }
 

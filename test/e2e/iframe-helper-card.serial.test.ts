@@ -11,6 +11,8 @@ import { startTestStation, type TestStation } from '../support/test-station.js';
 import { ScriptedPrompt } from '../support/oidc-scripted-prompt.js';
 import { minimalPdf } from '../support/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing-validators.js';
+import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';
+import { verifyWebEidAuthToken } from '../../src/station/identity/web-eid-auth-token.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/iframe-integrator.js';
 
 const SECRET = 'shop-api-secret-0123456789';
@@ -141,6 +143,24 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
     await card.insert();
     await expect.poll(async () => (await helperMessages(page)).length, { timeout: 10_000 }).toBe(2);
     expect((await helperMessages(page))[1]!.data).toMatchObject({ operation: 'getCertificate', status: 'OK', certificate: card.certificates.signing });
+    await page.close();
+  });
+
+  it('makes a Web eID authentication token bound to the embedding origin and the nonce, with the authentication key', async () => {
+    const page = await pageWithHelper(browser, integrator, `${station.baseUrl}/web-element/os-broker/shop/ee-web-eid-login?doc_id=`);
+    await expect.poll(async () => (await helperMessages(page)).length).toBe(1);
+    const nonce = 'c29tZSByYW5kb20gbm9uY2UgZnJvbSB0aGUgc3RhdGlvbg';
+    prompt.pin = '1234';
+    await askHelper(page, station.baseUrl, { operation: 'getAuthToken', nonce });
+    await expect.poll(async () => (await helperMessages(page)).length, { timeout: 10_000 }).toBe(2);
+    const reply = (await helperMessages(page))[1]!.data as { status: string; token: WebEidAuthToken };
+    expect(reply).toMatchObject({ status: 'OK', token: { format: 'web-eid:1.0', algorithm: 'ES256', unverifiedCertificate: card.certificates.authentication } });
+    expect(prompt.confirms.at(-1)).toMatchObject({ purpose: 'authenticate', requester: integrator.origin });
+
+    const certificate = verifyWebEidAuthToken(reply.token, { nonce, origins: [integrator.origin], now: new Date() });
+    expect(certificate.subject).toContain('Mari-Liis Männik');
+    expect(() => verifyWebEidAuthToken(reply.token, { nonce, origins: ['https://evil.example'], now: new Date() })).toThrow(/allowed origin/);
+    expect(() => verifyWebEidAuthToken(reply.token, { nonce: `${nonce}x`, origins: [integrator.origin], now: new Date() })).toThrow(/nonce/);
     await page.close();
   });
 });

@@ -32,7 +32,8 @@ export type IframeOperation = IframeRequest['operation'];
 
 /** Replies to the embedding page. */
 export type IframeReply =
-  | { sender: typeof IFRAME_REPLY_SENDER; operation: IframeOperation; status: 'OK'; certificate?: string; signatures?: string[]; authToken?: WebEidAuthToken }
+  /** getAuthToken answers in `token`: the deployed client sends that field on as the identification's token. */
+  | { sender: typeof IFRAME_REPLY_SENDER; operation: IframeOperation; status: 'OK'; certificate?: string; signatures?: string[]; token?: WebEidAuthToken }
   | { sender: typeof IFRAME_REPLY_SENDER; operation: IframeOperation; status: 'error'; message: string; code: string; retriable: boolean; result?: typeof IFRAME_USER_CANCEL };
 
 /**
@@ -50,6 +51,9 @@ export const webEidAuthTokenSchema = z.object({
 export type WebEidAuthToken = z.infer<typeof webEidAuthTokenSchema>;
 
 /** The iframe page's calls to its own station (same origin), each bound to the frame ticket the page was served with. */
+/** The iframe page's methods: the hash-based signing methods, and Web eID identification. */
+export const WEB_EID_LOGIN_METHOD = 'ee-web-eid-login';
+
 const frameCall = z.object({
   ticket: z.string().regex(/^[A-Za-z0-9_-]{32,64}$/),
   /** The embedding page's origin as the browser reports it to the frame (location.ancestorOrigins / referrer). */
@@ -58,6 +62,9 @@ const frameCall = z.object({
 
 export const iframeCertificateCallSchema = frameCall;
 export const iframeSignatureCallSchema = frameCall.extend({ hexDigest, certificate: base64.optional() });
+export const iframeAuthTokenCallSchema = frameCall.extend({ nonce: z.string().min(16).max(256) });
+export const iframeAuthTokenAnswerSchema = z.object({ token: webEidAuthTokenSchema });
+export type IframeAuthTokenAnswer = z.infer<typeof iframeAuthTokenAnswerSchema>;
 export type IframeSignatureCall = z.infer<typeof iframeSignatureCallSchema>;
 
 export const iframeCertificateAnswerSchema = z.object({ certificate: base64 });

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { HashSigningMethod } from '../../core/schemas/hash-signing-api.js';
+import type { WEB_EID_LOGIN_METHOD } from '../../core/schemas/iframe-protocol.js';
 
 /** One served iframe page: what it was opened for, and the certificate it handed to its embedder. */
 export interface FrameTicket {
   readonly ticket: string;
   readonly clientId: string;
-  readonly method: HashSigningMethod;
+  readonly method: HashSigningMethod | typeof WEB_EID_LOGIN_METHOD;
   readonly docId: string | undefined;
   /** The client's allowed origins when the page was served: the only embedders it answers. */
   readonly allowedOrigins: readonly string[];

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import { hashSigningMethodSchema } from '../../core/schemas/hash-signing-api.js';
 import {
+  WEB_EID_LOGIN_METHOD,
+  iframeAuthTokenCallSchema,
+  type IframeAuthTokenAnswer,
   iframeCertificateCallSchema,
   iframeSignatureCallSchema,
   type IframeCertificateAnswer,
@@ -27,7 +30,7 @@ export interface IframeHelperRouteDeps {
   service: IframeHelperService;
 }
 
-const pageParams = z.object({ client_id: clientIdSchema, method: hashSigningMethodSchema });
+const pageParams = z.object({ client_id: clientIdSchema, method: z.union([hashSigningMethodSchema, z.literal(WEB_EID_LOGIN_METHOD)]) });
 const pageQuery = z.object({ doc_id: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a document id').optional().or(z.literal('')) });
 
 const ASSETS = {
@@ -67,6 +70,11 @@ export function iframeHelperRoutes(deps: IframeHelperRouteDeps): FastifyPluginAs
     app.post('/api/certificate', own, async (request, reply): Promise<IframeCertificateAnswer> => {
       const call = parseZod(iframeCertificateCallSchema, request.body, 'Invalid certificate request');
       return { certificate: await deps.service.certificate(call.ticket, call.embeddingOrigin, requesterGoneSignal(reply)) };
+    });
+
+    app.post('/api/auth-token', own, async (request, reply): Promise<IframeAuthTokenAnswer> => {
+      const call = parseZod(iframeAuthTokenCallSchema, request.body, 'Invalid authentication token request');
+      return { token: await deps.service.authToken(call.ticket, call.embeddingOrigin, call.nonce, requesterGoneSignal(reply)) };
     });
 
     app.post('/api/signature', own, async (request, reply): Promise<IframeSignatureAnswer> => {

@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { TokenCertificate } from '../../core/schemas/token-description.js';
-import type { IframeSignatureCall } from '../../core/schemas/iframe-protocol.js';
+import type { IframeSignatureCall, WebEidAuthToken } from '../../core/schemas/iframe-protocol.js';
+import { STATION_NAME } from '../../core/constants.js';
+import { webEidAlgorithmFor, webEidSignedData } from '../identity/web-eid-auth-token.js';
 import type { UserPrompt } from '../ports/user-prompt.js';
 import type { Token } from '../tokens/token.js';
 import { UserCancelledError } from '../tokens/token-errors.js';
@@ -48,10 +51,44 @@ export class IframeHelperService {
 
   async certificate(ticket: string, embeddingOrigin: string, signal: AbortSignal): Promise<string> {
     const context = this.#context(ticket, embeddingOrigin, signal);
-    const chosen = await this.#choose(context, await this.#candidatesOnceInserted(context));
+    const chosen = await this.#choose(context, await this.#candidatesOnceInserted(context, 'signing'));
     await this.#allowRead(context, chosen.certificate);
     context.frame.chosen = { tokenId: chosen.token.id, certificateId: chosen.certificate.id, certificate: chosen.certificate.certificate };
     return chosen.certificate.certificate;
+  }
+
+  /**
+   * A Web eID `web-eid:1.0` authentication token for the embedding origin and the identification's nonce, signed
+   * with the authentication key after the user agrees in the station's own prompt.
+   */
+  async authToken(ticket: string, embeddingOrigin: string, nonce: string, signal: AbortSignal): Promise<WebEidAuthToken> {
+    const context = this.#context(ticket, embeddingOrigin, signal);
+    const { token, certificate } = await this.#choose(context, await this.#candidatesOnceInserted(context, 'authentication'));
+    const { algorithm, hash } = webEidAlgorithmFor(certificate);
+    const digest = createHash(hash.replace('-', '').toLowerCase()).update(webEidSignedData(context.origin, nonce, hash)).digest();
+    const agreed = await this.#deps.userPrompt.confirm(
+      {
+        purpose: 'authenticate',
+        requester: context.origin,
+        clientId: context.frame.clientId,
+        documentDigest: digest.toString('hex'),
+        signerSubject: certificate.subject,
+        signerIssuer: certificate.issuer,
+        signerSerialNumber: certificate.serialNumber,
+      },
+      signal,
+    );
+    if (!agreed) throw new UserCancelledError();
+    const signature = await token.sign({
+      certificateId: certificate.id,
+      hash: new Uint8Array(digest),
+      hashAlgorithm: hash,
+      scheme: certificate.keyAlgorithm === 'EC' ? 'ECDSA' : 'RSASSA-PKCS1-v1_5',
+      purpose: 'authenticate',
+      signal,
+      pin: (request) => this.#deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: context.origin }, signal),
+    });
+    return { format: 'web-eid:1.0', unverifiedCertificate: certificate.certificate, algorithm, signature: Buffer.from(signature).toString('base64'), appVersion: `${STATION_NAME} iframe helper` };
   }
 
   async signature(call: IframeSignatureCall, signal: AbortSignal): Promise<string> {
@@ -83,13 +120,13 @@ export class IframeHelperService {
    * The signing certificates present, waiting for the user to insert a card or token when there is none yet: the
    * embedding page asks once, and the answer comes as soon as the station sees the card.
    */
-  async #candidatesOnceInserted(context: FrameContext): Promise<Candidate[]> {
+  async #candidatesOnceInserted(context: FrameContext, usage: TokenCertificate['usage']): Promise<Candidate[]> {
     const deadline = Date.now() + (this.#deps.insertTimeoutMs ?? 60_000);
     for (;;) {
       // Listening starts before the tokens are read, so a card inserted meanwhile is not missed.
       const change = this.#nextTokenChange(context.signal, deadline);
       try {
-        return await this.#signingCandidates(context.frame);
+        return await this.#candidates(context.frame, usage);
       } catch (error) {
         if (!(error instanceof IframeHelperError) || error.code !== 'ERR_IFRAME_NO_CERTIFICATE' || !(await change.changed)) throw error;
       } finally {
@@ -118,13 +155,13 @@ export class IframeHelperService {
     return { changed, stop };
   }
 
-  async #signingCandidates(frame: FrameTicket): Promise<Candidate[]> {
+  async #candidates(frame: FrameTicket, usage: TokenCertificate['usage']): Promise<Candidate[]> {
     const kinds = tokenKindsForMethod(frame.method);
     const tokens = this.#deps.tokens().filter((token) => kinds.includes(token.kind));
     const lists = await Promise.all(
       tokens.map(async (token) => {
         try {
-          return (await token.listCertificates()).filter((c) => c.usage === 'signing' && c.valid).map((certificate) => ({ token, certificate }));
+          return (await token.listCertificates()).filter((c) => c.usage === usage && c.valid).map((certificate) => ({ token, certificate }));
         } catch {
           return []; // a token removed while being read offers nothing
         }
@@ -132,7 +169,7 @@ export class IframeHelperService {
     );
     const candidates = lists.flat();
     if (candidates.length === 0) {
-      throw new IframeHelperError('ERR_IFRAME_NO_CERTIFICATE', 'No card, token or store with a valid signing certificate is connected. Insert it and try again.', {
+      throw new IframeHelperError('ERR_IFRAME_NO_CERTIFICATE', `No card, token or store with a valid ${usage} certificate is connected. Insert it and try again.`, {
         status: 409,
         retriable: true,
       });
@@ -189,7 +226,7 @@ export class IframeHelperService {
 
   /** The token holding `certificate` (base64), preferring the one this page handed out. */
   async #holderOf(frame: FrameTicket, certificate: string): Promise<Candidate> {
-    const candidates = await this.#signingCandidates(frame);
+    const candidates = await this.#candidates(frame, 'signing');
     const holder =
       candidates.find((c) => c.token.id === frame.chosen?.tokenId && c.certificate.certificate === certificate) ??
       candidates.find((c) => c.certificate.certificate === certificate);

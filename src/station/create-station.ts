@@ -39,6 +39,7 @@ import type { OidcLifetimes } from './oidc/oidc-lifetimes.js';
 import { IdentityService } from './identity/identity-service.js';
 import { identityRoutes } from './identity/identity-routes.js';
 import { localTokenLogin } from './identity/local-token-login.js';
+import { webEidLogin } from './identity/web-eid-login.js';
 import { TrustedIssuers } from './pki/trusted-issuers.js';
 import { smartIdSimulator } from './identity/smart-id-simulator.js';
 import { mobileIdSimulator } from './identity/mobile-id-simulator.js';
@@ -143,6 +144,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
       smartIdSimulator(timings),
       mobileIdSimulator(timings),
       eudiWalletSimulator(timings, STATION_NAME),
+      webEidLogin({ clients: data.clients, clock, mode: () => config.mode, trustedIssuers }),
     ],
   });
   const oidc = new OidcService({

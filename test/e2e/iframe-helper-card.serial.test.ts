@@ -58,7 +58,7 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'iframe-card-'));
     daemon = await startPcscd();
-    card = await CardProcess.start({ kind: 'national-id', nationalId: { subject: 'CN=Mari-Liis Männik,2.5.4.5=PNOEE-48010010000,C=EE', signPin: SIGN_PIN } });
+    card = await CardProcess.start({ kind: 'national-id', nationalId: { subject: 'CN=MÄNNIK\\,MARI-LIIS\\,48010010000,2.5.4.4=MÄNNIK,2.5.4.42=MARI-LIIS,2.5.4.5=PNOEE-48010010000,C=EE', signPin: SIGN_PIN } });
     station = await startTestStation({}, { userPrompt: prompt });
     integrator = await startIntegrator();
     await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
@@ -158,9 +158,40 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
     expect(prompt.confirms.at(-1)).toMatchObject({ purpose: 'authenticate', requester: integrator.origin });
 
     const certificate = verifyWebEidAuthToken(reply.token, { nonce, origins: [integrator.origin], now: new Date() });
-    expect(certificate.subject).toContain('Mari-Liis Männik');
+    expect(certificate.subject).toContain('MARI-LIIS');
     expect(() => verifyWebEidAuthToken(reply.token, { nonce, origins: ['https://evil.example'], now: new Date() })).toThrow(/allowed origin/);
     expect(() => verifyWebEidAuthToken(reply.token, { nonce: `${nonce}x`, origins: [integrator.origin], now: new Date() })).toThrow(/nonce/);
+    await page.close();
+  });
+
+  it('identifies the card holder through the published client\'s Web eID module, unchanged', async () => {
+    prompt.pin = '1234';
+    const page = await browser.newPage();
+    await page.goto(`${integrator.origin}/`);
+    const outcome = await page.evaluate(
+      ({ stationUrl }) =>
+        new Promise<{ ok: boolean; detail: string }>((resolve) => {
+          const global = window as unknown as { eidEasyBrowserClient: { createClient(settings: object): { identification: Record<string, { start(options: object): void }> } } };
+          const client = global.eidEasyBrowserClient.createClient({
+            clientId: 'shop',
+            countryCode: 'EE',
+            sandbox: true,
+            apiEndpoints: {
+              base: () => stationUrl,
+              identityStart: () => `${stationUrl}/integrator/shop/identity/start`,
+              identityFinish: () => `${stationUrl}/integrator/shop/identity/finish`,
+            },
+          });
+          client.identification.webEid!.start({
+            iframeHolder: document.getElementById('holder'),
+            success: (result: unknown) => resolve({ ok: true, detail: JSON.stringify(result) }),
+            fail: (error: unknown) => resolve({ ok: false, detail: JSON.stringify(error) }),
+          });
+        }),
+      { stationUrl: station.baseUrl },
+    );
+    expect(outcome, outcome.detail).toMatchObject({ ok: true });
+    expect(JSON.parse(outcome.detail)).toMatchObject({ data: { status: 'OK', idcode: '48010010000', firstname: 'MARI-LIIS', lastname: 'MÄNNIK', country: 'EE', current_login_method: 'ee-web-eid-login' } });
     await page.close();
   });
 });

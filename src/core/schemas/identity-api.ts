@@ -22,7 +22,10 @@ export type IdentityStartRequest = z.infer<typeof identityStartRequestSchema>;
 export const identityCompleteRequestSchema = z
   .object({
     ...credentials,
-    token: z.string().min(1),
+    /** The session token; the deployed client's Web eID finish puts the authentication token object here instead. */
+    token: z.union([z.string().min(1), z.record(z.string(), z.unknown())]),
+    /** The deployed client's Web eID finish: the session token (start's `token`) travels as `auth_token`. */
+    auth_token: z.string().min(1).max(128).optional(),
     /** Seconds the service may hold the request open waiting for the user (long poll); the station caps it. */
     timeout: z.coerce.number().min(0).max(30).optional(),
     lang: z.string().max(8).optional(),

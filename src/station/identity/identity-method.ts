@@ -19,6 +19,8 @@ export interface IdentityAttempt {
   outcome: Promise<IdentifiedPerson>;
   /** Stops waiting for the user (session expired or abandoned). */
   cancel(): void;
+  /** For methods whose proof arrives with complete (Web eID's authentication token): hands it over. */
+  present?(evidence: Readonly<Record<string, unknown>>): Promise<void>;
 }
 
 /**
@@ -31,5 +33,7 @@ export interface IdentityMethod {
   readonly kind: 'sandbox' | 'local';
   /** The start fields this method needs, so forms (login page) ask for exactly these. */
   readonly inputs: ReadonlyArray<'idcode' | 'phone'>;
+  /** False for methods whose proof comes from the client's own web page (Web eID): not on the station's login page. */
+  readonly onLoginPage?: false;
   begin(request: IdentityBeginRequest, context: IdentityContext): Promise<IdentityAttempt>;
 }

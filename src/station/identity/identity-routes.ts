@@ -4,10 +4,12 @@ import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import {
   identityCompleteRequestSchema,
   identityStartRequestSchema,
+  type IdentityCompleteRequest,
   type IdentityCompleteResponse,
   type IdentityStartResponse,
 } from '../../core/schemas/identity-api.js';
 import { StationError } from '../../core/errors/station-error.js';
+import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import type { ClientRegistry } from '../clients/client-registry.js';
 import { parseZod } from '../validation/parse-zod.js';
 import type { IdentityService } from './identity-service.js';
@@ -43,10 +45,21 @@ export function identityRoutes(deps: IdentityRoutesDeps): FastifyPluginAsync {
       const params = parseZod(paramsSchema, request.params, 'Invalid identity path');
       const body = parseZod(identityCompleteRequestSchema, request.body, 'Invalid identity complete request');
       await authenticate(deps, params.client_id, body);
-      const result = await deps.identity.complete(params.method, body.token, params.client_id, body.timeout ?? 0);
+      const { session, evidence } = sessionAndEvidence(body);
+      const result = await deps.identity.complete(params.method, session, params.client_id, body.timeout ?? 0, evidence);
       return result === 'RUNNING' ? { status: 'RUNNING' } : { status: 'OK', ...result };
     });
   };
+}
+
+/**
+ * Which field is the session: the deployed client's Web eID finish sends the start's token as `auth_token` and the
+ * authentication token object as `token`; every other method sends the session token as `token`.
+ */
+function sessionAndEvidence(body: IdentityCompleteRequest): { session: string; evidence?: Record<string, unknown> } {
+  if (typeof body.token === 'string') return { session: body.token };
+  if (!body.auth_token) throw new InvalidInputError('auth_token (the session token from start) is required with an authentication token.', { auth_token: ['required'] });
+  return { session: body.auth_token, evidence: { authToken: body.token } };
 }
 
 async function authenticate(deps: IdentityRoutesDeps, pathClientId: string, body: { client_id: string; secret: string }): Promise<void> {

@@ -29,9 +29,9 @@ export class IdentityService {
     this.#sessions = new IdentitySessions(options.sessionLifetimeMs ?? 180_000);
   }
 
-  /** The methods usable in the current mode, for the login page. */
+  /** The methods the station's own login page offers in the current mode. */
   available(): IdentityMethod[] {
-    return [...this.#methods.values()].filter((method) => method.kind === 'local' || this.#options.mode() === 'sandbox');
+    return [...this.#methods.values()].filter((method) => method.onLoginPage !== false && (method.kind === 'local' || this.#options.mode() === 'sandbox'));
   }
 
   async start(methodCode: string, request: IdentityBeginRequest, context: IdentityContext): Promise<IdentityStartResponse> {
@@ -40,10 +40,11 @@ export class IdentityService {
     return { ...attempt.response, token: this.#sessions.open(context.clientId, method.code, attempt) };
   }
 
-  async complete(methodCode: string, token: string, clientId: string, waitSeconds: number): Promise<IdentifiedPerson | 'RUNNING'> {
+  /** `evidence`: what the caller brings to complete (Web eID's authentication token), for methods that need it. */
+  async complete(methodCode: string, token: string, clientId: string, waitSeconds: number, evidence?: Readonly<Record<string, unknown>>): Promise<IdentifiedPerson | 'RUNNING'> {
     const method = this.#method(methodCode);
     const waitMs = Math.min(Math.max(0, waitSeconds) * 1000, this.#options.maxWaitMs ?? 10_000);
-    return this.#sessions.complete(token, clientId, method.code, waitMs);
+    return this.#sessions.complete(token, clientId, method.code, waitMs, evidence);
   }
 
   /** Drops a started identification nobody will complete (the login page's user went back or cancelled). */

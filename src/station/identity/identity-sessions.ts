@@ -50,10 +50,14 @@ export class IdentitySessions {
    * Waits up to `waitMs` for the user; answers RUNNING while they have not acted. An unknown token, one of another
    * client or another method, and an expired one are all the same error: nothing is told about other sessions.
    */
-  async complete(token: string, clientId: string, method: string, waitMs: number): Promise<IdentifiedPerson | 'RUNNING'> {
+  async complete(token: string, clientId: string, method: string, waitMs: number, evidence?: Readonly<Record<string, unknown>>): Promise<IdentifiedPerson | 'RUNNING'> {
     const session = this.#sessions.get(token);
     if (!session || session.clientId !== clientId || session.method !== method) {
       throw new IdentityError('ERR_IDENTITY_SESSION_NOT_FOUND', 'No identification session with this token (unknown, expired or already completed).', { status: 404 });
+    }
+    if (evidence && session.attempt.present) {
+      await session.attempt.present(evidence);
+      await session.done;
     }
     if (!session.settled && waitMs > 0) {
       let timer: NodeJS.Timeout | undefined;

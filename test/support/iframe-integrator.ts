@@ -58,14 +58,14 @@ export function askHelper(page: Page, stationOrigin: string, message: unknown): 
 }
 
 /** Runs the published client's iframe signing module in the integrator page; resolves with its outcome. */
-export function signWithPublishedClient(page: Page, options: { stationUrl: string; clientId: string; docId: string; module: string }): Promise<{ ok: boolean; detail: string }> {
+export function signWithPublishedClient(page: Page, options: { stationUrl: string; clientId: string; docId: string; module: string; countryCode?: string }): Promise<{ ok: boolean; detail: string }> {
   return page.evaluate(
-    ({ stationUrl, clientId, docId, module }) =>
+    ({ stationUrl, clientId, docId, module, countryCode = 'EE' }) =>
       new Promise<{ ok: boolean; detail: string }>((resolve) => {
         const global = window as unknown as { eidEasyBrowserClient: { createClient(settings: object): { signature: Record<string, { start(options: object): void }> } } };
-        const client = global.eidEasyBrowserClient.createClient({ clientId, docId, countryCode: 'EE', sandbox: true, apiEndpoints: { base: () => stationUrl } });
+        const client = global.eidEasyBrowserClient.createClient({ clientId, docId, countryCode, sandbox: true, apiEndpoints: { base: () => stationUrl } });
         client.signature[module]!.start({
-          countryCode: 'EE',
+          countryCode,
           iframeHolder: document.getElementById('holder'),
           success: (result: unknown) => resolve({ ok: true, detail: JSON.stringify(result) }),
           fail: (error: unknown) => resolve({ ok: false, detail: JSON.stringify(error) }),

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { CardProcess } from '../cards/card-process.js';
+import { startPcscd, waitFor, waitUntilNoCard } from '../support/pcsc-test-env.js';
+import type { PcscDaemon } from '../support/pcsc-daemon.js';
+import { OPENSC_MODULE } from '../support/pcsc-pkcs11-tool.js';
+import { launchChromium } from '../support/browser.js';
+import { startTestStation, type TestStation } from '../support/test-station.js';
+import { ScriptedPrompt } from '../support/oidc-scripted-prompt.js';
+import { minimalPdf } from '../support/signing-test-pdfs.js';
+import { createNssDb, pdfsig } from '../support/signing-validators.js';
+import { signWithPublishedClient, startIntegrator, type Integrator } from '../support/iframe-integrator.js';
+import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
+
+const SECRET = 'shop-api-secret-0123456789';
+
+// A USB token method driven through OpenSC's PKCS#11 module over the real pcscd (an emulated PIV token): the
+// middleware path real USB tokens take, with a signature key that needs the PIN for every signature.
+describe('iframe helper with a USB token through OpenSC', () => {
+  let daemon: PcscDaemon;
+  let card: CardProcess;
+  let station: TestStation;
+  let integrator: Integrator;
+  let browser: Browser;
+  let dir: string;
+  const prompt = new ScriptedPrompt();
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'iframe-opensc-'));
+    daemon = await startPcscd();
+    card = await CardProcess.start({ kind: 'piv', piv: { pinTries: 3, slots: { authentication: 'RSA-2048', signature: 'P-256' } } });
+    await card.insert();
+    const source = createPkcs11TokenSource({ includeKnown: false, modules: [{ path: OPENSC_MODULE, name: 'OpenSC', kind: 'pkcs11', origin: 'config' }], pollIntervalMs: 100 });
+    station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [source], userPrompt: prompt });
+    await waitFor('the PIV token', () => station.tokens.tokens().length > 0, 10_000);
+    integrator = await startIntegrator();
+    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await integrator?.close();
+    await station?.dispose();
+    await card?.stop();
+    await waitUntilNoCard().catch(() => undefined);
+    await daemon?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('certeurope-usb-token-signature: the published client signs with the token; pdfsig accepts the PDF', async () => {
+    prompt.pin = '123456';
+    const prepared = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'shop', secret: SECRET, container_type: 'pdf', files: [{ fileName: 'token.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }] }),
+    });
+    const docId = ((await prepared.json()) as { doc_id: string }).doc_id;
+    const page = await browser.newPage();
+    await page.goto(`${integrator.origin}/`);
+    const outcome = await signWithPublishedClient(page, { stationUrl: station.baseUrl, clientId: 'shop', docId, module: 'certEuropeUsbTokenSignature', countryCode: 'FR' });
+    expect(outcome, outcome.detail).toMatchObject({ ok: true });
+    expect(prompt.pins.at(-1)).toMatchObject({ requester: integrator.origin });
+
+    const download = await fetch(`${station.baseUrl}/api/signatures/download-signed-file`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'shop', secret: SECRET, doc_id: docId }),
+    });
+    const path = join(dir, 'token-signed.pdf');
+    await writeFile(path, Buffer.from(((await download.json()) as { signed_file_contents: string }).signed_file_contents, 'base64'));
+    const report = await pdfsig(await createNssDb(join(dir, 'nss'), card.caPem), path);
+    expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true });
+    await page.close();
+  });
+});

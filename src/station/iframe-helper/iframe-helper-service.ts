@@ -4,6 +4,7 @@ import type { IframeSignatureCall, WebEidAuthToken } from '../../core/schemas/if
 import { STATION_NAME } from '../../core/constants.js';
 import { webEidAlgorithmFor, webEidSignedData } from '../identity/web-eid-auth-token.js';
 import type { UserPrompt } from '../ports/user-prompt.js';
+import type { CertificateChoiceRequest } from '../../core/schemas/prompts.js';
 import type { Token } from '../tokens/token.js';
 import { UserCancelledError } from '../tokens/token-errors.js';
 import type { PendingSignatures } from '../sessions/pending-signatures.js';
@@ -51,7 +52,7 @@ export class IframeHelperService {
 
   async certificate(ticket: string, embeddingOrigin: string, signal: AbortSignal): Promise<string> {
     const context = this.#context(ticket, embeddingOrigin, signal);
-    const chosen = await this.#choose(context, await this.#candidatesOnceInserted(context, 'signing'));
+    const chosen = await this.#choose(context, await this.#candidatesOnceInserted(context, 'signing'), 'sign');
     await this.#allowRead(context, chosen.certificate);
     context.frame.chosen = { tokenId: chosen.token.id, certificateId: chosen.certificate.id, certificate: chosen.certificate.certificate };
     return chosen.certificate.certificate;
@@ -63,7 +64,7 @@ export class IframeHelperService {
    */
   async authToken(ticket: string, embeddingOrigin: string, nonce: string, signal: AbortSignal): Promise<WebEidAuthToken> {
     const context = this.#context(ticket, embeddingOrigin, signal);
-    const { token, certificate } = await this.#choose(context, await this.#candidatesOnceInserted(context, 'authentication'));
+    const { token, certificate } = await this.#choose(context, await this.#candidatesOnceInserted(context, 'authentication'), 'authenticate');
     const { algorithm, hash } = webEidAlgorithmFor(certificate);
     const digest = createHash(hash.replace('-', '').toLowerCase()).update(webEidSignedData(context.origin, nonce, hash)).digest();
     const agreed = await this.#deps.userPrompt.confirm(
@@ -177,12 +178,12 @@ export class IframeHelperService {
     return candidates;
   }
 
-  async #choose(context: FrameContext, candidates: Candidate[]): Promise<Candidate> {
+  async #choose(context: FrameContext, candidates: Candidate[], purpose: CertificateChoiceRequest['purpose']): Promise<Candidate> {
     if (candidates.length === 1) return candidates[0]!;
     const index = await this.#deps.userPrompt.chooseCertificate(
       {
         requester: context.origin,
-        purpose: 'sign',
+        purpose,
         candidates: candidates.map(({ token, certificate }) => ({
           tokenId: token.id,
           certificateId: certificate.id,

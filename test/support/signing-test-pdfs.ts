@@ -59,6 +59,25 @@ export async function writeFormPdf(path: string): Promise<string> {
   return path;
 }
 
+/**
+ * A one-page PDF whose page has the given box and rotation entries (e.g. `/MediaBox [100 200 712 992] /Rotate 90`)
+ * and text in a band along the top edge of the visible area as displayed, so the rest of the page is free.
+ */
+export async function writePagePdf(path: string, pageEntries: string, content: string): Promise<string> {
+  await writeFile(
+    path,
+    pdfFromObjects([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      `<< /Type /Page /Parent 2 0 R ${pageEntries} /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>`,
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Producer (Signing Station tests) >>',
+    ]),
+  );
+  return path;
+}
+
 export async function writeMinimalPdf(path: string, text?: string): Promise<string> {
   await writeFile(path, minimalPdf(text));
   return path;

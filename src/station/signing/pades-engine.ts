@@ -107,6 +107,9 @@ export class PadesEngine {
         time: options.time ?? new Date(),
         ...(options.reason !== undefined ? { reason: options.reason } : {}),
         visible: options.visible ?? false,
+        ...(options.page !== undefined ? { page: options.page } : {}),
+        ...(options.rect !== undefined ? { rect: options.rect } : {}),
+        ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}),
         contentsSize: reservedContentsSize([options.certificate, ...chain]),
       });
       const rangeHash = createHash(digestAlgorithms[hashAlgorithm].nodeName);

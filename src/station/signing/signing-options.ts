@@ -1,6 +1,7 @@
 import type { HashAlgorithm } from '../tokens/token.js';
 import type { HashSigner } from './hash-signer.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
+import type { ViewerRect } from './pdf/signature-placement.js';
 
 /** What the signer consented to and how the signature looks; shared by every format. */
 export interface PrepareOptions {
@@ -10,8 +11,17 @@ export interface PrepareOptions {
   chain?: readonly Uint8Array[];
   /** The signing reason the signer typed/accepted: PDF /Reason, XAdES commitment qualifier. */
   reason?: string;
-  /** PDF only: draw a visible signature (signer, time, reason) on the first page. */
+  /** PDF only: draw a visible signature (signer, time with time zone, reason), upright and inside the visible page. */
   visible?: boolean;
+  /** Visible PDF signature: 1-based page number (default 1). */
+  page?: number;
+  /**
+   * Visible PDF signature: the box in points, measured from the bottom-left corner of the page's visible area as a
+   * reader displays it (after CropBox and /Rotate). Default: that corner, 18 pt in, above earlier signatures.
+   */
+  rect?: ViewerRect;
+  /** Visible signature: IANA time zone the signing time is shown in (default: the station's). */
+  timeZone?: string;
   /** Name shown as the signer; defaults to the certificate's common name. */
   signerName?: string;
   /** Claimed signing time; defaults to now. The signature timestamp gives the trusted time. */

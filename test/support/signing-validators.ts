@@ -95,7 +95,7 @@ export function embeddedSignatures(pdf: Buffer): EmbeddedPdfSignature[] {
 }
 
 /** The signature value and the signature timestamp token (if any) of a CMS SignedData. */
-export function cmsParts(cms: Uint8Array): { signatureValue: Uint8Array; timestampToken: Uint8Array | undefined; signedAttributeTypes: string[] } {
+export function cmsParts(cms: Uint8Array): { signatureValue: Uint8Array; timestampToken: Uint8Array | undefined; signedAttributeTypes: string[]; certificates: Buffer[] } {
   const signedData = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(cms)).content });
   const signer = signedData.signerInfos[0]!;
   const token = signer.unsignedAttrs?.attributes.find((a) => a.type === '1.2.840.113549.1.9.16.2.14')?.values[0];
@@ -103,6 +103,7 @@ export function cmsParts(cms: Uint8Array): { signatureValue: Uint8Array; timesta
     signatureValue: new Uint8Array(signer.signature.valueBlock.valueHexView),
     timestampToken: token ? new Uint8Array(token.toBER()) : undefined,
     signedAttributeTypes: signer.signedAttrs?.attributes.map((a) => a.type) ?? [],
+    certificates: (signedData.certificates ?? []).map((c) => Buffer.from(c.toSchema().toBER())),
   };
 }
 

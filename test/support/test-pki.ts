@@ -56,6 +56,30 @@ export async function createTestCa(name = 'CN=Signing Station Test Root,O=Signin
   return { certificate, keys, pem: certificate.toString('pem'), der: new Uint8Array(certificate.rawData) };
 }
 
+let serial = 0x1000;
+
+/** A CA issued by `parent` (an intermediate), to test that signatures embed the whole chain. */
+export async function createTestIntermediateCa(parent: TestCa, name: string, algorithm: KeyAlgorithm = 'P-256'): Promise<TestCa> {
+  const keys = (await webcrypto.subtle.generateKey(keyParams(algorithm), true, ['sign', 'verify'])) as CryptoKeyPair;
+  const certificate = await x509.X509CertificateGenerator.create({
+    serialNumber: (serial++).toString(16),
+    subject: name,
+    issuer: parent.certificate.subject,
+    notBefore: new Date(Date.now() - 86_400_000),
+    notAfter: new Date(Date.now() + 5 * 365 * 86_400_000),
+    publicKey: keys.publicKey,
+    signingKey: parent.keys.privateKey,
+    signingAlgorithm: signingAlgorithm(parent.keys.privateKey),
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.AuthorityKeyIdentifierExtension.create(parent.keys.publicKey),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
+  });
+  return { certificate, keys, pem: certificate.toString('pem'), der: new Uint8Array(certificate.rawData) };
+}
+
 export interface IssueOptions {
   subject: string;
   publicKey: CryptoKey;
@@ -64,8 +88,6 @@ export interface IssueOptions {
   notAfter?: Date;
   serialNumber?: string;
 }
-
-let serial = 0x1000;
 
 export async function issueCertificate(ca: TestCa, options: IssueOptions): Promise<IssuedCertificate> {
   const keyUsage =

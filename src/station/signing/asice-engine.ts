@@ -12,6 +12,7 @@ import { XadesBaselineSignature } from './asice/xades-baseline-signature.js';
 import { AtomicOutputFile } from '../files/atomic-output-file.js';
 import { commitOutput } from './commit-output.js';
 import { digestAlgorithms } from './digest-algorithms.js';
+import { signerChain } from './signer-chain.js';
 import { checkOutputPath } from './input-output-paths.js';
 import { SignerCertificate } from './signer-certificate.js';
 import type { FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
@@ -138,7 +139,7 @@ export class AsiceEngine {
     const { xml, signedInfo } = XadesBaselineSignature.prepare({
       dataObjects: dataFiles.map((f) => ({ name: f.name, mediaType: f.mediaType, digest: new Uint8Array(Buffer.from(f.digest, 'base64')) })),
       signer,
-      chain: options.chain ?? [],
+      chain: await signerChain(options),
       hashAlgorithm,
       time: options.time ?? new Date(),
       ...(options.reason !== undefined ? { reason: options.reason } : {}),

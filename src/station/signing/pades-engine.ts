@@ -9,6 +9,7 @@ import { checkOutputPath } from './input-output-paths.js';
 import { PdfDocumentReader } from './pdf/pdf-document-reader.js';
 import { buildSignatureUpdate, type PdfSignatureUpdate } from './pdf/pdf-signature-update.js';
 import { SignerCertificate } from './signer-certificate.js';
+import { signerChain } from './signer-chain.js';
 import type { FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
 import { DocumentChangedError, SignatureTooLargeError, SignatureValueInvalidError } from './signing-errors.js';
 import { timestampSignature } from './signature-timestamp.js';
@@ -94,7 +95,7 @@ export class PadesEngine {
   static async prepare(documentPath: string, options: PrepareOptions): Promise<PreparedSignature<PadesSigningState>> {
     const hashAlgorithm = options.hashAlgorithm ?? 'SHA-256';
     const signer = new SignerCertificate(options.certificate);
-    const chain = options.chain ?? [];
+    const chain = await signerChain(options);
     if (options.outputPath) await checkOutputPath(documentPath, options.outputPath, options.overwrite ?? false);
     // One open file for the structure and the bytes: a file replaced (renamed over) meanwhile cannot mix in.
     const handle = await open(documentPath, 'r');

@@ -32,12 +32,13 @@ export class SignatureEngine {
     format: SignatureFormat,
     input: string | readonly AsiceDataFile[],
     signer: DocumentSigner,
-    options: Omit<PrepareOptions, 'certificate' | 'chain'> & FinishOptions,
+    options: Omit<PrepareOptions, 'certificate' | 'chain' | 'issuers'> & FinishOptions,
   ): Promise<void> {
     const prepared = await SignatureEngine.prepare(format, input, {
       ...options,
       certificate: signer.certificate,
       ...(signer.chain ? { chain: signer.chain } : {}),
+      ...(signer.issuers ? { issuers: signer.issuers } : {}),
     });
     try {
       const signatureValue = await signer.sign(new Uint8Array(Buffer.from(prepared.dataToSignDigest, 'hex')), prepared.digestAlgorithm);

@@ -9,6 +9,11 @@ export interface PrepareOptions {
   certificate: Uint8Array;
   /** DER intermediate certificates to embed (root optional). */
   chain?: readonly Uint8Array[];
+  /**
+   * DER candidate issuers (a token's certificates, the station's trusted issuers, a configured bundle): the chain
+   * embedded is completed from them up to the trust anchor.
+   */
+  issuers?: readonly Uint8Array[];
   /** The signing reason the signer typed/accepted: PDF /Reason, XAdES commitment qualifier. */
   reason?: string;
   /** PDF only: draw a visible signature (signer, time with time zone, reason), upright and inside the visible page. */
@@ -55,6 +60,7 @@ export interface FinishOptions {
 export interface DocumentSigner {
   certificate: Uint8Array;
   chain?: readonly Uint8Array[];
+  issuers?: readonly Uint8Array[];
   sign: HashSigner;
 }
 

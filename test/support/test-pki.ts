@@ -87,6 +87,9 @@ export interface IssueOptions {
   notBefore?: Date;
   notAfter?: Date;
   serialNumber?: string;
+  /** Where relying parties ask about revocation: an OCSP responder (authorityInfoAccess) and a CRL address. */
+  ocspUrl?: string;
+  crlUrl?: string;
 }
 
 export async function issueCertificate(ca: TestCa, options: IssueOptions): Promise<IssuedCertificate> {
@@ -102,6 +105,8 @@ export async function issueCertificate(ca: TestCa, options: IssueOptions): Promi
     await x509.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey),
     await x509.SubjectKeyIdentifierExtension.create(options.publicKey),
   ];
+  if (options.ocspUrl) extensions.push(new x509.AuthorityInfoAccessExtension({ ocsp: [new x509.GeneralName('url', options.ocspUrl)] }));
+  if (options.crlUrl) extensions.push(new x509.CRLDistributionPointsExtension([options.crlUrl]));
   if (options.usage === 'tsa') extensions.push(new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.timeStamping], true));
   if (options.usage === 'authentication') extensions.push(new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]));
   const certificate = await x509.X509CertificateGenerator.create({
@@ -119,9 +124,15 @@ export async function issueCertificate(ca: TestCa, options: IssueOptions): Promi
 }
 
 /** A soft key pair with a certificate from `ca`, exportable to PEM/PKCS#8 for openssl and pkcs11-tool. */
-export async function createTestSigner(ca: TestCa, subject: string, algorithm: KeyAlgorithm = 'RSA-2048', usage: IssueOptions['usage'] = 'signing') {
+export async function createTestSigner(
+  ca: TestCa,
+  subject: string,
+  algorithm: KeyAlgorithm = 'RSA-2048',
+  usage: IssueOptions['usage'] = 'signing',
+  revocation: Pick<IssueOptions, 'ocspUrl' | 'crlUrl'> = {},
+) {
   const keys = (await webcrypto.subtle.generateKey(keyParams(algorithm), true, ['sign', 'verify'])) as CryptoKeyPair;
-  const issued = await issueCertificate(ca, { subject, publicKey: keys.publicKey, usage });
+  const issued = await issueCertificate(ca, { subject, publicKey: keys.publicKey, usage, ...revocation });
   const pkcs8 = new Uint8Array(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
   return { ...issued, keys, pkcs8 };
 }

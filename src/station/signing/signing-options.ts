@@ -1,3 +1,4 @@
+import type { SignatureBaseline } from '../../core/schemas/signature-baseline.js';
 import type { HashAlgorithm } from '../tokens/token.js';
 import type { HashSigner } from './hash-signer.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
@@ -47,8 +48,14 @@ export interface PrepareOptions {
 
 export interface FinishOptions {
   outputPath: string;
-  /** B-T when given, B-B (no timestamp) when omitted. */
+  /** The signature timestamp (B-T and up) and, for B-LTA, the document or archive timestamp. */
   timestampClient?: TimestampClient;
+  /**
+   * Default B-T with a timestampClient, else B-B. B-LT also embeds the certificates and OCSP responses or CRLs of the
+   * signer's and the TSA's chains (fetched from the certificates' OCSP and CRL addresses; a revoked signer is
+   * refused); B-LTA adds a timestamp over all of it.
+   */
+  baseline?: SignatureBaseline;
   /** Replace an existing output file (never the input). */
   overwrite?: boolean;
   /** Permissions of the output file (default 0o644, less the umask). */

@@ -9,6 +9,8 @@ import { SignatureFontSubset } from './signature-font.js';
 import { appearanceMatrix, checkedRect, defaultRect, defaultWidth, userRect, type Rect, type ViewerRect } from './signature-placement.js';
 
 export interface SignatureUpdateOptions {
+  /** A signature (CAdES, with signer and reason) or a document timestamp (RFC 3161, for B-LTA). Default signature. */
+  kind?: 'signature' | 'document-timestamp';
   signerName: string;
   time: Date;
   reason?: string;
@@ -84,6 +86,15 @@ async function readSignatureForm(reader: PdfDocumentReader, catalog: PdfDict): P
 }
 
 function signatureDictionary(options: SignatureUpdateOptions): PdfDict {
+  if (options.kind === 'document-timestamp') {
+    return new PdfDict([
+      ['Type', name('DocTimeStamp')],
+      ['Filter', name('Adobe.PPKLite')],
+      ['SubFilter', name('ETSI.RFC3161')],
+      ['ByteRange', new PdfRaw(BYTE_RANGE_PLACEHOLDER)],
+      ['Contents', new PdfRaw(`<${'0'.repeat(options.contentsSize * 2)}>`)],
+    ]);
+  }
   const sig = new PdfDict([
     ['Type', name('Sig')],
     ['Filter', name('Adobe.PPKLite')],

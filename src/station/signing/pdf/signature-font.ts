@@ -3,9 +3,9 @@
 // Only the glyphs a signature uses are embedded, as a TrueType subset made by fontkit.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { deflateSync } from 'node:zlib';
 import { create, type Font, type Glyph } from 'fontkit';
 import { PdfDict, PdfName, PdfString, formatPdfValue, type PdfRef } from './pdf-object.js';
+import { compressedStream } from './pdf-stream-object.js';
 
 const FONT_FILE = 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf';
 /** ISO 32000-1 9.6.4: a subset's font name starts with six capital letters and '+'. */
@@ -155,11 +155,4 @@ export class SignatureFontSubset {
       'end',
     ].join('\n');
   }
-}
-
-/** A FlateDecode stream object body (dictionary + stream), bytes carried as latin1 text like the rest of the update. */
-export function compressedStream(data: Buffer, entries: Iterable<[string, number]> = []): string {
-  const compressed = deflateSync(data);
-  const dict = new PdfDict([...entries, ['Filter', new PdfName('FlateDecode')], ['Length', compressed.length]]);
-  return `${formatPdfValue(dict)}\nstream\n${compressed.toString('latin1')}\nendstream`;
 }

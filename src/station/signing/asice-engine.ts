@@ -13,10 +13,12 @@ import { AtomicOutputFile } from '../files/atomic-output-file.js';
 import { commitOutput } from './commit-output.js';
 import { digestAlgorithms } from './digest-algorithms.js';
 import { signerChain } from './signer-chain.js';
+import { baselinePlan } from './baseline-level.js';
+import { collectValidationMaterial, timestampTokenChain, type ValidationMaterial } from './validation-material.js';
 import { checkOutputPath } from './input-output-paths.js';
 import { SignerCertificate } from './signer-certificate.js';
 import type { FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
-import { DocumentChangedError, SignatureValueInvalidError } from './signing-errors.js';
+import { BaselineUnsupportedError, DocumentChangedError, SignatureValueInvalidError } from './signing-errors.js';
 import { timestampSignature } from './signature-timestamp.js';
 
 /** Everything finish needs, JSON-safe. It names a file on disk: keep it on the station, never hand it to a browser. */
@@ -33,6 +35,8 @@ export interface AsiceSigningState {
   /** Base64 canonical SignedInfo: the signed bytes. */
   signedInfo: string;
   certificate: string;
+  /** Base64 DER issuers embedded in ds:KeyInfo, nearest first (absent in states from before B-LT). */
+  chain?: string[];
 }
 
 /** A file to put into a new container: where it is on disk, its name inside the container, its media type. */
@@ -136,10 +140,11 @@ export class AsiceEngine {
         dataFiles.push({ name, mediaType: file.mediaType ?? mediaTypeOf(name), digest: hash.digest(), size: sizes[i]!, path: file.path });
       }
     }
+    const chain = await signerChain(options);
     const { xml, signedInfo } = XadesBaselineSignature.prepare({
       dataObjects: dataFiles.map((f) => ({ name: f.name, mediaType: f.mediaType, digest: new Uint8Array(Buffer.from(f.digest, 'base64')) })),
       signer,
-      chain: await signerChain(options),
+      chain,
       hashAlgorithm,
       time: options.time ?? new Date(),
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
@@ -157,11 +162,23 @@ export class AsiceEngine {
         xml,
         signedInfo: signedInfo.toString('base64'),
         certificate: Buffer.from(options.certificate).toString('base64'),
+        chain: chain.map((c) => Buffer.from(c).toString('base64')),
       },
     };
   }
 
+  /** B-LT material; certificates already in ds:KeyInfo are not repeated in CertificateValues. */
+  static async #validationMaterial(signer: Uint8Array, state: AsiceSigningState, timestampToken: Uint8Array | undefined): Promise<ValidationMaterial> {
+    const keyInfo = [signer, ...(state.chain ?? []).map((c) => new Uint8Array(Buffer.from(c, 'base64')))];
+    const material = await collectValidationMaterial(keyInfo, timestampToken ? [await timestampTokenChain(timestampToken)] : []);
+    const embedded = new Set(keyInfo.map((c) => Buffer.from(c).toString('base64')));
+    return { ...material, certificates: material.certificates.filter((c) => !embedded.has(Buffer.from(c).toString('base64'))) };
+  }
+
   static async finish(state: AsiceSigningState, value: Uint8Array, options: FinishOptions): Promise<void> {
+    const plan = baselinePlan(options);
+    // An archive timestamp covers the data objects' bytes as well; it is not built for ASiC-E yet.
+    if (plan.archiveTimestamp) throw new BaselineUnsupportedError('B-LTA', 'ASiC-E (XAdES)');
     const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
     const signatureValue = signer.rawSignatureValue(value);
     if (!signer.verifies(Buffer.from(state.signedInfo, 'base64'), signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
@@ -170,11 +187,12 @@ export class AsiceEngine {
     }
     const { doc, timestampInput } = XadesBaselineSignature.withSignatureValue(state.xml, signatureValue);
     let timestampToken: Uint8Array | undefined;
-    if (options.timestampClient) {
+    if (plan.timestampClient) {
       const imprint = new Uint8Array(createHash(digestAlgorithms[state.hashAlgorithm].nodeName).update(timestampInput).digest());
-      timestampToken = await timestampSignature(options.timestampClient, imprint, state.hashAlgorithm);
+      timestampToken = await timestampSignature(plan.timestampClient, imprint, state.hashAlgorithm);
     }
-    const signatureXml = Buffer.from(XadesBaselineSignature.complete(doc, timestampToken), 'utf8');
+    const material = plan.longTerm ? await AsiceEngine.#validationMaterial(signer.der, state, timestampToken) : undefined;
+    const signatureXml = Buffer.from(XadesBaselineSignature.complete(doc, timestampToken, material), 'utf8');
 
     const zip = new yazl.ZipFile();
     const entryOptions = { forceDosTimestamp: true } as const;

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DOMParser, XMLSerializer, type Document, type Element } from '@xmldom/xmldom';
 import { XmlCanonicalizer } from 'xmldsigjs';
 import type { HashAlgorithm } from '../../tokens/token.js';
+import type { ValidationMaterial } from '../validation-material.js';
 import { digestAlgorithms } from '../digest-algorithms.js';
 import type { SignerCertificate } from '../signer-certificate.js';
 
@@ -111,14 +112,21 @@ export class XadesBaselineSignature {
     return { doc, timestampInput: canonical(element) };
   }
 
-  /** Adds the SignatureTimeStamp (when given) and serialises. */
-  static complete(doc: Document, timestampToken: Uint8Array | undefined): string {
+  /**
+   * Adds the unsigned properties and serialises: the SignatureTimeStamp (B-T) and, for B-LT, CertificateValues
+   * (certificates not already in ds:KeyInfo, such as the TSA's) and RevocationValues (OCSP responses, CRLs).
+   */
+  static complete(doc: Document, timestampToken: Uint8Array | undefined, material?: ValidationMaterial): string {
     if (timestampToken) {
       const id = byId(doc, 'Signature', NS.ds).getAttribute('Id');
+      const encapsulated = (tag: string, items: readonly Uint8Array[]): string => items.map((item) => `<xades:${tag}>${b64(item)}</xades:${tag}>`).join('');
+      const certificateValues = material?.certificates.length ? `<xades:CertificateValues>${encapsulated('EncapsulatedX509Certificate', material.certificates)}</xades:CertificateValues>` : '';
+      const ocsps = material?.ocsps.length ? `<xades:OCSPValues>${encapsulated('EncapsulatedOCSPValue', material.ocsps)}</xades:OCSPValues>` : '';
+      const crls = material?.crls.length ? `<xades:CRLValues>${encapsulated('EncapsulatedCRLValue', material.crls)}</xades:CRLValues>` : '';
       const fragment = new DOMParser().parseFromString(
         `<xades:UnsignedProperties xmlns:xades="${NS.xades}" xmlns:ds="${NS.ds}"><xades:UnsignedSignatureProperties><xades:SignatureTimeStamp Id="${id}-SignatureTimeStamp">` +
           `<ds:CanonicalizationMethod Algorithm="${EXC_C14N}"/><xades:EncapsulatedTimeStamp>${b64(timestampToken)}</xades:EncapsulatedTimeStamp>` +
-          `</xades:SignatureTimeStamp></xades:UnsignedSignatureProperties></xades:UnsignedProperties>`,
+          `</xades:SignatureTimeStamp>${certificateValues}${ocsps || crls ? `<xades:RevocationValues>${crls}${ocsps}</xades:RevocationValues>` : ''}</xades:UnsignedSignatureProperties></xades:UnsignedProperties>`,
         'application/xml',
       );
       const unsigned = doc.importNode(fragment.documentElement!, true);

@@ -8,7 +8,9 @@ import { SignatureEngine } from '../../../src/station/signing/signature-engine.j
 import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
 import { createOpensslTsa, type OpensslTsa } from '../../support/openssl-tsa.js';
 import { startRevocationServices, type RevocationServices } from '../../support/revocation-services.js';
-import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslCmsVerify, opensslTsVerify, pdfsig, qpdfCheck, run } from '../../support/signing-validators.js';
+import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslCmsVerify, opensslTsVerify, pdfsig, qpdfCheck, run, xmlsecVerify } from '../../support/signing-validators.js';
+import { extractZip } from '../../support/signing-zip-extract.js';
+import { runCli } from '../../support/run-cli.js';
 import { writeMinimalPdf } from '../../support/signing-test-pdfs.js';
 import { createTestCa, createTestSigner, type TestCa } from '../../support/test-pki.js';
 
@@ -152,5 +154,73 @@ describe('PAdES baselines', () => {
       code: 'ERR_SIGNING_UNSUPPORTED_SIGNER',
     });
     await expect(SignatureEngine.sign('pades', input, { certificate: ocspSigner.der, sign }, { outputPath: join(dir, 'no-tsa.pdf'), baseline: 'B-LTA' })).rejects.toThrow(TypeError);
+  });
+});
+
+describe('signing-station sign --baseline', () => {
+  it('B-LTA from the command line with a PKCS#12 file and an HTTP TSA: signature, DSS and document timestamp', async () => {
+    const pem = (der: Uint8Array): string => `-----BEGIN PRIVATE KEY-----\n${Buffer.from(der).toString('base64')}\n-----END PRIVATE KEY-----\n`;
+    await writeFile(join(dir, 'cli-key.pem'), pem(ocspSigner.pkcs8));
+    await writeFile(join(dir, 'cli-cert.pem'), ocspSigner.pem);
+    const p12 = join(dir, 'cli.p12');
+    const exported = await run('openssl', ['pkcs12', '-export', '-in', join(dir, 'cli-cert.pem'), '-inkey', join(dir, 'cli-key.pem'), '-certfile', rootPath, '-out', p12, '-passout', 'pass:secret']);
+    expect(exported.code, exported.stderr).toBe(0);
+    const tsaHttp = await tsa.serveHttp();
+    try {
+      const input = await writeMinimalPdf(join(dir, 'cli.pdf'));
+      const output = join(dir, 'cli-signed.pdf');
+      const result = await runCli(['sign', input, '--out', output, '--pkcs12', p12, '--pin-stdin', '--baseline', 'B-LTA', '--tsa', tsaHttp.url], { stdin: 'secret\n' });
+      expect(result.code, result.stderr).toBe(0);
+      await expectSignatureValid(output);
+      const { ocsps } = await readDss(output);
+      expect(ocsps).toHaveLength(1);
+      expect((await readFile(output)).toString('latin1')).toContain('/SubFilter /ETSI.RFC3161');
+    } finally {
+      await tsaHttp.close();
+    }
+  });
+});
+
+describe('ASiC-E (XAdES) baselines', () => {
+  async function signContainer(name: string, signer: Signer, baseline: SignatureBaseline): Promise<string> {
+    const input = join(dir, `${name}.txt`);
+    await writeFile(input, `${name}\n`);
+    const output = join(dir, `${name}.asice`);
+    await SignatureEngine.sign('asice', input, { certificate: signer.der, issuers: [ca.der], sign: softKeySigner(signer.pkcs8) }, { outputPath: output, timestampClient: tsa, baseline });
+    return output;
+  }
+
+  it('B-LT: CertificateValues with the TSA certificate and RevocationValues with the OCSP response; xmlsec1 verifies', async () => {
+    const output = await signContainer('xades-lt', ocspSigner, 'B-LT');
+    const root = await mkdtemp(join(dir, 'xades-lt-'));
+    await extractZip(output, root);
+    const xml = await readFile(join(root, 'META-INF/signatures0.xml'), 'utf8');
+    const verified = await xmlsecVerify(root, 'META-INF/signatures0.xml', rootPath);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    expect(xml).toMatch(/<xades:SignatureTimeStamp [^>]*>.*<\/xades:SignatureTimeStamp><xades:CertificateValues><xades:EncapsulatedX509Certificate>/);
+    expect(xml).not.toContain(`<xades:EncapsulatedX509Certificate>${Buffer.from(ocspSigner.der).toString('base64')}<`);
+    const ocsp = /<xades:EncapsulatedOCSPValue>([^<]+)</.exec(xml)?.[1];
+    expect(ocsp).toBeDefined();
+    expect(xml).toContain('<xades:RevocationValues><xades:OCSPValues>');
+    await writeFile(join(dir, 'xades.ocsp'), Buffer.from(ocsp!, 'base64'));
+    await writeFile(join(dir, 'xades-signer.pem'), ocspSigner.pem);
+    const status = await run('openssl', ['ocsp', '-respin', join(dir, 'xades.ocsp'), '-CAfile', rootPath, '-issuer', rootPath, '-sha256', '-cert', join(dir, 'xades-signer.pem')]);
+    expect(status.stdout, status.stdout + status.stderr).toMatch(/xades-signer\.pem: good/);
+  });
+
+  it('B-LT from a CRL: EncapsulatedCRLValue', async () => {
+    const output = await signContainer('xades-crl', crlSigner, 'B-LT');
+    const root = await mkdtemp(join(dir, 'xades-crl-'));
+    await extractZip(output, root);
+    const xml = await readFile(join(root, 'META-INF/signatures0.xml'), 'utf8');
+    expect(xml).toMatch(/<xades:RevocationValues><xades:CRLValues><xades:EncapsulatedCRLValue>[^<]+<\/xades:EncapsulatedCRLValue><\/xades:CRLValues><\/xades:RevocationValues>/);
+    expect((await xmlsecVerify(root, 'META-INF/signatures0.xml', rootPath)).code).toBe(0);
+  });
+
+  it('refuses a revoked signer, and B-LTA (no archive timestamp for XAdES yet) with a clear error, writing nothing', async () => {
+    await expect(signContainer('xades-revoked', revokedSigner, 'B-LT')).rejects.toMatchObject({ code: 'ERR_SIGNING_CERTIFICATE_REVOKED' });
+    await expect(stat(join(dir, 'xades-revoked.asice'))).rejects.toThrow();
+    await expect(signContainer('xades-lta', ocspSigner, 'B-LTA')).rejects.toMatchObject({ code: 'ERR_SIGNING_BASELINE_UNSUPPORTED' });
+    await expect(stat(join(dir, 'xades-lta.asice'))).rejects.toThrow();
   });
 });

@@ -78,6 +78,29 @@ export async function writePagePdf(path: string, pageEntries: string, content: s
   return path;
 }
 
+/**
+ * A certified document (ISO 32000-1 12.8.2.2): /Perms /DocMDP names a certification signature whose DocMDP
+ * transform allows `level` (1 no changes, 2 form filling and signing). The certification signature's /Contents is
+ * empty: what matters here is the permission the station must honour, not that signature's own validity.
+ */
+export async function writeCertifiedPdf(path: string, level: 1 | 2): Promise<string> {
+  const content = 'BT /F1 18 Tf 72 720 Td (Certified document) Tj ET';
+  await writeFile(
+    path,
+    pdfFromObjects([
+      '<< /Type /Catalog /Pages 2 0 R /Perms << /DocMDP 7 0 R >> /AcroForm << /Fields [8 0 R] /SigFlags 3 >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> /Annots [8 0 R] >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Producer (Signing Station tests) >>',
+      `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange [0 0 0 0] /Contents <00> /Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams /P ${level} /V /1.2 >> >>] >>`,
+      '<< /Type /Annot /Subtype /Widget /FT /Sig /T (Certification) /V 7 0 R /Rect [0 0 0 0] /P 3 0 R /F 132 >>',
+    ]),
+  );
+  return path;
+}
+
 export async function writeMinimalPdf(path: string, text?: string): Promise<string> {
   await writeFile(path, minimalPdf(text));
   return path;
@@ -136,8 +159,11 @@ export async function writeBigPdf(path: string, bytes: number): Promise<string> 
   return path;
 }
 
-/** A PDF from a real producer: Chromium's print-to-PDF (Skia), with embedded fonts and no /ID. */
-export async function writeChromiumPdf(path: string): Promise<string> {
+/**
+ * A PDF from a real producer: Chromium's print-to-PDF (Skia), with embedded fonts and no /ID; with its default
+ * header and footer (date, title, URL, page number in the margins) unless `headerFooter` is false.
+ */
+export async function writeChromiumPdf(path: string, { headerFooter = true } = {}): Promise<string> {
   const html = '<h1>Employment contract</h1><p>The parties agree on the terms below. Õ Ä Ö Ü š ž</p>';
   await run('chromium', [
     '--headless',
@@ -147,6 +173,7 @@ export async function writeChromiumPdf(path: string): Promise<string> {
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
+    ...(headerFooter ? [] : ['--no-pdf-header-footer']),
     `--print-to-pdf=${path}`,
     `data:text/html;charset=utf-8,${encodeURIComponent(html)}`,
   ]);

@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { expectAllValid, signPdf, usePadesFixture } from '../../support/signing-pades-fixture.js';
+import { writeCertifiedPdf, writeChromiumPdf, writeFormPdf } from '../../support/signing-test-pdfs.js';
+import { displayedPage, inkInRegion, textInRegion } from '../../support/pdf-region.js';
+import { pdfsig, qpdfCheck } from '../../support/signing-validators.js';
+
+const run = promisify(execFile);
+const f = usePadesFixture();
+
+/**
+ * qpdf rewrites of a Chromium (Skia) PDF, as documents arrive after passing through other tools. Printed without
+ * Chromium's header and footer: the default box goes to the bottom-left corner, where that footer would be.
+ */
+const variants: { name: string; qpdf: string[]; expect: RegExp; freeCorner?: false }[] = [
+  { name: 'linearized', qpdf: ['--linearize'], expect: /\/Linearized/ },
+  { name: 'object-streams', qpdf: ['--object-streams=generate'], expect: /\/ObjStm/ },
+  { name: 'pdf-2.0', qpdf: ['--force-version=2.0', '--object-streams=generate'], expect: /^%PDF-2\.0/ },
+  { name: 'rotated-90-linearized', qpdf: ['--rotate=+90', '--linearize'], expect: /\/Rotate 90/ },
+  // Turned a quarter left, the page's heading lands in the displayed bottom-left corner: the default box covers it
+  // (the station does not analyse content; README says to give a rectangle there). It is still upright and readable.
+  { name: 'rotated-270', qpdf: ['--rotate=+270', '--object-streams=generate'], expect: /\/Rotate 270|\/ObjStm/, freeCorner: false },
+];
+
+describe('PAdES on real-world PDFs', () => {
+  for (const variant of variants) {
+    it(`${variant.name}: signed visibly twice, pdfsig and qpdf --check accept it, the box shows its text`, async () => {
+      const chromium = await writeChromiumPdf(join(f.dir, `${variant.name}-source.pdf`), { headerFooter: false });
+      const input = join(f.dir, `${variant.name}.pdf`);
+      await run('qpdf', [...variant.qpdf, chromium, input]);
+      expect((await readFile(input)).toString('latin1')).toMatch(variant.expect);
+      const page = await displayedPage(input, 1);
+      const box = { x: 18, y: page.height - 18 - 58, width: 260, height: 58 };
+      if (variant.freeCorner === false) expect(await inkInRegion(input, 1, box)).toBeGreaterThan(0);
+      else expect(await inkInRegion(input, 1, box)).toBe(0);
+
+      await signPdf(f, input, join(f.dir, `${variant.name}-1.pdf`), f.rsa, { visible: true, signerName: 'Іван Петренко', reason: 'Погоджено – “так”' });
+      await signPdf(f, join(f.dir, `${variant.name}-1.pdf`), join(f.dir, `${variant.name}-2.pdf`), f.ec, { visible: true, reason: 'Second' });
+      await expectAllValid(f, join(f.dir, `${variant.name}-2.pdf`), 2);
+      const output = join(f.dir, `${variant.name}-2.pdf`);
+      expect(await inkInRegion(output, 1, box)).toBeGreaterThan(0.5);
+      const text = (await textInRegion(output, 1, { ...box, y: box.y - 80, height: 140 })).replace(/\s+/g, ' ');
+      expect(text).toContain('Digitally signed by Іван Петренко');
+      expect(text).toContain('Reason: Погоджено – “так”');
+      expect(text).toContain('Reason: Second');
+    });
+  }
+
+  it('AcroForm with existing fields: the new signature joins them, the fields stay', async () => {
+    const input = await writeFormPdf(join(f.dir, 'acroform.pdf'));
+    const output = join(f.dir, 'acroform-signed.pdf');
+    await signPdf(f, input, output, f.rsa, { visible: true, reason: 'Form' });
+    await expectAllValid(f, output, 1);
+    const { stdout } = await run('qpdf', ['--json', '--json-key=acroform', output]);
+    const fields = (JSON.parse(stdout) as { acroform: { fields: { fullname: string; fieldtype: string }[] } }).acroform.fields;
+    expect(fields.map((field) => [field.fullname, field.fieldtype])).toEqual([
+      ['Signature1', '/Tx'],
+      ['Signature2', '/Sig'],
+    ]);
+  });
+
+  it('certified with no changes permitted (DocMDP P=1): refused with a clear error, nothing written', async () => {
+    const input = await writeCertifiedPdf(join(f.dir, 'certified-p1.pdf'), 1);
+    const output = join(f.dir, 'certified-p1-signed.pdf');
+    await expect(signPdf(f, input, output, f.rsa, { visible: true })).rejects.toMatchObject({
+      code: 'ERR_SIGNING_CERTIFIED_NO_CHANGES',
+      message: expect.stringContaining('DocMDP P=1'),
+    });
+    await expect(stat(output)).rejects.toThrow();
+    expect((await readdir(f.dir)).filter((name) => name.endsWith('.partial'))).toEqual([]);
+  });
+
+  it('certified allowing form filling and signing (DocMDP P=2): signed, the certification stays first', async () => {
+    const input = await writeCertifiedPdf(join(f.dir, 'certified-p2.pdf'), 2);
+    const output = join(f.dir, 'certified-p2-signed.pdf');
+    await signPdf(f, input, output, f.rsa, { visible: true, reason: 'Approved' });
+    const structure = await qpdfCheck(output);
+    expect(structure.stdout + structure.stderr).toContain('No syntax or stream encoding errors found');
+    const report = await pdfsig(f.nss, output);
+    const ours = report.signatures.find((s) => /Signature Field Name: Signature2/.test(s.text));
+    expect(ours?.valid && ours.trusted && ours.totalDocumentSigned, report.output).toBe(true);
+    expect((await readFile(output)).toString('latin1')).toContain('/Perms << /DocMDP 7 0 R >>');
+  });
+});

@@ -136,7 +136,7 @@ export class HashSigningService {
     try {
       if (pending.method !== method) throw new SigningNotStartedError();
       session = await this.#deps.sessions.assertMaySign(pending.clientId, pending.docId);
-      await SignatureEngine.finish(pending.state, signatureValue, { outputPath: pending.outputPath, timestampClient: this.#deps.timestampClient, outputMode: 0o600 });
+      await SignatureEngine.finish(pending.state, signatureValue, { outputPath: pending.outputPath, timestampClient: this.#deps.timestampClient, baseline: session.baseline, outputMode: 0o600 });
       return session;
     } catch (error) {
       await SignatureEngine.abort(pending.state);

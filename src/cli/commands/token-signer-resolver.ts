@@ -56,7 +56,7 @@ export const tokenSignerResolver: SignerResolver = async (options, readSecret) =
     return {
       certificate: new Uint8Array(Buffer.from(certificate.certificate, 'base64')),
       issuers,
-      sign: (hash, hashAlgorithm) => signingToken.sign({ certificateId: certificate.id, hash, hashAlgorithm, scheme, pin: stdinPinSource(pin), purpose: 'sign' }),
+      sign: (hash, hashAlgorithm, mandated) => signingToken.sign({ certificateId: certificate.id, hash, hashAlgorithm, scheme: mandated ?? scheme, pin: stdinPinSource(pin), purpose: 'sign' }),
       release,
     };
   } catch (error) {

@@ -152,6 +152,7 @@ export class AsiceEngine {
     return {
       dataToSignDigest: createHash(digestAlgorithms[hashAlgorithm].nodeName).update(signedInfo).digest('hex'),
       digestAlgorithm: hashAlgorithm,
+      signatureScheme: signer.signatureScheme,
       dataToSign: signedInfo.toString('base64'),
       state: {
         format: 'asice',

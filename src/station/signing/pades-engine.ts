@@ -141,6 +141,7 @@ export class PadesEngine {
     return {
       dataToSignDigest: createHash(digestAlgorithms[hashAlgorithm].nodeName).update(signedAttributes).digest('hex'),
       digestAlgorithm: hashAlgorithm,
+      signatureScheme: signer.signatureScheme,
       dataToSign: Buffer.from(signedAttributes).toString('base64'),
       state: {
         format: 'pades',

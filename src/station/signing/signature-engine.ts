@@ -41,7 +41,7 @@ export class SignatureEngine {
       ...(signer.issuers ? { issuers: signer.issuers } : {}),
     });
     try {
-      const signatureValue = await signer.sign(new Uint8Array(Buffer.from(prepared.dataToSignDigest, 'hex')), prepared.digestAlgorithm);
+      const signatureValue = await signer.sign(new Uint8Array(Buffer.from(prepared.dataToSignDigest, 'hex')), prepared.digestAlgorithm, prepared.signatureScheme);
       await SignatureEngine.finish(prepared.state, signatureValue, options);
     } catch (error) {
       await SignatureEngine.abort(prepared.state);

@@ -1,5 +1,5 @@
 import type { SignatureBaseline } from '../../core/schemas/signature-baseline.js';
-import type { HashAlgorithm } from '../tokens/token.js';
+import type { HashAlgorithm, SignatureScheme } from '../tokens/token.js';
 import type { HashSigner } from './hash-signer.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
 import type { ViewerRect } from './pdf/signature-placement.js';
@@ -76,6 +76,8 @@ export interface PreparedSignature<State> {
   /** Hex hash the signer signs (PKCS#1 v1.5 DigestInfo / ECDSA input). */
   dataToSignDigest: string;
   digestAlgorithm: HashAlgorithm;
+  /** How the key must sign: RSA-PSS when the signer certificate's key is id-RSASSA-PSS. */
+  signatureScheme: SignatureScheme;
   /** Base64 of the bytes whose hash is dataToSignDigest, for tokens that hash themselves (CKM_SHA256_RSA_PKCS). */
   dataToSign: string;
   state: State;

@@ -62,7 +62,7 @@ export class XadesBaselineSignature {
     const digest = digestAlgorithms[input.hashAlgorithm];
     const id = `S-${randomBytes(8).toString('hex')}`;
     const digestMethod = `<ds:DigestMethod Algorithm="${digest.xmlUri}"/>`;
-    const signatureMethod = input.signer.keyAlgorithm === 'RSA' ? digest.xmlRsaUri : digest.xmlEcdsaUri;
+    const signatureMethod = { 'RSA-PSS': digest.xmlRsaPssUri, 'RSASSA-PKCS1-v1_5': digest.xmlRsaUri, ECDSA: digest.xmlEcdsaUri }[input.signer.signatureScheme];
     const references = input.dataObjects
       .map(
         (d, i) =>

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { expectAllValid, signPdf, usePadesFixture } from '../../support/signing-pades-fixture.js';
-import { writeCertifiedPdf, writeChromiumPdf, writeFormPdf } from '../../support/signing-test-pdfs.js';
+import { writeCertifiedPdf, writeChromiumPdf, writeFormPdf, writeHybridXrefPdf } from '../../support/signing-test-pdfs.js';
 import { displayedPage, inkInRegion, textInRegion } from '../../support/pdf-region.js';
 import { pdfsig, qpdfCheck } from '../../support/signing-validators.js';
 
@@ -48,6 +48,18 @@ describe('PAdES on real-world PDFs', () => {
       expect(text).toContain('Reason: Second');
     });
   }
+
+  it('hybrid-reference file (classic table + /XRefStm, page in an object stream): signed, the update chains both', async () => {
+    const input = await writeHybridXrefPdf(join(f.dir, 'hybrid.pdf'));
+    expect((await qpdfCheck(input)).stdout).toContain('No syntax or stream encoding errors found');
+    const output = join(f.dir, 'hybrid-signed.pdf');
+    await signPdf(f, input, output, f.rsa, { visible: true, reason: 'Hybrid' });
+    await expectAllValid(f, output, 1);
+    const tail = (await readFile(output)).subarray((await stat(input)).size).toString('latin1');
+    expect(tail).toMatch(/\n3 0 obj\n<<\/Type \/Page /);
+    expect(tail).toContain('\nxref\n');
+    expect((await textInRegion(output, 1, { x: 0, y: 692, width: 612, height: 100 })).replace(/\s+/g, ' ')).toContain('Reason: Hybrid');
+  });
 
   it('AcroForm with existing fields: the new signature joins them, the fields stay', async () => {
     const input = await writeFormPdf(join(f.dir, 'acroform.pdf'));

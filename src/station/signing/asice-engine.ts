@@ -18,7 +18,8 @@ import { collectValidationMaterial, timestampTokenChain, type ValidationMaterial
 import { checkOutputPath } from './input-output-paths.js';
 import { SignerCertificate } from './signer-certificate.js';
 import type { FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
-import { BaselineUnsupportedError, DocumentChangedError, SignatureValueInvalidError } from './signing-errors.js';
+import { DocumentChangedError, SignatureValueInvalidError } from './signing-errors.js';
+import type { TimestampClient } from '../tsa/timestamp-client.js';
 import { timestampSignature } from './signature-timestamp.js';
 
 /** Everything finish needs, JSON-safe. It names a file on disk: keep it on the station, never hand it to a browser. */
@@ -176,10 +177,25 @@ export class AsiceEngine {
     return { ...material, certificates: material.certificates.filter((c) => !embedded.has(Buffer.from(c).toString('base64'))) };
   }
 
+  /** B-LTA: an archive timestamp over the data objects' bytes (read again) and the signature as it stands. */
+  static async #addArchiveTimestamp(doc: Parameters<typeof XadesBaselineSignature.serialise>[0], state: AsiceSigningState, client: TimestampClient): Promise<void> {
+    const hash = createHash(digestAlgorithms[state.hashAlgorithm].nodeName);
+    const reader = state.containerPath ? await AsiceContainerReader.open(state.containerPath) : undefined;
+    try {
+      for (const file of state.dataFiles) {
+        const stream = reader ? await reader.openEntry(file.name) : createReadStream(file.path!, { highWaterMark: 1024 * 1024 });
+        for await (const chunk of stream) hash.update(chunk as Buffer);
+      }
+    } finally {
+      reader?.close();
+    }
+    for (const part of XadesBaselineSignature.archiveTimestampInputAfterData(doc)) hash.update(part);
+    const token = await timestampSignature(client, new Uint8Array(hash.digest()), state.hashAlgorithm);
+    XadesBaselineSignature.addArchiveTimestamp(doc, token);
+  }
+
   static async finish(state: AsiceSigningState, value: Uint8Array, options: FinishOptions): Promise<void> {
     const plan = baselinePlan(options);
-    // An archive timestamp covers the data objects' bytes as well; it is not built for ASiC-E yet.
-    if (plan.archiveTimestamp) throw new BaselineUnsupportedError('B-LTA', 'ASiC-E (XAdES)');
     const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
     const signatureValue = signer.rawSignatureValue(value);
     if (!signer.verifies(Buffer.from(state.signedInfo, 'base64'), signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
@@ -193,7 +209,9 @@ export class AsiceEngine {
       timestampToken = await timestampSignature(plan.timestampClient, imprint, state.hashAlgorithm);
     }
     const material = plan.longTerm ? await AsiceEngine.#validationMaterial(signer.der, state, timestampToken) : undefined;
-    const signatureXml = Buffer.from(XadesBaselineSignature.complete(doc, timestampToken, material), 'utf8');
+    XadesBaselineSignature.addUnsignedProperties(doc, timestampToken, material);
+    if (plan.archiveTimestamp) await AsiceEngine.#addArchiveTimestamp(doc, state, plan.timestampClient!);
+    const signatureXml = Buffer.from(XadesBaselineSignature.serialise(doc), 'utf8');
 
     const zip = new yazl.ZipFile();
     const entryOptions = { forceDosTimestamp: true } as const;

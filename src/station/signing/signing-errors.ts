@@ -77,10 +77,3 @@ export class CertifiedDocumentError extends SigningError {
     );
   }
 }
-
-/** The requested baseline level is not available for this format. */
-export class BaselineUnsupportedError extends SigningError {
-  constructor(baseline: string, format: string) {
-    super('ERR_SIGNING_BASELINE_UNSUPPORTED', `${baseline} signatures are not available for ${format}; use B-LT or lower.`, { status: 422, details: { baseline, format } });
-  }
-}

@@ -8,7 +8,7 @@ import { SignatureEngine } from '../../../src/station/signing/signature-engine.j
 import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
 import { createOpensslTsa, type OpensslTsa } from '../../support/openssl-tsa.js';
 import { startRevocationServices, type RevocationServices } from '../../support/revocation-services.js';
-import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslCmsVerify, opensslTsVerify, pdfsig, qpdfCheck, run, xmlsecVerify } from '../../support/signing-validators.js';
+import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslCmsVerify, opensslTsVerify, pdfsig, qpdfCheck, run, xadesArchiveTimestampInput, xmlsecVerify } from '../../support/signing-validators.js';
 import { extractZip } from '../../support/signing-zip-extract.js';
 import { runCli } from '../../support/run-cli.js';
 import { writeMinimalPdf } from '../../support/signing-test-pdfs.js';
@@ -217,10 +217,25 @@ describe('ASiC-E (XAdES) baselines', () => {
     expect((await xmlsecVerify(root, 'META-INF/signatures0.xml', rootPath)).code).toBe(0);
   });
 
-  it('refuses a revoked signer, and B-LTA (no archive timestamp for XAdES yet) with a clear error, writing nothing', async () => {
+  it('B-LTA: an xades141:ArchiveTimeStamp over the data, the signature and its long-term data; the JDK computes the same input and openssl ts verifies the token over it', async () => {
+    const output = await signContainer('xades-lta', ocspSigner, 'B-LTA');
+    const root = await mkdtemp(join(dir, 'xades-lta-'));
+    await extractZip(output, root);
+    const xml = await readFile(join(root, 'META-INF/signatures0.xml'), 'utf8');
+    expect(xml).toMatch(/<\/xades:RevocationValues><xades141:ArchiveTimeStamp xmlns:xades141="http:\/\/uri.etsi.org\/01903\/v1.4.1#" Id="[^"]+"><ds:CanonicalizationMethod Algorithm="http:\/\/www.w3.org\/2001\/10\/xml-exc-c14n#"\/><xades:EncapsulatedTimeStamp>/);
+    expect((await xmlsecVerify(root, 'META-INF/signatures0.xml', rootPath)).code).toBe(0);
+    const archive = await xadesArchiveTimestampInput(root, 'META-INF/signatures0.xml');
+    expect(archive.result.code, archive.result.stdout + archive.result.stderr).toBe(0);
+    expect(archive.input.subarray(0, 'xades-lta\n'.length).toString()).toBe('xades-lta\n');
+    const verified = await opensslTsVerify(archive.input, archive.token, tsa.rootPath);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    const tampered = Buffer.from(archive.input);
+    tampered[0]! ^= 1;
+    expect((await opensslTsVerify(tampered, archive.token, tsa.rootPath)).code).not.toBe(0);
+  });
+
+  it('refuses a revoked signer with a clear error, writing nothing', async () => {
     await expect(signContainer('xades-revoked', revokedSigner, 'B-LT')).rejects.toMatchObject({ code: 'ERR_SIGNING_CERTIFICATE_REVOKED' });
     await expect(stat(join(dir, 'xades-revoked.asice'))).rejects.toThrow();
-    await expect(signContainer('xades-lta', ocspSigner, 'B-LTA')).rejects.toMatchObject({ code: 'ERR_SIGNING_BASELINE_UNSUPPORTED' });
-    await expect(stat(join(dir, 'xades-lta.asice'))).rejects.toThrow();
   });
 });

@@ -65,8 +65,9 @@ describe('RSA-PSS where the certificate mandates it', () => {
     expect(cms.code, cms.stderr).toBe(0);
     const bc = await bouncyCastleCheck(embedded!.cms, embedded!.signedContent, rootPath, undefined);
     expect(bc.code, bc.stdout + bc.stderr).toBe(0);
-    // pdfsig of this poppler (22.12, NSS) reports this RSASSA-PSS SignerInfo invalid where openssl and BouncyCastle
-    // verify it: it still finds the signature and its signer.
+    // pdfsig of this poppler (22.12, NSS) reports RSASSA-PSS SignerInfos invalid: one made by `openssl cms -sign
+    // -keyopt rsa_padding_mode:pss` over the same bytes too, while openssl and BouncyCastle verify ours. It still
+    // finds the signature and its signer.
     const report = await pdfsig(nss, output);
     expect(report.signatures[0]!.text).toContain('CN=Pille Pss');
   });

@@ -60,3 +60,28 @@ export async function inkInRegion(file: string, page: number, region: Region): P
   for (const value of pixels) if (value < 250) ink++;
   return ink / pixels.length;
 }
+
+/** `pdftoppm -cropbox -gray` of a whole page at 72 dpi: width, height and one byte per pixel. */
+async function renderPage(file: string, page: number): Promise<{ width: number; height: number; pixels: Buffer }> {
+  const { stdout } = await run('pdftoppm', ['-cropbox', '-gray', '-r', '72', '-singlefile', '-f', String(page), '-l', String(page), file], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+  const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(stdout.subarray(0, 32).toString('latin1'));
+  if (!header) throw new Error('pdftoppm did not write a PGM image');
+  return { width: Number(header[1]), height: Number(header[2]), pixels: stdout.subarray(header[0].length) };
+}
+
+/**
+ * How many of the page's inked pixels a change drew over: pixels that differ between the two renderings and were
+ * not white before. 0 means whatever was added (a signature box) covers none of the page's content.
+ */
+export async function inkCoveredByChange(before: string, after: string, page: number): Promise<{ covered: number; changed: number }> {
+  const [a, b] = await Promise.all([renderPage(before, page), renderPage(after, page)]);
+  if (a.width !== b.width || a.height !== b.height) throw new Error('the two renderings differ in size');
+  let covered = 0;
+  let changed = 0;
+  for (let i = 0; i < a.pixels.length; i++) {
+    if (a.pixels[i] === b.pixels[i]) continue;
+    changed++;
+    if (a.pixels[i]! < 250) covered++;
+  }
+  return { covered, changed };
+}

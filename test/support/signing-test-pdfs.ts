@@ -63,7 +63,7 @@ export async function writeFormPdf(path: string): Promise<string> {
  * A one-page PDF whose page has the given box and rotation entries (e.g. `/MediaBox [100 200 712 992] /Rotate 90`)
  * and text in a band along the top edge of the visible area as displayed, so the rest of the page is free.
  */
-export async function writePagePdf(path: string, pageEntries: string, content: string): Promise<string> {
+export async function writePagePdf(path: string, pageEntries: string, content: string, contentStreamEntries = ''): Promise<string> {
   await writeFile(
     path,
     pdfFromObjects([

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { PadesEngine } from '../../../src/station/signing/pades-engine.js';
 import { expectAllValid, signPdf, usePadesFixture } from '../../support/signing-pades-fixture.js';
 import { writePagePdf } from '../../support/signing-test-pdfs.js';
-import { displayedPage, inkInRegion, textInRegion, type Region } from '../../support/pdf-region.js';
+import { pdfsig } from '../../support/signing-validators.js';
+import { displayedPage, inkCoveredByChange, inkInRegion, textInRegion, type Region } from '../../support/pdf-region.js';
 
 const f = usePadesFixture();
 
@@ -50,6 +51,30 @@ describe('PAdES visible signature', () => {
       expect(await inkInRegion(output, 1, { x: 18, y: box.y - 10, width: 260, height: 9 })).toBe(0);
     });
   }
+
+  it('finds free space: content over the whole left half and a text line along the bottom push the box to the free area', async () => {
+    const content = '0.2 g 0 0 306 792 re f BT /F1 12 Tf 1 0 0 1 320 24 Tm (Page 1 of 1 - footer text along the bottom) Tj ET';
+    const input = await writePagePdf(join(f.dir, 'busy.pdf'), '/MediaBox [0 0 612 792] /Rotate 180', content);
+    const output = join(f.dir, 'busy-signed.pdf');
+    await signPdf(f, input, output, f.ec, { visible: true, reason: 'Free space' });
+    await expectAllValid(f, output, 1);
+    const drawn = await inkCoveredByChange(input, output, 1);
+    expect(drawn.changed).toBeGreaterThan(5000);
+    expect(drawn.covered).toBe(0);
+    expect((await textInRegion(output, 1, { x: 0, y: 0, width: 612, height: 792 })).replace(/\s+/g, ' ')).toContain('Reason: Free space');
+  });
+
+  it('content it cannot read (a filter other than Flate) sends the box to the documented corner, even over content', async () => {
+    const hex = `${Buffer.from('0.2 g 0 0 612 100 re f\n').toString('hex')}>`;
+    const input = await writePagePdf(join(f.dir, 'hex-content.pdf'), '/MediaBox [0 0 612 792]', hex, '/Filter /ASCIIHexDecode');
+    const output = join(f.dir, 'hex-content-signed.pdf');
+    await signPdf(f, input, output, f.ec, { visible: true });
+    // qpdf --check reads content streams and stumbles on this hand-written hex one, so pdfsig is the judge here.
+    const report = await pdfsig(f.nss, output);
+    expect(report.signatures[0]!.valid && report.signatures[0]!.trusted, report.output).toBe(true);
+    // The corner holds content here (a band along the bottom): the box is drawn over it, where the docs say.
+    expect((await textInRegion(output, 1, { x: 18, y: 792 - 18 - 40, width: 260, height: 40 })).replace(/\s+/g, ' ')).toContain('Digitally signed by');
+  });
 
   it('text is at least 9 pt and the font is an embedded TrueType subset with a ToUnicode map', async () => {
     const output = join(f.dir, 'plain-signed.pdf');

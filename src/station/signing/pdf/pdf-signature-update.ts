@@ -6,7 +6,8 @@ import { findPage, type FoundPage } from './pdf-page-lookup.js';
 import { DEFAULT_APPEARANCE_WIDTH, appearanceLines, signatureAppearance } from './pdf-signature-appearance.js';
 import { PdfUpdateObjects } from './pdf-update-writer.js';
 import { SignatureFontSubset } from './signature-font.js';
-import { appearanceMatrix, checkedRect, defaultRect, defaultWidth, userRect, type Rect, type ViewerRect } from './signature-placement.js';
+import { pagePaintedAreas } from './page-painted-areas.js';
+import { appearanceMatrix, checkedRect, defaultRect, defaultWidth, freeRect, userRect, type Rect, type ViewerRect } from './signature-placement.js';
 
 export interface SignatureUpdateOptions {
   /** A signature (CAdES, with signer and reason) or a document timestamp (RFC 3161, for B-LTA). Default signature. */
@@ -109,14 +110,14 @@ function signatureDictionary(options: SignatureUpdateOptions): PdfDict {
 }
 
 /** Lays out the text, places the box on the page and adds the appearance form with its embedded font. */
-function addAppearance(update: PdfUpdateObjects, widget: PdfDict, page: FoundPage, existing: readonly Rect[], options: SignatureUpdateOptions): void {
+function addAppearance(update: PdfUpdateObjects, widget: PdfDict, page: FoundPage, obstacles: { painted: Rect[] | undefined; signatures: Rect[] }, options: SignatureUpdateOptions): void {
   const font = new SignatureFontSubset();
   const text = { signer: options.signerName, time: options.time, ...(options.reason ? { reason: options.reason } : {}), ...(options.timeZone ? { timeZone: options.timeZone } : {}) };
   const width = options.rect?.width ?? defaultWidth(page.geometry, DEFAULT_APPEARANCE_WIDTH);
   const { lines, height } = appearanceLines(text, width, font);
   const place = options.rect
     ? checkedRect(page.geometry, options.rect, { minWidth: Math.min(DEFAULT_APPEARANCE_WIDTH, 120), height })
-    : defaultRect(page.geometry, { width, height }, existing);
+    : ((obstacles.painted && freeRect(page.geometry, { width, height }, obstacles.painted, obstacles.signatures)) ?? defaultRect(page.geometry, { width, height }, obstacles.signatures));
   const appearance = signatureAppearance(lines, place.width, place.height, font);
   const fontRef = update.allocate();
   const refs = [fontRef, update.allocate(), update.allocate(), update.allocate(), update.allocate()] as const;
@@ -196,7 +197,10 @@ export async function buildSignatureUpdate(reader: PdfDocumentReader, options: S
     ['P', page.ref],
     ['F', 132],
   ]);
-  if (options.visible) addAppearance(update, widget, page, form.signatureRects.get(page.ref.num) ?? [], options);
+  if (options.visible) {
+    const obstacles = { painted: options.rect ? undefined : await pagePaintedAreas(reader, page.dict), signatures: form.signatureRects.get(page.ref.num) ?? [] };
+    addAppearance(update, widget, page, obstacles, options);
+  }
   else widget.set('Rect', [0, 0, 0, 0]);
   update.set(widgetRef, widget);
   await addWidgetToPage(update, reader, page, widgetRef);

@@ -2,10 +2,10 @@
 //
 // Placement works in "viewer space": the page's visible area (CropBox within MediaBox) as a reader displays it after
 // /Rotate, origin at its bottom-left corner, x to the right, y up. A caller's rectangle is given in that space, so
-// it means the same on a cropped, offset or rotated page as on a plain one. The default place is the bottom-left
-// corner, a margin in, stacked above earlier visible signatures on the same page: a documented corner rather than
-// content analysis (the station does not interpret content streams), which suits the free bottom margin most
-// documents keep; give a rectangle where that margin is not free.
+// it means the same on a cropped, offset or rotated page as on a plain one. By default the box goes where the page
+// paints nothing and no earlier signature is: columns from the left edge rightwards, each from the bottom up. When
+// the content cannot be read, or no free place is found, it goes to the bottom-left corner, a margin in, stacked
+// above earlier visible signatures.
 import { InvalidPlacementError } from '../signing-errors.js';
 import type { PageGeometry } from './pdf-page-lookup.js';
 
@@ -82,13 +82,36 @@ export function defaultWidth(geometry: PageGeometry, standard: number): number {
   return Math.min(standard, viewerSize(geometry).width - 2 * MARGIN);
 }
 
-/** The default place: bottom-left, above the visible signatures already on the page (their user-space /Rects). */
+const STEP = 6;
+const COLUMN_STEP = 24;
+/** Room kept between the box and the content around it. */
+const CLEARANCE = 3;
+
+function toViewerRect(geometry: PageGeometry, [x0, y0, x1, y1]: Rect): Rect {
+  return normalise(toViewer(geometry, x0, y0), toViewer(geometry, x1, y1));
+}
+
+/**
+ * The first place, scanning columns from the left edge to the right edge and each from the bottom up, that overlaps
+ * neither `painted` nor `existing` (user-space areas); undefined when there is none.
+ */
+export function freeRect(geometry: PageGeometry, size: { width: number; height: number }, painted: readonly Rect[], existing: readonly Rect[]): ViewerRect | undefined {
+  const page = viewerSize(geometry);
+  const obstacles = [...painted, ...existing].map((area) => toViewerRect(geometry, area));
+  const clear = (x: number, y: number): boolean =>
+    obstacles.every(([ox0, oy0, ox1, oy1]) => ox1 <= x - CLEARANCE || ox0 >= x + size.width + CLEARANCE || oy1 <= y - CLEARANCE || oy0 >= y + size.height + CLEARANCE);
+  const lastX = page.width - MARGIN - size.width;
+  const columns = [...Array.from({ length: Math.max(0, Math.floor((lastX - MARGIN) / COLUMN_STEP)) + 1 }, (_, i) => MARGIN + i * COLUMN_STEP), lastX];
+  for (const x of columns) {
+    for (let y = MARGIN; y + size.height <= page.height - MARGIN; y += STEP) if (clear(x, y)) return { x, y, ...size };
+  }
+  return undefined;
+}
+
+/** The fallback place: bottom-left, above the visible signatures already on the page (their user-space /Rects). */
 export function defaultRect(geometry: PageGeometry, size: { width: number; height: number }, existing: readonly Rect[]): ViewerRect {
   let y = MARGIN;
-  for (const [x0, y0, x1, y1] of existing) {
-    const [a, b] = [toViewer(geometry, x0, y0), toViewer(geometry, x1, y1)];
-    y = Math.max(y, Math.max(a[1], b[1]) + GAP);
-  }
+  for (const area of existing) y = Math.max(y, toViewerRect(geometry, area)[3] + GAP);
   if (y + size.height > viewerSize(geometry).height - MARGIN) {
     throw new InvalidPlacementError('No room is left for another visible signature at the bottom of this page: give a page or a rectangle.');
   }

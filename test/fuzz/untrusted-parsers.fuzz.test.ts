@@ -9,6 +9,7 @@ import yazl from 'yazl';
 import { StationError } from '../../src/core/errors/station-error.js';
 import { PdfDocumentReader } from '../../src/station/signing/pdf/pdf-document-reader.js';
 import { PdfRef } from '../../src/station/signing/pdf/pdf-object.js';
+import { buildSignatureUpdate } from '../../src/station/signing/pdf/pdf-signature-update.js';
 import { AsiceContainerReader } from '../../src/station/signing/asice/asice-container-reader.js';
 import { HOSTILE_PDFS } from '../support/hostile-pdf.js';
 import { minimalPdf } from '../support/signing-test-pdfs.js';
@@ -81,6 +82,25 @@ describe('fuzzing the parsers of untrusted input', () => {
             const reader = await PdfDocumentReader.open(file, bytes.length);
             const root = reader.trailer.get('Root');
             if (root instanceof PdfRef) await reader.direct(root);
+          });
+        } finally {
+          await file.close();
+        }
+      }),
+      { seed: SEED, numRuns: RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS },
+    );
+  });
+
+  it('visible signature update (page lookup, content scan for free space, placement): mutated documents', async () => {
+    const seeds = [minimalPdf(), ...Object.values(HOSTILE_PDFS).map((make) => make())];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...seeds.keys()), fc.array(mutation, { maxLength: 4 }), async (seed, mutations) => {
+        const bytes = mutate(seeds[seed]!, mutations);
+        const file = await open(await asFile(bytes, 'pdf'), 'r');
+        try {
+          await refusesCleanly(async () => {
+            const reader = await PdfDocumentReader.open(file, bytes.length);
+            await buildSignatureUpdate(reader, { signerName: 'Fuzz', time: new Date(0), visible: true, reason: 'Fuzz', contentsSize: 64 });
           });
         } finally {
           await file.close();

@@ -9,6 +9,8 @@ const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 /** Bigger content than this is not read: the box then goes to the documented default corner. */
 const MAX_CONTENT_BYTES = 16 * 1024 * 1024;
 const MAX_OPERATIONS = 2_000_000;
+/** More painted areas than this (a page of hairlines or glyph-by-glyph text) would make the search slow: fall back. */
+const MAX_AREAS = 20_000;
 /** Average glyph width as a share of the font size, to estimate how far a string runs without reading its font. */
 const GLYPH_WIDTH = 0.6;
 const PAINT = new Set(['S', 's', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*']);
@@ -23,9 +25,14 @@ function apply(m: Matrix, x: number, y: number): [number, number] {
 }
 
 function bounds(points: readonly [number, number][]): Rect {
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => p[1]);
-  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+  const box: Rect = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x, y] of points) {
+    box[0] = Math.min(box[0], x);
+    box[1] = Math.min(box[1], y);
+    box[2] = Math.max(box[2], x);
+    box[3] = Math.max(box[3], y);
+  }
+  return box;
 }
 
 const numbers = (operands: readonly PdfValue[]): number[] => operands.filter((v): v is number => typeof v === 'number');
@@ -181,7 +188,7 @@ export async function pagePaintedAreas(reader: PdfDocumentReader, page: PdfDict)
   try {
     for (let count = 0; count < MAX_OPERATIONS; count++) {
       parser.skipWhitespace();
-      if (parser.pos >= content.length) return scanner.areas;
+      if (parser.pos >= content.length) return scanner.areas.length <= MAX_AREAS ? scanner.areas : undefined;
       const value = parser.readValue();
       if (!(value instanceof PdfRaw)) {
         operands.push(value);

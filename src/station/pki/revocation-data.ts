@@ -1,4 +1,3 @@
-import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { StationError } from '../../core/errors/station-error.js';
 import { x509 } from './x509.js';
@@ -97,11 +96,4 @@ export async function fetchRevocationEvidence(certificate: Uint8Array, issuer: U
 export function namesRevocationSource(certificate: Uint8Array): boolean {
   const where = urls(new x509.X509Certificate(Uint8Array.from(certificate)));
   return where.ocsp.length + where.crl.length > 0;
-}
-
-/** The certificates of a CMS SignedData (a timestamp token's TSA chain), DER. */
-export function signedDataCertificates(cms: Uint8Array): Uint8Array[] {
-  const parsed = asn1js.fromBER(Uint8Array.from(cms));
-  const signedData = new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: parsed.result }).content });
-  return (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate).map((c) => new Uint8Array(c.toSchema().toBER()));
 }

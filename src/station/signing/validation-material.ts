@@ -1,5 +1,7 @@
 import { issuerChain } from '../pki/issuer-chain.js';
-import { fetchRevocationEvidence, namesRevocationSource, signedDataCertificates } from '../pki/revocation-data.js';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import { fetchRevocationEvidence, namesRevocationSource } from '../pki/revocation-data.js';
 import { x509 } from '../pki/x509.js';
 import { UnsupportedSignerError } from './signing-errors.js';
 
@@ -46,4 +48,11 @@ export async function timestampTokenChain(token: Uint8Array): Promise<Uint8Array
 function issuedBy(certificate: Uint8Array, issuer: Uint8Array): boolean {
   const [child, parent] = [new x509.X509Certificate(Uint8Array.from(certificate)), new x509.X509Certificate(Uint8Array.from(issuer))];
   return child.issuer === parent.subject && child.subject !== parent.subject;
+}
+
+/** The certificates of a CMS SignedData (a timestamp token's TSA chain), DER. */
+function signedDataCertificates(cms: Uint8Array): Uint8Array[] {
+  const parsed = asn1js.fromBER(Uint8Array.from(cms));
+  const signedData = new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: parsed.result }).content });
+  return (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate).map((c) => new Uint8Array(c.toSchema().toBER()));
 }

@@ -88,7 +88,7 @@ function manifest(dataFiles: readonly { name: string; mediaType: string }[]): st
 }
 
 /**
- * ASiC-E with XAdES baseline B-B / B-T (ETSI EN 319 162-1, EN 319 132-1) in two steps. Plain files become a new
+ * ASiC-E with XAdES baselines B-B to B-LTA (ETSI EN 319 162-1, EN 319 132-1) in two steps. Plain files become a new
  * container (mimetype first and stored, the files, META-INF/manifest.xml, META-INF/signatures0.xml); an existing
  * container gets one more META-INF/signaturesN.xml with every other entry copied unchanged, so earlier signatures
  * stay valid. Zip reading and writing are yauzl/yazl, streamed.

@@ -87,7 +87,7 @@ function reservedContentsSize(certificates: readonly Uint8Array[]): number {
 }
 
 /**
- * PAdES baseline B-B / B-T (ETSI EN 319 142-1) in two steps, so the key can live anywhere (token, card, browser
+ * PAdES baselines B-B to B-LTA (ETSI EN 319 142-1) in two steps, so the key can live anywhere (token, card, browser
  * iframe): prepare hashes the document's byte ranges and returns the hash of the signed attributes; finish takes
  * the signature value, timestamps it and writes original + incremental update atomically.
  *

@@ -39,7 +39,7 @@ export interface XadesDataObject {
 }
 
 /**
- * A XAdES baseline B-T signature (ETSI EN 319 132-1) over detached data objects, as ASiC-E carries them, built in two
+ * A XAdES baseline signature (ETSI EN 319 132-1, B-B to B-LTA) over detached data objects, as ASiC-E carries them, built in two
  * steps around an external signer.
  *
  * Built from a template and canonicalised with xmldsigjs rather than signed by xadesjs: xadesjs computes and signs

@@ -5,7 +5,7 @@ import { StationError } from '../../core/errors/station-error.js';
 import { toStationError } from '../http/to-station-error.js';
 import { parseZod } from '../validation/parse-zod.js';
 import type { IdentityMethod } from '../identity/identity-method.js';
-import type { OidcRoutesDeps } from './oidc-routes.js';
+import type { OidcRoutesDeps } from './oidc-routes-deps.js';
 import { assertSandbox } from './assert-sandbox.js';
 import { OIDC_PATHS } from './oidc-paths.js';
 import { LOGIN_PAGE_CSP } from './views/html.js';

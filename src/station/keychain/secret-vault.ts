@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { StationError } from '../../core/errors/station-error.js';
 import type { Migration } from '../store/migration.js';
 import type { Database } from '../store/database.js';
 import type { KeyStore } from '../ports/key-store.js';
+import { VaultError } from './vault-error.js';
 
 export const secretVaultMigrations: readonly Migration[] = [
   {
@@ -15,8 +15,6 @@ export const secretVaultMigrations: readonly Migration[] = [
     )`,
   },
 ];
-
-export class VaultError extends StationError {}
 
 /**
  * Secrets at rest (client secrets, private keys of the TSA, OIDC and imported PKCS#12 files): AES-256-GCM in the

@@ -1,6 +1,6 @@
 import sqlite3 from 'sqlite3';
-import { StationError } from '../../core/errors/station-error.js';
 import type { Migration } from './migration.js';
+import { StoreError } from './store-error.js';
 
 export type SqlValue = string | number | bigint | Uint8Array | null;
 export type SqlParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
@@ -10,12 +10,6 @@ export interface SqlExecutor {
   run(sql: string, params?: SqlParams): Promise<{ changes: number; lastId: number }>;
   get<Row>(sql: string, params?: SqlParams): Promise<Row | undefined>;
   all<Row>(sql: string, params?: SqlParams): Promise<Row[]>;
-}
-
-export class StoreError extends StationError {
-  constructor(message: string, cause: unknown) {
-    super('ERR_STORE_FAILED', message, { status: 500, cause });
-  }
 }
 
 /**

@@ -102,7 +102,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number') throw new errors.InvalidClientAuth('iat and exp are required');
       if (claims.exp - claims.iat > MAX_ASSERTION_SECONDS) throw new errors.InvalidClientAuth('exp must be at most 5 minutes after iat');
       // An iat in the future would stretch the usable window past 5 minutes; allow only ordinary clock skew.
-      if (claims.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw new errors.InvalidClientAuth('iat is in the future');
+      if (claims.iat > deps.clock.now().getTime() / 1000 + CLOCK_SKEW_SECONDS) throw new errors.InvalidClientAuth('iat is in the future');
     },
     async findAccount(_ctx, sub, token) {
       const person = await deps.accounts.find(sub);

@@ -9,6 +9,7 @@ import { pkcs11ModulesViewSchema } from '../../../../src/core/schemas/pkcs11-mod
 import { createHttpServer } from '../../../../src/station/http/create-http-server.js';
 import { UiSessions } from '../../../../src/station/http/ui-sessions.js';
 import { UiPromptBroker } from '../../../../src/station/prompts/ui-prompt-broker.js';
+import { systemClock } from '../../../../src/station/ports/clock.js';
 import type { PendingPrompt } from '../../../../src/core/schemas/admin-api.js';
 import { Database } from '../../../../src/station/store/database.js';
 import { Pkcs11ModuleRegistry, pkcs11Migrations } from '../../../../src/station/tokens/pkcs11/pkcs11-module-registry.js';
@@ -39,7 +40,7 @@ beforeAll(async () => {
   source = createPkcs11TokenSource({ includeKnown: false, registry });
   await source.start();
   const sessions = new UiSessions();
-  prompts = new UiPromptBroker();
+  prompts = new UiPromptBroker(systemClock);
   outsideCopy = join(dir, 'copied-softhsm2.so');
   await copyFile(SOFTHSM_MODULE, outsideCopy);
   app = createHttpServer({

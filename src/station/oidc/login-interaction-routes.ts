@@ -27,6 +27,7 @@ const USER_CANCELLED = { error: 'access_denied', error_description: 'The user ca
  * that completes the identification, consent and cancel. Each handler reads the interaction, asks the
  * LoginInteractionService, and answers a page or a redirect. The interaction cookie (SameSite=Lax, bound to the
  * uid) and the Origin guard (POST only from the station's own pages) keep other sites out of a user's login.
+ * Long only as a route table: one short handler per path, read top to bottom in the order a login takes them.
  */
 export function loginInteractionRoutes(deps: OidcRoutesDeps): FastifyPluginAsync {
   return async (app) => {

@@ -21,6 +21,8 @@ export interface SoftHsmKeySpec {
   algorithm: 'RSA-2048' | 'P-256' | 'P-384';
   usage: IssueOptions['usage'];
   alwaysAuthenticate?: boolean;
+  /** The certificate's subject; default one naming the token, key and usage. */
+  subject?: string;
   notBefore?: Date;
   notAfter?: Date;
 }
@@ -66,7 +68,7 @@ export async function createSoftHsm(): Promise<SoftHsm> {
         for (const spec of keys) {
           const publicKey = generateKeyPair(library, session, spec);
           const certificate = await issueCertificate(ca, {
-            subject: `CN=${label} ${spec.id} ${spec.usage},O=Signing Station Tests,C=EE`,
+            subject: spec.subject ?? `CN=${label} ${spec.id} ${spec.usage},O=Signing Station Tests,C=EE`,
             publicKey: await toCryptoKey(library, session, publicKey, spec.algorithm),
             usage: spec.usage,
             ...(spec.notBefore ? { notBefore: spec.notBefore } : {}),

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -32,19 +33,40 @@ export function runCli(args: string[], options: { stdin?: string | Buffer; env?:
   });
 }
 
-/** Starts `signing-station serve ...` and resolves with its first stdout line once it is printed. */
-export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string; lines: string[]; stderr: () => string }> {
+/**
+ * Starts `signing-station serve ...` and resolves with its first stdout line once it is printed. `line(n)` waits
+ * for the n-th stdout line (0-based) as it is printed, so no test has to guess how long the station takes.
+ */
+export async function startServe(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string; lines: string[]; line(index: number): Promise<string>; stderr: () => string }> {
   assertBuilt();
   const child = spawn(process.execPath, [cliPath, 'serve', ...args], { env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const lines: string[] = [];
-  const firstLine = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      lines.push(line);
-      if (lines.length === 1) resolve(line);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code} before printing: ${stderr}`)));
+  const printed = new EventEmitter();
+  createInterface({ input: child.stdout }).on('line', (text) => {
+    lines.push(text);
+    printed.emit('line');
   });
-  return { child, firstLine, lines, stderr: () => stderr };
+  let exited: number | null | undefined;
+  child.once('exit', (code) => {
+    exited = code;
+    printed.emit('line');
+  });
+  const line = (index: number): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        if (lines[index] !== undefined) resolve(lines[index]);
+        else if (exited !== undefined) reject(new Error(`serve exited with ${exited} before printing line ${index + 1}: ${stderr}`));
+        else return false;
+        printed.off('line', check);
+        return true;
+      };
+      if (!check()) printed.on('line', check);
+    });
+  const firstLine = await line(0);
+  return { child, firstLine, lines, line, stderr: () => stderr };
 }

@@ -169,11 +169,13 @@ describe('ASiC-E with XAdES B-T', () => {
     await writeFile(join(root, 'contract 1.txt'), 'The parties disagree.\n');
     const tamperedData = await xmlsecVerify(root, 'META-INF/signatures0.xml', rootPath);
     expect(tamperedData.code).not.toBe(0);
+    expect(tamperedData.stdout + tamperedData.stderr).toMatch(/data and digest do not match/);
     const { root: root2 } = await validate(join(dir, 'contract.asice'));
     const sigPath = join(root2, 'META-INF/signatures0.xml');
     await writeFile(sigPath, (await readFile(sigPath, 'utf8')).replace('I agree &lt;fully&gt;', 'I refuse &lt;fully&gt;'));
     const tamperedReason = await xmlsecVerify(root2, 'META-INF/signatures0.xml', rootPath);
     expect(tamperedReason.code).not.toBe(0);
+    expect(tamperedReason.stdout + tamperedReason.stderr).toMatch(/data and digest do not match/);
   });
 });
 

@@ -94,14 +94,18 @@ describe('PAdES B-T', () => {
     expect(report.signatures).toHaveLength(1);
     expect(report.signatures[0]!.valid).toBe(false);
     const [e] = embeddedSignatures(pdf);
-    expect((await opensslCmsVerify(e!.cms, e!.signedContent, f.rootPath)).code).not.toBe(0);
+    const cms = await opensslCmsVerify(e!.cms, e!.signedContent, f.rootPath);
+    expect(cms.code).not.toBe(0);
+    expect(cms.stderr).toMatch(/CMS_SignerInfo_verify_content:verification failure[\s\S]*content verify error/);
     const bc = await bouncyCastleCheck(e!.cms, e!.signedContent, f.rootPath, f.tsa.rootPath);
     expect(bc.code).not.toBe(0);
     const signed = await readFile(output);
     const startxref = signed.lastIndexOf('startxref\n') + 'startxref\n'.length;
     signed.write('0000', startxref, 'latin1');
     await writeFile(join(f.dir, 'broken-xref.pdf'), signed);
-    expect((await qpdfCheck(join(f.dir, 'broken-xref.pdf'))).code).not.toBe(0);
+    const damaged = await qpdfCheck(join(f.dir, 'broken-xref.pdf'));
+    expect(damaged.code).not.toBe(0);
+    expect(damaged.stdout + damaged.stderr).toMatch(/file is damaged/);
     expect(bc.stdout + bc.stderr).toMatch(/FAIL cms signature|message-digest|digest/i);
   });
 
@@ -110,7 +114,9 @@ describe('PAdES B-T', () => {
     const parts = cmsParts(embedded[0]!.cms);
     const changed = Uint8Array.from(parts.signatureValue);
     changed[0]! ^= 1;
-    expect((await opensslTsVerify(changed, parts.timestampToken!, f.tsa.rootPath)).code).not.toBe(0);
+    const verified = await opensslTsVerify(changed, parts.timestampToken!, f.tsa.rootPath);
+    expect(verified.code).not.toBe(0);
+    expect(verified.stdout + verified.stderr).toMatch(/message imprint mismatch/);
   });
 });
 

@@ -93,6 +93,7 @@ describe('TimestampAuthority', () => {
     expect(AsnConvert.parse(signedData.content, SignedData).certificates).toBeUndefined();
     const without = await openssl(['ts', '-verify', '-queryfile', query, '-in', reply, '-CAfile', fixture.rootPem]);
     expect(without.code).not.toBe(0);
+    expect(without.stdout + without.stderr).toMatch(/signer certificate not found/);
     const withUntrusted = await openssl(['ts', '-verify', '-queryfile', query, '-in', reply, '-CAfile', fixture.rootPem, '-untrusted', fixture.tsaPem]);
     expect(withUntrusted.code, withUntrusted.stderr).toBe(0);
   });

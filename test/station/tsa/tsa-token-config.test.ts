@@ -73,6 +73,7 @@ describe('TSA key on a configured PKCS#11 token (SoftHSM2)', () => {
       await writeFile(otherCa, (await createTestCa('CN=Other Root,O=Signing Station Tests')).pem);
       const refused = await openssl(['ts', '-verify', '-digest', createHash('sha256').update('second').digest('hex'), '-token_in', '-in', join(dir, 'second.tst'), '-CAfile', otherCa]);
       expect(refused.code).not.toBe(0);
+      expect(refused.stdout + refused.stderr).toMatch(/unable to get local issuer certificate/);
     } finally {
       await station.dispose();
     }

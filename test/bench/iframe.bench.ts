@@ -12,7 +12,7 @@ import { CardProcess } from '../cards/card-process.js';
 import { startPcscd, waitFor, waitUntilNoCard } from '../support/pcsc-test-env.js';
 import { launchChromium } from '../support/browser.js';
 import { startTestStation } from '../support/test-station.js';
-import { ScriptedPrompt } from '../support/oidc-scripted-prompt.js';
+import { ScriptedPrompt } from '../support/scripted-prompt.js';
 import { askHelper, helperMessages, pageWithHelper, startIntegrator } from '../support/iframe-integrator.js';
 import { PcscWatcher } from '../../src/station/tokens/pcsc/pcsc-watcher.js';
 

@@ -8,7 +8,7 @@ import { startPcscd, waitFor, waitUntilNoCard } from '../support/pcsc-test-env.j
 import type { PcscDaemon } from '../support/pcsc-daemon.js';
 import { launchChromium } from '../support/browser.js';
 import { startTestStation, type TestStation } from '../support/test-station.js';
-import { ScriptedPrompt } from '../support/oidc-scripted-prompt.js';
+import { ScriptedPrompt } from '../support/scripted-prompt.js';
 import { minimalPdf } from '../support/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing-validators.js';
 import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';

@@ -9,7 +9,7 @@ import type { PcscDaemon } from '../support/pcsc-daemon.js';
 import { OPENSC_MODULE } from '../support/pcsc-pkcs11-tool.js';
 import { launchChromium } from '../support/browser.js';
 import { startTestStation, type TestStation } from '../support/test-station.js';
-import { ScriptedPrompt } from '../support/oidc-scripted-prompt.js';
+import { ScriptedPrompt } from '../support/scripted-prompt.js';
 import { minimalPdf } from '../support/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing-validators.js';
 import { signWithPublishedClient, startIntegrator, type Integrator } from '../support/iframe-integrator.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser.js';
 import { startTestStation, type TestStation } from '../support/test-station.js';
-import { ScriptedPrompt } from '../support/oidc-scripted-prompt.js';
+import { ScriptedPrompt } from '../support/scripted-prompt.js';
 import { createTestCa, createTestSigner, type TestCa } from '../support/test-pki.js';
 import { writePkcs12 } from '../support/pkcs11-nss-database.js';
 import { minimalPdf } from '../support/signing-test-pdfs.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser.js';
 import { startTestStation, type TestStation } from '../support/test-station.js';
-import { ScriptedPrompt } from '../support/oidc-scripted-prompt.js';
+import { ScriptedPrompt } from '../support/scripted-prompt.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../support/pkcs11-softhsm.js';
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import { minimalPdf } from '../support/signing-test-pdfs.js';

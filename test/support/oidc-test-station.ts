@@ -3,7 +3,7 @@
 import { startTestStation, type TestStation } from './test-station.js';
 import type { StationConfigInput } from '../../src/station/config/station-config.js';
 import type { StationPorts } from '../../src/station/create-station.js';
-import { ScriptedPrompt } from './oidc-scripted-prompt.js';
+import { ScriptedPrompt } from './scripted-prompt.js';
 import { softTokenSource, type SoftToken } from './oidc-soft-token.js';
 
 export interface OidcTestStation extends TestStation {

@@ -3,7 +3,7 @@ import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
 import { createRelyingParty, type RelyingParty } from '../../support/oidc-relying-party.js';
-import { launchChromium } from '../../support/oidc-browser.js';
+import { launchChromium } from '../../support/browser.js';
 import { SoftToken } from '../../support/oidc-soft-token.js';
 import { createTestCa } from '../../support/test-pki.js';
 

@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { runCli, startServe } from '../support/run-cli.js';
-import { uiHeaders } from '../support/ui-credential.js';
+import { runCli, startServe } from '../support/station/run-cli.js';
+import { uiHeaders } from '../support/station/ui-credential.js';
 
 describe('signing-station serve', () => {
   const dirs: string[] = [];

@@ -3,8 +3,8 @@ import { mkdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
-import { startTestStation, type TestStation } from '../support/test-station.js';
+import { launchChromium } from '../support/browser/browser.js';
+import { startTestStation, type TestStation } from '../support/station/test-station.js';
 
 describe('station UI in Chromium', () => {
   let station: TestStation;

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPcscTokenSource } from '../../../src/station/tokens/pcsc/pcsc-token-source.js';
 import { CardProcess } from '../../cards/card-process.js';
-import { startPcscd, waitFor, waitUntilNoCard } from '../../support/pcsc-test-env.js';
-import type { PcscDaemon } from '../../support/pcsc-daemon.js';
-import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
-import { identityApi } from '../../support/oidc-identity-api.js';
+import { startPcscd, waitFor, waitUntilNoCard } from '../../support/pcsc/pcsc-test-env.js';
+import type { PcscDaemon } from '../../support/pcsc/pcsc-daemon.js';
+import { startOidcTestStation, type OidcTestStation } from '../../support/oidc/oidc-test-station.js';
+import { identityApi } from '../../support/oidc/oidc-identity-api.js';
 
 // Login with the emulated national ID card (EC P-256 keys, so the card signs with ECDSA) behind the real pcscd,
 // through the station's direct-APDU driver. Wrong PINs are counted by the card itself, which locks PIN1 after

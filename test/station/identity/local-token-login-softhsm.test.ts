@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPkcs11TokenSource } from '../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
-import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
-import { identityApi } from '../../support/oidc-identity-api.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../support/pkcs11-softhsm.js';
+import { startOidcTestStation, type OidcTestStation } from '../../support/oidc/oidc-test-station.js';
+import { identityApi } from '../../support/oidc/oidc-identity-api.js';
+import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../support/pkcs11/pkcs11-softhsm.js';
 
 // Login with real PKCS#11 tokens (SoftHSM2): an ID card with an RSA authentication key and a USB token with an
 // EC P-256 one, keys generated on the token, certificates from the test CA. The token signs the challenge through

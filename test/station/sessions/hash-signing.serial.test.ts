@@ -3,12 +3,12 @@ import { mkdtemp, rm, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrivateKey } from 'node:crypto';
-import { startTestStation, type TestStation } from '../../support/test-station.js';
-import { ScriptedPrompt } from '../../support/scripted-prompt.js';
-import { createTestCa, createTestSigner, type TestCa } from '../../support/test-pki.js';
-import { minimalPdf } from '../../support/signing-test-pdfs.js';
-import { createNssDb, pdfsig, embeddedSignatures, cmsParts, opensslTsVerify, xmlsecVerify } from '../../support/signing-validators.js';
-import { extractZip } from '../../support/signing-zip-extract.js';
+import { startTestStation, type TestStation } from '../../support/station/test-station.js';
+import { ScriptedPrompt } from '../../support/station/scripted-prompt.js';
+import { createTestCa, createTestSigner, type TestCa } from '../../support/pki/test-pki.js';
+import { minimalPdf } from '../../support/signing/signing-test-pdfs.js';
+import { createNssDb, pdfsig, embeddedSignatures, cmsParts, opensslTsVerify, xmlsecVerify } from '../../support/signing/signing-validators.js';
+import { extractZip } from '../../support/signing/signing-zip-extract.js';
 import { x509 } from '../../../src/station/pki/x509.js';
 import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
 

@@ -11,10 +11,10 @@ import yazl from 'yazl';
 import { AsiceEngine } from '../../../src/station/signing/asice-engine.js';
 import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
 import { DocumentChangedError, OutputExistsError, SignatureValueInvalidError, UnsupportedDocumentError } from '../../../src/station/signing/signing-errors.js';
-import { createOpensslTsa, type OpensslTsa } from '../../support/openssl-tsa.js';
-import { opensslTsVerify, xmlsecVerify } from '../../support/signing-validators.js';
-import { extractZip } from '../../support/signing-zip-extract.js';
-import { createTestCa, createTestSigner } from '../../support/test-pki.js';
+import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.js';
+import { opensslTsVerify, xmlsecVerify } from '../../support/signing/signing-validators.js';
+import { extractZip } from '../../support/signing/signing-zip-extract.js';
+import { createTestCa, createTestSigner } from '../../support/pki/test-pki.js';
 import { x509 } from '../../../src/station/pki/x509.js';
 
 const DS = 'http://www.w3.org/2000/09/xmldsig#';

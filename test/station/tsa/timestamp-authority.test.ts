@@ -10,9 +10,9 @@ import { OctetString } from '@peculiar/asn1-schema';
 import { x509 } from '../../../src/station/pki/x509.js';
 import { readTimestampReply } from '../../../src/station/tsa/timestamp-reply-reader.js';
 import { DEFAULT_TSA_POLICY_OID } from '../../../src/station/tsa/timestamp-authority.js';
-import { openTsaFixture, type TsaFixture } from '../../support/tsa-fixture.js';
-import { describeReply, openssl } from '../../support/tsa-openssl.js';
-import { bouncyCastleCheck } from '../../support/tsa-bouncycastle.js';
+import { openTsaFixture, type TsaFixture } from '../../support/tsa/tsa-fixture.js';
+import { describeReply, openssl } from '../../support/tsa/tsa-openssl.js';
+import { bouncyCastleCheck } from '../../support/tsa/tsa-bouncycastle.js';
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';
 

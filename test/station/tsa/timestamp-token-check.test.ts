@@ -4,7 +4,7 @@ import { timestampSignature } from '../../../src/station/signing/signature-times
 import { EmbeddedTimestampClient } from '../../../src/station/tsa/embedded-timestamp-client.js';
 import { readTimestampToken } from '../../../src/station/tsa/timestamp-token-reader.js';
 import type { TimestampClient } from '../../../src/station/tsa/timestamp-client.js';
-import { openTsaFixture, type TsaFixture } from '../../support/tsa-fixture.js';
+import { openTsaFixture, type TsaFixture } from '../../support/tsa/tsa-fixture.js';
 
 // Signing holds every TimestampClient to the token it embeds, through the one TSTInfo reader the TSA client uses.
 describe('signature timestamp check', () => {

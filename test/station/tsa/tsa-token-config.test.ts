@@ -7,11 +7,11 @@ import type { StationConfigInput } from '../../../src/station/config/station-con
 import { HttpTimestampClient } from '../../../src/station/tsa/http-timestamp-client.js';
 import { TSA_PIN_ENV } from '../../../src/station/tsa/open-configured-tsa-signer.js';
 import { x509 } from '../../../src/station/pki/x509.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../support/pkcs11-softhsm.js';
-import { createTestCa } from '../../support/test-pki.js';
-import { startTestStation } from '../../support/test-station.js';
-import { openssl } from '../../support/tsa-openssl.js';
-import { runCli } from '../../support/run-cli.js';
+import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../support/pkcs11/pkcs11-softhsm.js';
+import { createTestCa } from '../../support/pki/test-pki.js';
+import { startTestStation } from '../../support/station/test-station.js';
+import { openssl } from '../../support/tsa/tsa-openssl.js';
+import { runCli } from '../../support/station/run-cli.js';
 
 const LABEL = 'Station TSA';
 const PIN = '462913';

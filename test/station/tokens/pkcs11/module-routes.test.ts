@@ -17,7 +17,7 @@ import { pkcs11ModuleRoutes } from '../../../../src/station/tokens/pkcs11/pkcs11
 import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pkcs11-token-source.js';
 import { readBearerCredential } from '../../../../src/station/http/read-bearer-credential.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../../support/pkcs11-softhsm.js';
+import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../../support/pkcs11/pkcs11-softhsm.js';
 
 const ORIGIN = 'http://127.0.0.1:47001';
 let dir: string;

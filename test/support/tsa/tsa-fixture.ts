@@ -3,13 +3,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database } from '../../src/station/store/database.js';
-import { stationMigrations } from '../../src/station/store/station-migrations.js';
-import { SecretVault } from '../../src/station/keychain/secret-vault.js';
-import { OsKeyStore } from '../../src/station/keychain/os-key-store.js';
-import { TimestampAuthority, type TimestampAuthorityOptions } from '../../src/station/tsa/timestamp-authority.js';
-import { systemClock } from '../../src/station/ports/clock.js';
-import { x509 } from '../../src/station/pki/x509.js';
+import { Database } from '../../../src/station/store/database.js';
+import { stationMigrations } from '../../../src/station/store/station-migrations.js';
+import { SecretVault } from '../../../src/station/keychain/secret-vault.js';
+import { OsKeyStore } from '../../../src/station/keychain/os-key-store.js';
+import { TimestampAuthority, type TimestampAuthorityOptions } from '../../../src/station/tsa/timestamp-authority.js';
+import { systemClock } from '../../../src/station/ports/clock.js';
+import { x509 } from '../../../src/station/pki/x509.js';
 
 export interface TsaFixture {
   dir: string;

@@ -1,5 +1,5 @@
 import { X509Certificate, constants, verify } from 'node:crypto';
-import type { HashAlgorithm, SignatureScheme } from '../../src/station/tokens/token.js';
+import type { HashAlgorithm, SignatureScheme } from '../../../src/station/tokens/token.js';
 
 const NODE_HASH: Record<HashAlgorithm, string> = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
 

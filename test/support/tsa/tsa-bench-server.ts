@@ -3,8 +3,8 @@
 // and answers "cpu" messages with its process.cpuUsage().
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { x509 } from '../../src/station/pki/x509.js';
-import { startTestStation } from './test-station.js';
+import { x509 } from '../../../src/station/pki/x509.js';
+import { startTestStation } from '../station/test-station.js';
 
 const station = await startTestStation();
 await station.data.clients.upsert({ clientId: 'bench', allowedIps: ['127.0.0.1'] });

@@ -1,4 +1,4 @@
-import { Database } from '../../src/station/store/database.js';
+import { Database } from '../../../src/station/store/database.js';
 
 /**
  * Holds the SQLite write lock on `path` from another connection for `ms`, longer than the station's busy timeout

@@ -1,6 +1,6 @@
 // The station's UserPrompt answered by a script: records what was asked, answers as told.
-import type { CertificateChoiceRequest, PinRequest, SignatureConsentRequest } from '../../src/core/schemas/prompts.js';
-import type { UserPrompt } from '../../src/station/ports/user-prompt.js';
+import type { CertificateChoiceRequest, PinRequest, SignatureConsentRequest } from '../../../src/core/schemas/prompts.js';
+import type { UserPrompt } from '../../../src/station/ports/user-prompt.js';
 
 export class ScriptedPrompt implements UserPrompt {
   readonly confirms: SignatureConsentRequest[] = [];

@@ -1,10 +1,10 @@
 // A Token held in memory (a soft key from test-pki): stands in for the ID card / USB token in login tests. It keeps
 // the real tokens' contract: asks the PinSource, refuses a wrong PIN, signs DigestInfo||hash with PKCS#1 v1.5.
 import { constants, createPrivateKey, privateEncrypt, type KeyObject } from 'node:crypto';
-import type { PinStatus, TokenCertificate, TokenDescription } from '../../src/core/schemas/token-description.js';
-import type { SignRequest, Token } from '../../src/station/tokens/token.js';
-import { PinIncorrectError, UserCancelledError } from '../../src/station/tokens/token-errors.js';
-import { createTestSigner, type TestCa } from './test-pki.js';
+import type { PinStatus, TokenCertificate, TokenDescription } from '../../../src/core/schemas/token-description.js';
+import type { SignRequest, Token } from '../../../src/station/tokens/token.js';
+import { PinIncorrectError, UserCancelledError } from '../../../src/station/tokens/token-errors.js';
+import { createTestSigner, type TestCa } from '../pki/test-pki.js';
 
 const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { X509Certificate } from 'node:crypto';
-import { x509 } from '../../src/station/pki/x509.js';
+import { x509 } from '../../../src/station/pki/x509.js';
 import { createTestCa, createTestSigner } from './test-pki.js';
 
 describe('test PKI', () => {

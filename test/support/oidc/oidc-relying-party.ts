@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { randomUUID, webcrypto } from 'node:crypto';
 import * as client from 'openid-client';
 import { SignJWT, type JWK } from 'jose';
-import type { Station } from '../../src/station/create-station.js';
+import type { Station } from '../../../src/station/create-station.js';
 
 export interface RelyingParty {
   clientId: string;

@@ -1,4 +1,4 @@
-import type { PinSource } from '../../src/station/tokens/token.js';
+import type { PinSource } from '../../../src/station/tokens/token.js';
 
 export interface ScriptedPinSource {
   source: PinSource;

@@ -4,12 +4,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { PadesEngine } from '../../src/station/signing/pades-engine.js';
-import { softKeySigner } from '../../src/station/signing/soft-key-signer.js';
-import type { TimestampClient } from '../../src/station/tsa/timestamp-client.js';
-import { createOpensslTsa, type OpensslTsa } from './openssl-tsa.js';
+import { PadesEngine } from '../../../src/station/signing/pades-engine.js';
+import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
+import type { TimestampClient } from '../../../src/station/tsa/timestamp-client.js';
+import { createOpensslTsa, type OpensslTsa } from '../tsa/openssl-tsa.js';
 import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslCmsVerify, opensslTsVerify, pdfsig, qpdfCheck } from './signing-validators.js';
-import { createTestCa, createTestSigner } from './test-pki.js';
+import { createTestCa, createTestSigner } from '../pki/test-pki.js';
 
 export type TestSigner = Awaited<ReturnType<typeof createTestSigner>>;
 

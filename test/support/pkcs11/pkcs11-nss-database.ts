@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createTestSigner, type TestCa, type KeyAlgorithm } from './test-pki.js';
+import { createTestSigner, type TestCa, type KeyAlgorithm } from '../pki/test-pki.js';
 
 const run = promisify(execFile);
 

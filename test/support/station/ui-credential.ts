@@ -1,4 +1,4 @@
-import { uiSessionSchema } from '../../src/core/schemas/admin-api.js';
+import { uiSessionSchema } from '../../../src/core/schemas/admin-api.js';
 
 /**
  * Headers of a station UI page: redeems the one-time launch token of `uiUrl` (its `#launch=` fragment) the way

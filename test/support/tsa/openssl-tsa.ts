@@ -5,9 +5,9 @@ import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { HashAlgorithm } from '../../src/station/pki/hash-algorithms.js';
-import type { TimestampClient } from '../../src/station/tsa/timestamp-client.js';
-import { createTestCa, createTestSigner } from './test-pki.js';
+import type { HashAlgorithm } from '../../../src/station/pki/hash-algorithms.js';
+import type { TimestampClient } from '../../../src/station/tsa/timestamp-client.js';
+import { createTestCa, createTestSigner } from '../pki/test-pki.js';
 import { openssl } from './tsa-openssl.js';
 
 export interface OpensslTsa extends TimestampClient {

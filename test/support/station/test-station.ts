@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { createStation, type Station, type StationPorts } from '../../src/station/create-station.js';
-import type { StationConfigInput } from '../../src/station/config/station-config.js';
-import { OsKeyStore } from '../../src/station/keychain/os-key-store.js';
+import { createStation, type Station, type StationPorts } from '../../../src/station/create-station.js';
+import type { StationConfigInput } from '../../../src/station/config/station-config.js';
+import { OsKeyStore } from '../../../src/station/keychain/os-key-store.js';
 
 export interface TestStation extends Station {
   dataDir: string;

@@ -1,9 +1,9 @@
 // A station for OIDC and identity tests: real store and keychain, soft tokens, a scripted prompt, and simulated
 // users who answer within a fraction of a second (same message sequence as the default timings).
-import { startTestStation, type TestStation } from './test-station.js';
-import type { StationConfigInput } from '../../src/station/config/station-config.js';
-import type { StationPorts } from '../../src/station/create-station.js';
-import { ScriptedPrompt } from './scripted-prompt.js';
+import { startTestStation, type TestStation } from '../station/test-station.js';
+import type { StationConfigInput } from '../../../src/station/config/station-config.js';
+import type { StationPorts } from '../../../src/station/create-station.js';
+import { ScriptedPrompt } from '../station/scripted-prompt.js';
 import { softTokenSource, type SoftToken } from './oidc-soft-token.js';
 
 export interface OidcTestStation extends TestStation {

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { webcrypto } from 'node:crypto';
 import pkcs11js from 'pkcs11js';
-import type { SignRequest, Token } from '../../src/station/tokens/token.js';
-import type { PinStatus, TokenCertificate, TokenDescription } from '../../src/core/schemas/token-description.js';
-import { issueCertificate, type IssuedCertificate, type TestCa } from './test-pki.js';
+import type { SignRequest, Token } from '../../../src/station/tokens/token.js';
+import type { PinStatus, TokenCertificate, TokenDescription } from '../../../src/core/schemas/token-description.js';
+import { issueCertificate, type IssuedCertificate, type TestCa } from '../pki/test-pki.js';
 
 const run = promisify(execFile);
 export const SOFTHSM_MODULE = '/usr/lib/softhsm/libsofthsm2.so';

@@ -1,8 +1,8 @@
 // Runs the `tokens` commands the way src/cli/main.ts runs every command (commander, StationError -> exit 1 with
 // "message (CODE)" on stderr), for tests that drive the CLI in a child process.
 import { Command, CommanderError } from 'commander';
-import { isStationError } from '../../src/core/errors/station-error.js';
-import { registerTokensCommand } from '../../src/cli/commands/tokens-command.js';
+import { isStationError } from '../../../src/core/errors/station-error.js';
+import { registerTokensCommand } from '../../../src/cli/commands/tokens-command.js';
 
 const program = new Command('signing-station').exitOverride();
 registerTokensCommand(program);

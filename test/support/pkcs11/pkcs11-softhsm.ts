@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { webcrypto } from 'node:crypto';
 import pkcs11js from 'pkcs11js';
-import { createTestCa, issueCertificate, type IssueOptions, type IssuedCertificate, type TestCa } from './test-pki.js';
+import { createTestCa, issueCertificate, type IssueOptions, type IssuedCertificate, type TestCa } from '../pki/test-pki.js';
 
 const run = promisify(execFile);
 

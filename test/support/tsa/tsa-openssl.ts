@@ -1,5 +1,5 @@
 // The openssl command line, the independent RFC 3161 validator the TSA tests check against.
-import { run, type RunResult } from './signing-validators.js';
+import { run, type RunResult } from '../signing/signing-validators.js';
 
 export type OpensslResult = RunResult;
 

@@ -1,7 +1,7 @@
 // A throwaway PKI for tests: a root CA and end-entity certificates for any public key (soft keys, SoftHSM keys,
 // emulated cards), on the station's @peculiar/x509 entry point.
 import { webcrypto } from 'node:crypto';
-import { x509 } from '../../src/station/pki/x509.js';
+import { x509 } from '../../../src/station/pki/x509.js';
 
 export type KeyAlgorithm = 'RSA-2048' | 'RSA-3072' | 'P-256' | 'P-384';
 

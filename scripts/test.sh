@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm test: every test, against the real parts. Installs missing Debian packages when run as root (otherwise
-# names them), typechecks, builds, then runs vitest inside the test environment (scripts/test-env.sh).
+# names them), typechecks, lints (layers, import cycles), builds, then runs vitest inside the test environment (scripts/test-env.sh).
 # Extra arguments go to vitest, e.g. `npm test -- test/station/http`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,5 +10,6 @@ else
   bash scripts/system-deps.sh check
 fi
 npm run --silent typecheck
+npm run --silent lint
 npm run --silent build
 exec bash scripts/test-env.sh npx --no-install vitest run --reporter=default --reporter=./test/support/summary-reporter.ts "$@"

@@ -1,16 +1,5 @@
 import { jsonErrorBodySchema } from '../core/schemas/json-error-body.js';
-
-/** A refusal from the station (or the page itself), with its stable code and whether trying again can help. */
-export class StationCallError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly retriable: boolean,
-  ) {
-    super(message);
-    this.name = 'StationCallError';
-  }
-}
+import { StationCallError } from './station-call-error.js';
 
 /** POST to this page's own station (same origin): `/web-element/api/<path>`. */
 export async function callStation(path: 'certificate' | 'signature' | 'auth-token', body: unknown): Promise<unknown> {

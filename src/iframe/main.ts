@@ -14,7 +14,8 @@ import {
 } from '../core/schemas/iframe-protocol.js';
 import { readFrameData } from './read-frame-data.js';
 import { embeddingOrigin } from './embedding-origin.js';
-import { callStation, StationCallError } from './call-station.js';
+import { callStation } from './call-station.js';
+import { StationCallError } from './station-call-error.js';
 
 const status = document.getElementById('status')!;
 const frame = readFrameData();

@@ -34,7 +34,26 @@ async function start(): Promise<void> {
     if (station?.prompts.pending().length) showWindow();
   });
   app.on('window-all-closed', () => undefined); // keep serving from the tray
-  app.on('before-quit', () => void station?.close());
+  app.on('before-quit', closeStationThenQuit);
+}
+
+let closing: Promise<void> | undefined;
+
+/**
+ * Quitting waits for the station to close (server drained, tokens released, store closed) so nothing is left
+ * half-written: the first quit is held back, the station closes, then the app quits for real.
+ */
+function closeStationThenQuit(event: Electron.Event): void {
+  const running = station;
+  if (!running) return;
+  event.preventDefault();
+  closing ??= running
+    .close()
+    .catch((error: unknown) => console.error(`signing-station: closing failed: ${error instanceof Error ? error.message : String(error)}`))
+    .finally(() => {
+      station = undefined;
+      app.quit();
+    });
 }
 
 function showWindow(): void {

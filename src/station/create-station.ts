@@ -112,7 +112,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
         clock,
       });
   const tokens = new TokenRegistry(ports.tokenSources ?? builtInSources?.all ?? []);
-  const prompts = new UiPromptBroker();
+  const prompts = new UiPromptBroker(clock);
   const userPrompt = ports.userPrompt ?? prompts;
   const sessions = new UiSessions();
   // Tokens start before the TSA opens: a configured TSA key lives on one of them.
@@ -143,7 +143,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
       localTokenLogin({ tokens: () => tokens.tokens(), userPrompt, clock, mode: () => config.mode, trustedIssuers }),
       smartIdSimulator(timings),
       mobileIdSimulator(timings),
-      eudiWalletSimulator(timings, STATION_NAME),
+      eudiWalletSimulator(timings, STATION_NAME, clock),
       webEidLogin({ clients: data.clients, clock, mode: () => config.mode, trustedIssuers }),
     ],
   });

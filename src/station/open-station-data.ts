@@ -28,12 +28,12 @@ export interface StationData {
 export async function openStationData(config: Pick<StationConfig, 'dataDir'>, keyStore: KeyStore, clock: Clock = systemClock): Promise<StationData> {
   const { dataDir } = config;
   await ensureWritableDirectory(dataDir);
-  const database = await Database.open(join(dataDir, 'station.sqlite'), stationMigrations);
+  const database = await Database.open(join(dataDir, 'station.sqlite'), stationMigrations, clock);
   try {
     await restrictToOwner(dataDir);
     const settings = new StationSettings(database);
-    const vault = await SecretVault.open(database, keyStore, `master-key:${await settings.stationId()}`);
-    const clients = new ClientRegistry(database, vault);
+    const vault = await SecretVault.open(database, keyStore, `master-key:${await settings.stationId()}`, clock);
+    const clients = new ClientRegistry(database, vault, clock);
     return {
       dataDir,
       database,

@@ -9,11 +9,11 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import { CardProcess } from '../cards/card-process.js';
-import { startPcscd, waitFor, waitUntilNoCard } from '../support/pcsc-test-env.js';
-import { launchChromium } from '../support/browser.js';
-import { startTestStation } from '../support/test-station.js';
-import { ScriptedPrompt } from '../support/oidc-scripted-prompt.js';
-import { askHelper, helperMessages, pageWithHelper, startIntegrator } from '../support/iframe-integrator.js';
+import { startPcscd, waitFor, waitUntilNoCard } from '../support/pcsc/pcsc-test-env.js';
+import { launchChromium } from '../support/browser/browser.js';
+import { startTestStation } from '../support/station/test-station.js';
+import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
+import { askHelper, helperMessages, pageWithHelper, startIntegrator } from '../support/browser/iframe-integrator.js';
 import { PcscWatcher } from '../../src/station/tokens/pcsc/pcsc-watcher.js';
 
 const INSERTIONS = 20;

@@ -8,7 +8,7 @@ import { fork } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { keepAliveLoad } from '../support/keep-alive-load.js';
+import { keepAliveLoad } from '../support/station/keep-alive-load.js';
 
 const CODES = Number(process.env.BENCH_CODES ?? 3000);
 /** Exchanges before the timed run, so the JIT has warmed up the whole path. */
@@ -66,7 +66,7 @@ async function exchange(setup: Work, batch: Work['work']): Promise<number> {
   return failures.reduce((sum, n) => sum + n, 0);
 }
 
-const server = fork(fileURLToPath(new URL('../support/oidc-bench-server.ts', import.meta.url)), [String(CODES)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const server = fork(fileURLToPath(new URL('../support/oidc/oidc-bench-server.ts', import.meta.url)), [String(CODES)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const ask = <T>(message: 'cpu' | undefined, key: string): Promise<T> =>
   new Promise((resolve, reject) => {
     const onMessage = (reply: Record<string, unknown>): void => {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import yazl from 'yazl';
 import { PdfDocumentReader } from '../../src/station/signing/pdf/pdf-document-reader.js';
 import { AsiceContainerReader } from '../../src/station/signing/asice/asice-container-reader.js';
-import { pdfWithObjects } from '../support/hostile-pdf.js';
+import { pdfWithObjects } from '../support/signing/hostile-pdf.js';
 
 type Kind = 'pdf-objects' | 'pdf-hex-strings' | 'asice-entries';
 interface Measurement {

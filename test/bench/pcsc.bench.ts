@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Context, SCARD_PROTOCOL_T0, SCARD_PROTOCOL_T1, SCARD_SHARE_SHARED } from 'smartcard';
 import { createNationalIdCard } from '../cards/national-id-card.js';
-import { startPcscd, waitUntilNoCard } from '../support/pcsc-test-env.js';
+import { startPcscd, waitUntilNoCard } from '../support/pcsc/pcsc-test-env.js';
 import { PcscWatcher } from '../../src/station/tokens/pcsc/pcsc-watcher.js';
 import { createPcscTokenSource } from '../../src/station/tokens/pcsc/pcsc-token-source.js';
 import { CardChannel } from '../../src/station/tokens/pcsc/card-channel.js';

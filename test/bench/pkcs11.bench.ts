@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import pkcs11js from 'pkcs11js';
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import { encodeDigestInfo } from '../../src/station/pki/digest-info.js';
-import { createSoftHsm, SOFTHSM_MODULE } from '../support/pkcs11-softhsm.js';
+import { createSoftHsm, SOFTHSM_MODULE } from '../support/pkcs11/pkcs11-softhsm.js';
 
 const PIN = '1234';
 const ROUNDS = 3;

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SignatureEngine } from '../../src/station/signing/signature-engine.js';
 import { softKeySigner } from '../../src/station/signing/soft-key-signer.js';
-import { createOpensslTsa } from '../support/openssl-tsa.js';
-import { writeBigPdf } from '../support/signing-test-pdfs.js';
-import { createTestCa, createTestSigner } from '../support/test-pki.js';
+import { createOpensslTsa } from '../support/tsa/openssl-tsa.js';
+import { writeBigPdf } from '../support/signing/signing-test-pdfs.js';
+import { createTestCa, createTestSigner } from '../support/pki/test-pki.js';
 
 const SIZE = 200 * 1024 * 1024;
 const self = fileURLToPath(import.meta.url);

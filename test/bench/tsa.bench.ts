@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readTimestampReply } from '../../src/station/tsa/timestamp-reply-reader.js';
-import { createOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
-import { openssl } from '../support/tsa-openssl.js';
-import { keepAliveLoad } from '../support/keep-alive-load.js';
+import { createOpensslTsa, type OpensslTsa } from '../support/tsa/openssl-tsa.js';
+import { openssl } from '../support/tsa/tsa-openssl.js';
+import { keepAliveLoad } from '../support/station/keep-alive-load.js';
 
 const SIGN_SECONDS = 2;
 const HTTP_SECONDS = 5;
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   await reference.reply(queryPath, join(dir, 'warm.tsr'));
   const opensslBefore = await opensslReplyRate(reference, dir, queryPath);
 
-  const server = fork(fileURLToPath(new URL('../support/tsa-bench-server.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx', ...(process.env.TSA_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TSA_BENCH_PROFILE}`] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const server = fork(fileURLToPath(new URL('../support/tsa/tsa-bench-server.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx', ...(process.env.TSA_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TSA_BENCH_PROFILE}`] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ask = <T>(message: 'cpu' | undefined, key: string): Promise<T> =>
     new Promise((resolve) => {
       const onMessage = (reply: Record<string, unknown>): void => {

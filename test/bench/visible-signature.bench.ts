@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignatureEngine } from '../../src/station/signing/signature-engine.js';
 import { softKeySigner } from '../../src/station/signing/soft-key-signer.js';
-import { writeMinimalPdf } from '../support/signing-test-pdfs.js';
-import { createTestCa, createTestSigner } from '../support/test-pki.js';
+import { writeMinimalPdf } from '../support/signing/signing-test-pdfs.js';
+import { createTestCa, createTestSigner } from '../support/pki/test-pki.js';
 
 const RUNS = 40;
 const dir = await mkdtemp(join(tmpdir(), 'bench-visible-'));

@@ -2,9 +2,9 @@ import { X509Certificate } from 'node:crypto';
 import pkcs11js from 'pkcs11js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CardProcess } from './card-process.js';
-import { startPcscd, waitFor } from '../support/pcsc-test-env.js';
-import { OPENSC_MODULE } from '../support/pcsc-pkcs11-tool.js';
-import type { PcscDaemon } from '../support/pcsc-daemon.js';
+import { startPcscd, waitFor } from '../support/pcsc/pcsc-test-env.js';
+import { OPENSC_MODULE } from '../support/pcsc/pcsc-pkcs11-tool.js';
+import type { PcscDaemon } from '../support/pcsc/pcsc-daemon.js';
 
 /**
  * The PIV card in a child process, driven by opensc-pkcs11.so loaded in THIS process through pkcs11js (whose

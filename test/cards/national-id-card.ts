@@ -3,7 +3,7 @@ import { CardKey } from './card-key.js';
 import { EmulatedCard } from './emulated-card.js';
 import { NationalIdApplet, type NationalIdCardContent } from './national-id-applet.js';
 import { VpcdCard } from './vpcd-card.js';
-import { createTestCa, createTestSigner, type KeyAlgorithm, type TestCa } from '../support/test-pki.js';
+import { createTestCa, createTestSigner, type KeyAlgorithm, type TestCa } from '../support/pki/test-pki.js';
 
 /** Historical bytes "SSTEID" + a variant byte: 01 accepts extended lengths, 02 only short APDUs. */
 export const NATIONAL_ID_ATR_EXTENDED = buildAtr(Buffer.from('53535445494401', 'hex'));

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPivCard, type PivTestCard } from './piv-card.js';
-import { createTestCa, type TestCa } from '../support/test-pki.js';
-import { startPcscd, waitUntilNoCard } from '../support/pcsc-test-env.js';
-import { pkcs11Tool } from '../support/pcsc-pkcs11-tool.js';
-import type { PcscDaemon } from '../support/pcsc-daemon.js';
+import { createTestCa, type TestCa } from '../support/pki/test-pki.js';
+import { startPcscd, waitUntilNoCard } from '../support/pcsc/pcsc-test-env.js';
+import { pkcs11Tool } from '../support/pcsc/pcsc-pkcs11-tool.js';
+import type { PcscDaemon } from '../support/pcsc/pcsc-daemon.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The emulated PIV card, driven by OpenSC's own PKCS#11 module through the real pcscd. */

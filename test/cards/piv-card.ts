@@ -4,7 +4,7 @@ import { CardKey } from './card-key.js';
 import { EmulatedCard } from './emulated-card.js';
 import { PivApplet, type PivSlotContent, type PivSlotName } from './piv-applet.js';
 import { VpcdCard } from './vpcd-card.js';
-import { createTestCa, createTestSigner, type KeyAlgorithm, type TestCa } from '../support/test-pki.js';
+import { createTestCa, createTestSigner, type KeyAlgorithm, type TestCa } from '../support/pki/test-pki.js';
 
 /** Historical bytes "SSTPIV" and a version byte; the station's ATR table maps this family to OpenSC. */
 export const PIV_ATR = buildAtr(Buffer.from('53535450495601', 'hex'));

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/station/run-cli.js';
 
 describe('signing-station clients', () => {
   let dataDir: string;

@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { runCli, startServe } from '../support/run-cli.js';
-import { uiHeaders } from '../support/ui-credential.js';
+import { runCli, startServe } from '../support/station/run-cli.js';
+import { uiHeaders } from '../support/station/ui-credential.js';
 
 describe('signing-station serve', () => {
   const dirs: string[] = [];
@@ -18,22 +18,20 @@ describe('signing-station serve', () => {
   });
 
   it('prints `listening http://127.0.0.1:PORT` first, serves, and exits 0 on SIGTERM', async () => {
-    const { child, firstLine, lines } = await startServe(['--port', '0', '--data-dir', await tempDir()]);
+    const { child, firstLine, line } = await startServe(['--port', '0', '--data-dir', await tempDir()]);
     expect(firstLine).toMatch(/^listening http:\/\/127\.0\.0\.1:\d+$/);
     const base = firstLine.replace('listening ', '');
     const health = await fetch(`${base}/api/health`);
     expect(await health.json()).toMatchObject({ status: 'OK' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(lines[1]).toMatch(new RegExp(`^ui ${base}/ui/#launch=[A-Za-z0-9_-]{43}$`));
+    expect(await line(1)).toMatch(new RegExp(`^ui ${base}/ui/#launch=[A-Za-z0-9_-]{43}$`));
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
   });
 
   it('logs requests as JSON on stderr without one-time tokens, secrets or UI credentials', async () => {
-    const { child, lines, stderr } = await startServe(['--port', '0', '--data-dir', await tempDir(), '--log-level', 'debug']);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const link = lines[1]!.replace(/^ui /, '');
+    const { child, line, stderr } = await startServe(['--port', '0', '--data-dir', await tempDir(), '--log-level', 'debug']);
+    const link = (await line(1)).replace(/^ui /, '');
     const token = new URLSearchParams(new URL(link).hash.slice(1)).get('launch')!;
     await fetch(new URL('/ui/', link));
     const ui = await uiHeaders(link);

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenSignerResolver } from '../../src/cli/commands/token-signer-resolver.js';
 import type { SignCommandOptions } from '../../src/cli/commands/signer-resolver.js';
-import { createOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../support/pkcs11-softhsm.js';
-import { runCli } from '../support/run-cli.js';
-import { cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig } from '../support/signing-validators.js';
-import { writeMinimalPdf } from '../support/signing-test-pdfs.js';
+import { createOpensslTsa, type OpensslTsa } from '../support/tsa/openssl-tsa.js';
+import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../support/pkcs11/pkcs11-softhsm.js';
+import { runCli } from '../support/station/run-cli.js';
+import { cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig } from '../support/signing/signing-validators.js';
+import { writeMinimalPdf } from '../support/signing/signing-test-pdfs.js';
 
 const PIN = '4321';
 const LABEL = 'Sign Token';

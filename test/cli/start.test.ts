@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { uiHeaders } from '../support/ui-credential.js';
+import { uiHeaders } from '../support/station/ui-credential.js';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 

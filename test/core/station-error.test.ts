@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { StationError } from '../../src/core/errors/station-error.js';
 import { InvalidInputError } from '../../src/core/errors/invalid-input-error.js';
+import { STATION_ERROR_CODES } from '../../src/core/errors/station-error-codes.js';
 
 describe('StationError', () => {
   it('carries a stable code, an HTTP status and whether a retry helps', () => {
-    const error = new StationError('ERR_TEST_REASON', 'it failed', { status: 503, retriable: true });
+    const error = new StationError('ERR_TSA_CLIENT_UNREACHABLE', 'it failed', { status: 503, retriable: true });
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe('StationError');
-    expect(error.toJSON()).toEqual({ code: 'ERR_TEST_REASON', message: 'it failed', retriable: true });
+    expect(error.toJSON()).toEqual({ code: 'ERR_TSA_CLIENT_UNREACHABLE', message: 'it failed', retriable: true });
     expect(error.status).toBe(503);
   });
 
@@ -16,6 +17,20 @@ describe('StationError', () => {
     expect(input.name).toBe('InvalidInputError');
     expect(input.status).toBe(400);
     expect(input.details).toEqual({ errors: { field: ['required'] } });
-    expect(new StationError('ERR_X_Y', 'x').status).toBe(500);
+    expect(new StationError('ERR_INTERNAL', 'x').status).toBe(500);
+  });
+});
+
+describe('STATION_ERROR_CODES', () => {
+  it('lists each code once, each ERR_<AREA>_<REASON> but ERR_INTERNAL (the station\'s own fault, any area)', () => {
+    expect(new Set(STATION_ERROR_CODES).size).toBe(STATION_ERROR_CODES.length);
+    const areaCodes = STATION_ERROR_CODES.filter((code) => code !== 'ERR_INTERNAL');
+    expect(areaCodes).toHaveLength(STATION_ERROR_CODES.length - 1);
+    for (const code of areaCodes) expect(code).toMatch(/^ERR_[A-Z0-9]+_[A-Z0-9_]+$/);
+  });
+
+  it('types StationError codes: an unlisted code does not compile', () => {
+    // @ts-expect-error ERR_MADE_UP is not a station error code; `npm run typecheck` fails if this line compiles.
+    expect(new StationError('ERR_MADE_UP', 'x').code).toBe('ERR_MADE_UP');
   });
 });

@@ -5,9 +5,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
-import { startTestStation, type TestStation } from '../support/test-station.js';
-import { run } from '../support/signing-validators.js';
+import { launchChromium } from '../support/browser/browser.js';
+import { startTestStation, type TestStation } from '../support/station/test-station.js';
+import { run } from '../support/signing/signing-validators.js';
 
 /**
  * Chrome's Local Network Access (Chromium 142 and later): a public https page may frame the station on

@@ -3,14 +3,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
-import { startTestStation, type TestStation } from '../support/test-station.js';
-import { ScriptedPrompt } from '../support/oidc-scripted-prompt.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../support/pkcs11-softhsm.js';
+import { launchChromium } from '../support/browser/browser.js';
+import { startTestStation, type TestStation } from '../support/station/test-station.js';
+import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
+import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../support/pkcs11/pkcs11-softhsm.js';
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
-import { minimalPdf } from '../support/signing-test-pdfs.js';
-import { createNssDb, pdfsig } from '../support/signing-validators.js';
-import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/iframe-integrator.js';
+import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
+import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
+import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
 
 const SECRET = 'shop-api-secret-0123456789';
 

@@ -3,8 +3,8 @@ import { mkdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
-import { startTestStation, type TestStation } from '../support/test-station.js';
+import { launchChromium } from '../support/browser/browser.js';
+import { startTestStation, type TestStation } from '../support/station/test-station.js';
 
 describe('station UI in Chromium', () => {
   let station: TestStation;
@@ -131,5 +131,53 @@ describe('station UI in Chromium', () => {
     await form.locator('input[name=pin]').fill('1234');
     await form.getByRole('button', { name: 'OK' }).click();
     expect(Buffer.from((await pin)!).toString()).toBe('1234');
+  });
+
+  it('shows an answer the station refuses, and keeps the prompt answerable', async () => {
+    const pin = station.prompts.askPin({ tokenLabel: 'TestToken', pinLabel: 'signing PIN', retriesLeft: 3, finalTry: false, previousAttemptFailed: false, requester: 'cli' });
+    const form = page.getByRole('form', { name: 'PIN' });
+    await expect.poll(() => form.isVisible()).toBe(true);
+    // Longer than any PIN the station takes (64 characters): the station answers 400 and the prompt stays open.
+    await form.locator('input[name=pin]').fill('1'.repeat(65));
+    await form.getByRole('button', { name: 'OK' }).click();
+    const alert = page.getByRole('region', { name: 'Waiting for you' }).getByRole('alert');
+    await expect.poll(() => alert.textContent()).toContain('The station did not take that answer');
+    expect(station.prompts.pending()).toHaveLength(1);
+    await form.locator('input[name=pin]').fill('4321');
+    await form.getByRole('button', { name: 'OK' }).click();
+    expect(Buffer.from((await pin)!).toString()).toBe('4321');
+    await expect.poll(() => alert.count()).toBe(0);
+  });
+
+  it('offers start at login only through the desktop shell’s preload API', async () => {
+    // The headless UI in a plain browser has no shell: no login item to offer.
+    expect(await page.getByLabel('Start Signing Station when I log in').count()).toBe(0);
+    // Electron is not installed here; this stands in for the preload's window.stationShell (src/preload/index.ts),
+    // answering as src/main does, and records what the page asked.
+    const shellPage = await browser.newPage();
+    try {
+      await shellPage.addInitScript((credential) => {
+        let openAtLogin = false;
+        const calls: unknown[] = [];
+        Object.assign(window, {
+          shellCalls: calls,
+          stationShell: {
+            platform: 'linux',
+            getStartAtLogin: async () => (calls.push(['get']), { ok: true, value: openAtLogin }),
+            setStartAtLogin: async (enabled: boolean) => (calls.push(['set', enabled]), (openAtLogin = enabled), { ok: true, value: enabled }),
+            uiCredential: async () => ({ ok: true, value: credential }),
+          },
+        });
+      }, station.issueUiCredential());
+      await shellPage.goto(`${station.baseUrl}/ui/`);
+      const checkbox = shellPage.getByLabel('Start Signing Station when I log in');
+      await expect.poll(() => checkbox.isEnabled()).toBe(true);
+      expect(await checkbox.isChecked()).toBe(false);
+      await checkbox.check();
+      await expect.poll(() => shellPage.evaluate(() => (window as unknown as { shellCalls: unknown[] }).shellCalls)).toEqual([['get'], ['set', true]]);
+      expect(await checkbox.isChecked()).toBe(true);
+    } finally {
+      await shellPage.close();
+    }
   });
 });

@@ -11,9 +11,9 @@ import { PdfDocumentReader } from '../../src/station/signing/pdf/pdf-document-re
 import { PdfRef } from '../../src/station/signing/pdf/pdf-object.js';
 import { buildSignatureUpdate } from '../../src/station/signing/pdf/pdf-signature-update.js';
 import { AsiceContainerReader } from '../../src/station/signing/asice/asice-container-reader.js';
-import { HOSTILE_PDFS } from '../support/hostile-pdf.js';
-import { minimalPdf } from '../support/signing-test-pdfs.js';
-import { startTestStation, type TestStation } from '../support/test-station.js';
+import { HOSTILE_PDFS } from '../support/signing/hostile-pdf.js';
+import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
+import { startTestStation, type TestStation } from '../support/station/test-station.js';
 
 /**
  * Property: whatever bytes arrive, the parsers of untrusted input answer with the station's own 4xx error or a

@@ -2,3 +2,4 @@ export { StationError, isStationError, type StationErrorCode, type StationErrorO
 export { InvalidInputError } from './invalid-input-error.js';
 export { NotFoundError } from './not-found-error.js';
 export { ForbiddenError } from './forbidden-error.js';
+export { STATION_ERROR_CODES } from './station-error-codes.js';

@@ -1,5 +1,6 @@
-/** Stable, machine-readable error code: `ERR_<AREA>_<REASON>`. */
-export type StationErrorCode = `ERR_${string}`;
+import type { StationErrorCode } from './station-error-codes.js';
+
+export type { StationErrorCode };
 
 export interface StationErrorOptions {
   /** HTTP status a JSON boundary answers with; 500 when the error is the station's own fault. */

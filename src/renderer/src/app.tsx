@@ -7,6 +7,7 @@ import { ClientsPanel } from './clients-panel.js';
 import { AuditPanel } from './audit-panel.js';
 import { ErrorAlert } from './error-alert.js';
 import { ModulesPanel } from './modules-panel.js';
+import { StartAtLogin } from './start-at-login.js';
 
 export function App(): JSX.Element {
   const view = useStationView();
@@ -37,6 +38,7 @@ export function App(): JSX.Element {
               <dt>Version</dt>
               <dd>{overview.station.version}</dd>
             </dl>
+            <StartAtLogin />
           </section>
         </>
       ) : (

@@ -1,7 +1,8 @@
 import { useState, type FormEvent, type JSX } from 'react';
 import type { ClientRegistration } from '../../core/schemas/client-registration.js';
 import { ErrorAlert } from './error-alert.js';
-import { StationApiError, stationApi } from './station-api.js';
+import { StationApiError } from './station-api-error.js';
+import { stationApi } from './station-api.js';
 
 const lines = (text: string): string[] =>
   text

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState, type FormEvent, type JSX } from 'react';
 import type { Pkcs11ModulesView } from '../../core/schemas/pkcs11-modules.js';
 import { ErrorAlert } from './error-alert.js';
-import { StationApiError, stationApi } from './station-api.js';
+import { StationApiError } from './station-api-error.js';
+import { stationApi } from './station-api.js';
 
 /** PKCS#11 middleware the station loads: known per OS, from config, and what the user added here. */
 export function ModulesPanel(): JSX.Element {

@@ -12,18 +12,7 @@ import { jsonErrorBodySchema } from '../../core/schemas/json-error-body.js';
 import { auditEntrySchema, type AuditEntry } from '../../core/schemas/audit-entry.js';
 import { forgetUiCredential, uiCredential } from './ui-credential.js';
 import { pkcs11ModulesViewSchema, type Pkcs11ModuleAddRequest, type Pkcs11ModulesView } from '../../core/schemas/pkcs11-modules.js';
-
-/** An error answered by the station, rebuilt with its stable code and field errors. */
-export class StationApiError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly errors: Record<string, string[]> = {},
-  ) {
-    super(message);
-    this.name = 'StationApiError';
-  }
-}
+import { StationApiError } from './station-api-error.js';
 
 async function call<T>(schema: z.ZodType<T> | null, path: string, init: RequestInit = {}): Promise<T> {
   const authorization = `Bearer ${await uiCredential()}`;

@@ -8,6 +8,7 @@ import {
 } from '../../core/schemas/client-registration.js';
 import type { Database } from '../store/database.js';
 import type { Migration } from '../store/migration.js';
+import { systemClock, type Clock } from '../ports/clock.js';
 import type { SecretVault } from '../keychain/secret-vault.js';
 import { parseZod } from '../validation/parse-zod.js';
 
@@ -41,10 +42,12 @@ const secretName = (clientId: string): string => `client-secret:${clientId}`;
 export class ClientRegistry {
   readonly #database: Database;
   readonly #vault: SecretVault;
+  readonly #clock: Clock;
 
-  constructor(database: Database, vault: SecretVault) {
+  constructor(database: Database, vault: SecretVault, clock: Clock = systemClock) {
     this.#database = database;
     this.#vault = vault;
+    this.#clock = clock;
   }
 
   /** Adds or replaces a client. A secret, when given, replaces the stored one; otherwise the old one is kept. */
@@ -61,7 +64,7 @@ export class ClientRegistry {
       ...(rest.jwks ? { jwks: rest.jwks } : {}),
       ...(rest.jwksUri ? { jwksUri: rest.jwksUri } : {}),
     };
-    const now = new Date().toISOString();
+    const now = this.#clock.now().toISOString();
     await this.#database.run(
       `INSERT INTO clients (client_id, registration, created_at, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT(client_id) DO UPDATE SET registration = excluded.registration, updated_at = excluded.updated_at`,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Clock } from '../ports/clock.js';
 import { IdentityError } from './identity-error.js';
 import type { IdentityMethod } from './identity-method.js';
 import { WALLET_IDENTITIES } from './sandbox-identities.js';
@@ -12,7 +13,7 @@ export const EUDI_WALLET_METHOD = 'at-eudi-wallet-login';
  * the sandbox wallet presents the PID of the chosen test holder (idcode, default the first) after a delay. The
  * result carries the PID as OpenID Identity Assurance verified_claims; the verification names the sandbox issuer.
  */
-export function eudiWalletSimulator(timings: SandboxTimings, issuerName: string): IdentityMethod {
+export function eudiWalletSimulator(timings: SandboxTimings, issuerName: string, clock: Clock): IdentityMethod {
   return {
     code: EUDI_WALLET_METHOD,
     label: 'EUDI wallet, Austria (sandbox)',
@@ -36,7 +37,7 @@ export function eudiWalletSimulator(timings: SandboxTimings, issuerName: string)
             verification: {
               trust_framework: 'eidas',
               assurance_level: 'high',
-              time: new Date().toISOString(),
+              time: clock.now().toISOString(),
               evidence: [{ type: 'electronic_record', record: { type: 'eudi_pid', source: { name: 'Signing Station sandbox PID provider', country_code: 'AT' } } }],
             },
             claims: pid,

@@ -122,7 +122,7 @@ export class IframeHelperService {
    * embedding page asks once, and the answer comes as soon as the station sees the card.
    */
   async #candidatesOnceInserted(context: FrameContext, usage: TokenCertificate['usage']): Promise<Candidate[]> {
-    const deadline = Date.now() + (this.#deps.insertTimeoutMs ?? 60_000);
+    const deadline = performance.now() + (this.#deps.insertTimeoutMs ?? 60_000);
     for (;;) {
       // Listening starts before the tokens are read, so a card inserted meanwhile is not missed.
       const change = this.#nextTokenChange(context.signal, deadline);
@@ -148,7 +148,7 @@ export class IframeHelperService {
       };
       const aborted = (): void => finish(false);
       const unsubscribe = this.#deps.onTokensChange(() => finish(true));
-      const timer = setTimeout(() => finish(false), Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(() => finish(false), Math.max(0, deadline - performance.now()));
       stop = () => finish(false);
       if (signal.aborted) finish(false);
       else signal.addEventListener('abort', aborted, { once: true });

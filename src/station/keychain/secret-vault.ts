@@ -1,8 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { StationError } from '../../core/errors/station-error.js';
 import type { Migration } from '../store/migration.js';
 import type { Database } from '../store/database.js';
+import { systemClock, type Clock } from '../ports/clock.js';
 import type { KeyStore } from '../ports/key-store.js';
+import { VaultError } from './vault-error.js';
 
 export const secretVaultMigrations: readonly Migration[] = [
   {
@@ -16,8 +17,6 @@ export const secretVaultMigrations: readonly Migration[] = [
   },
 ];
 
-export class VaultError extends StationError {}
-
 /**
  * Secrets at rest (client secrets, private keys of the TSA, OIDC and imported PKCS#12 files): AES-256-GCM in the
  * store, under a master key that lives only in the OS keychain (KeyStore port). The secret's name is the
@@ -26,14 +25,16 @@ export class VaultError extends StationError {}
 export class SecretVault {
   readonly #database: Database;
   readonly #masterKey: Buffer;
+  readonly #clock: Clock;
 
-  private constructor(database: Database, masterKey: Buffer) {
+  private constructor(database: Database, masterKey: Buffer, clock: Clock) {
     this.#database = database;
     this.#masterKey = masterKey;
+    this.#clock = clock;
   }
 
   /** Loads the master key for `account` from the key store, creating it on first use. */
-  static async open(database: Database, keyStore: KeyStore, account: string): Promise<SecretVault> {
+  static async open(database: Database, keyStore: KeyStore, account: string, clock: Clock = systemClock): Promise<SecretVault> {
     let key = await keyStore.get(account);
     if (!key) {
       const existing = await database.get<{ n: number }>('SELECT COUNT(*) AS n FROM secrets');
@@ -51,7 +52,7 @@ export class SecretVault {
     if (key.length !== 32) {
       throw new VaultError('ERR_VAULT_MASTER_KEY_INVALID', `The master key in ${keyStore.description} is not 32 bytes.`);
     }
-    return new SecretVault(database, Buffer.from(key));
+    return new SecretVault(database, Buffer.from(key), clock);
   }
 
   async put(name: string, value: Uint8Array): Promise<void> {
@@ -62,7 +63,7 @@ export class SecretVault {
     await this.#database.run(
       `INSERT INTO secrets (name, nonce, ciphertext, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT(name) DO UPDATE SET nonce = excluded.nonce, ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
-      [name, nonce, ciphertext, new Date().toISOString()],
+      [name, nonce, ciphertext, this.#clock.now().toISOString()],
     );
   }
 

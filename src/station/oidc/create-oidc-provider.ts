@@ -49,11 +49,6 @@ export interface OidcProviderDeps {
  * profile pid, state and nonce required, no UserInfo, no refresh tokens.
  */
 export function createOidcProvider(deps: OidcProviderDeps): Provider {
-  const tokenEndpoint = new URL(OIDC_PATHS.token, deps.issuer).href;
-  const required = (name: string) => (_ctx: KoaContextWithOIDC, value: string | undefined) => {
-    if (!value) throw new errors.InvalidRequest(`${name} is required`);
-  };
-
   const writesBeforeAnswer = new WritesBeforeAnswer();
   const holdUntilAnswer = (write: Promise<void>) => writesBeforeAnswer.hold(currentRequest(), write);
 
@@ -62,14 +57,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     jwks: { keys: deps.signingKeys },
     cookies: { keys: deps.cookieKeys },
     clientAuthMethods: ['private_key_jwt'],
-    enabledJWA: {
-      clientAuthSigningAlgValues: ['RS256'],
-      idTokenSigningAlgValues: ['RS256'],
-      requestObjectSigningAlgValues: ['RS256'],
-      authorizationSigningAlgValues: ['RS256'],
-      userinfoSigningAlgValues: ['RS256'],
-      introspectionSigningAlgValues: ['RS256'],
-    },
+    enabledJWA: RS256_ONLY,
     responseTypes: ['code'],
     scopes: ['openid', 'profile', 'pid'],
     claims: OIDC_CLAIMS as unknown as Configuration['claims'],
@@ -78,32 +66,9 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     allowOmittingSingleRegisteredRedirectUri: false,
     pkce: { required: () => false },
     issueRefreshToken: () => false,
-    features: {
-      devInteractions: { enabled: false },
-      userinfo: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
-      claimsParameter: { enabled: false },
-      introspection: { enabled: false },
-      revocation: { enabled: false },
-      pushedAuthorizationRequests: { enabled: false },
-      dPoP: { enabled: false },
-    },
-    extraParams: {
-      state: required('state'),
-      nonce: required('nonce'),
-      scope: (_ctx, value) => {
-        if (!value?.split(' ').includes('openid')) throw new errors.InvalidRequest('scope must include openid');
-      },
-    },
-    async assertJwtClientAuthClaimsAndHeader(_ctx, claims, header, client) {
-      if (claims.aud !== tokenEndpoint) throw new errors.InvalidClientAuth(`aud must be exactly the token endpoint URL ${tokenEndpoint}`);
-      if (claims.sub !== client.clientId) throw new errors.InvalidClientAuth('sub must be the client_id');
-      if (typeof header.kid !== 'string' || !header.kid) throw new errors.InvalidClientAuth('the assertion header must name the registered key (kid)');
-      if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number') throw new errors.InvalidClientAuth('iat and exp are required');
-      if (claims.exp - claims.iat > MAX_ASSERTION_SECONDS) throw new errors.InvalidClientAuth('exp must be at most 5 minutes after iat');
-      // An iat in the future would stretch the usable window past 5 minutes; allow only ordinary clock skew.
-      if (claims.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw new errors.InvalidClientAuth('iat is in the future');
-    },
+    features: FEATURES_OFF,
+    extraParams: REQUIRED_PARAMS,
+    assertJwtClientAuthClaimsAndHeader: clientAssertionCheck(new URL(OIDC_PATHS.token, deps.issuer).href, deps.clock),
     async findAccount(_ctx, sub, token) {
       const person = await deps.accounts.find(sub);
       if (!person) return undefined;
@@ -120,12 +85,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       Session: deps.lifetimes.session,
       Grant: deps.lifetimes.session,
     },
-    discovery: {
-      verified_claims_supported: true,
-      trust_frameworks_supported: ['eidas'],
-      evidence_supported: ['electronic_record'],
-      claims_in_verified_claims_supported: ['given_name', 'family_name', 'birthdate', 'nationalities', 'place_of_birth', 'personal_administrative_number', 'document_number', 'id_expiry_date'],
-    },
+    discovery: DISCOVERY_EXTRAS,
     // oidc-provider refuses to fetch from loopback and private addresses (SSRF protection for dynamically
     // registered URLs). Here the only URLs it fetches are client JWKS URLs that the station's administrator
     // registered, and an integrator on this same machine (127.0.0.1) is a normal set-up: fetch without that filter.
@@ -140,7 +100,67 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
   };
 
   const provider = new Provider(deps.issuer, configuration);
-  provider.use(async (ctx, next) => {
+  provider.use(profileMiddleware(writesBeforeAnswer, deps.logger));
+  provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'OIDC provider failed'));
+  return provider;
+}
+
+const RS256_ONLY: Configuration['enabledJWA'] = {
+  clientAuthSigningAlgValues: ['RS256'],
+  idTokenSigningAlgValues: ['RS256'],
+  requestObjectSigningAlgValues: ['RS256'],
+  authorizationSigningAlgValues: ['RS256'],
+  userinfoSigningAlgValues: ['RS256'],
+  introspectionSigningAlgValues: ['RS256'],
+};
+
+/** Everything the beta profile does not offer. */
+const FEATURES_OFF: Configuration['features'] = {
+  devInteractions: { enabled: false },
+  userinfo: { enabled: false },
+  rpInitiatedLogout: { enabled: false },
+  claimsParameter: { enabled: false },
+  introspection: { enabled: false },
+  revocation: { enabled: false },
+  pushedAuthorizationRequests: { enabled: false },
+  dPoP: { enabled: false },
+};
+
+const required = (name: string) => (_ctx: KoaContextWithOIDC, value: string | undefined) => {
+  if (!value) throw new errors.InvalidRequest(`${name} is required`);
+};
+
+const REQUIRED_PARAMS: Configuration['extraParams'] = {
+  state: required('state'),
+  nonce: required('nonce'),
+  scope: (_ctx, value) => {
+    if (!value?.split(' ').includes('openid')) throw new errors.InvalidRequest('scope must include openid');
+  },
+};
+
+const DISCOVERY_EXTRAS: Configuration['discovery'] = {
+  verified_claims_supported: true,
+  trust_frameworks_supported: ['eidas'],
+  evidence_supported: ['electronic_record'],
+  claims_in_verified_claims_supported: ['given_name', 'family_name', 'birthdate', 'nationalities', 'place_of_birth', 'personal_administrative_number', 'document_number', 'id_expiry_date'],
+};
+
+/** private_key_jwt as the interface asks: the exact token endpoint audience, a named key, at most 5 minutes. */
+function clientAssertionCheck(tokenEndpoint: string, clock: Clock): NonNullable<Configuration['assertJwtClientAuthClaimsAndHeader']> {
+  return async (_ctx, claims, header, client) => {
+    if (claims.aud !== tokenEndpoint) throw new errors.InvalidClientAuth(`aud must be exactly the token endpoint URL ${tokenEndpoint}`);
+    if (claims.sub !== client.clientId) throw new errors.InvalidClientAuth('sub must be the client_id');
+    if (typeof header.kid !== 'string' || !header.kid) throw new errors.InvalidClientAuth('the assertion header must name the registered key (kid)');
+    if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number') throw new errors.InvalidClientAuth('iat and exp are required');
+    if (claims.exp - claims.iat > MAX_ASSERTION_SECONDS) throw new errors.InvalidClientAuth('exp must be at most 5 minutes after iat');
+    // An iat in the future would stretch the usable window past 5 minutes; allow only ordinary clock skew.
+    if (claims.iat > clock.now().getTime() / 1000 + CLOCK_SKEW_SECONDS) throw new errors.InvalidClientAuth('iat is in the future');
+  };
+}
+
+/** What the station changes in oidc-provider's answers to keep to the beta profile and the station's rules. */
+function profileMiddleware(writesBeforeAnswer: WritesBeforeAnswer, logger: Logger): Parameters<Provider['use']>[0] {
+  return async (ctx, next) => {
     // Other response modes are refused. oidc-provider would deliver that refusal in the mode asked for (a fragment,
     // or a form_post page whose inline script the CSP blocks); an unknown mode name makes it answer in the query.
     const mode = ctx.query.response_mode;
@@ -148,7 +168,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       ctx.query = { ...ctx.query, response_mode: 'unsupported' };
     }
     await next();
-    await settleHeldWrites(ctx, writesBeforeAnswer, deps.logger);
+    await settleHeldWrites(ctx, writesBeforeAnswer, logger);
     // The interface answers the authorization request with a 302 (oidc-provider uses 303; both make a GET).
     if ((ctx.oidc?.route === 'authorization' || ctx.oidc?.route === 'resume') && ctx.status === 303) ctx.status = 302;
     const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : undefined;
@@ -162,9 +182,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     if (ctx.oidc?.route === 'token' && body) remapTokenError(ctx, body);
     // Public metadata needs no wildcard CORS: the station never answers Access-Control-Allow-Origin: *.
     if (ctx.response.get('Access-Control-Allow-Origin') === '*') ctx.remove('Access-Control-Allow-Origin');
-  });
-  provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'OIDC provider failed'));
-  return provider;
+  };
 }
 
 /**

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { z } from 'zod';
 import { StationError } from '../../core/errors/station-error.js';
 import { toStationError } from '../http/to-station-error.js';
-import { parseZod } from '../validation/parse-zod.js';
-import type { IdentityMethod } from '../identity/identity-method.js';
-import type { OidcRoutesDeps } from './oidc-routes.js';
+import type { OidcRoutesDeps } from './oidc-routes-deps.js';
 import { assertSandbox } from './assert-sandbox.js';
+import { grantConsent } from './grant-consent.js';
+import { LoginInteractionService, parseConsentDecision, parseLoginStartForm, type LoginInteraction } from './login-interaction-service.js';
 import { OIDC_PATHS } from './oidc-paths.js';
 import { LOGIN_PAGE_CSP } from './views/html.js';
 import { LOGIN_CSS } from './views/login-css.js';
@@ -15,46 +14,27 @@ import { renderLoginPage, renderWaitPage } from './views/login-page.js';
 import { renderConsentPage, renderContinuePage } from './views/consent-page.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
-
-interface PendingLogin {
-  method: IdentityMethod;
-  clientId: string;
-  token: string;
-  challenge?: string | undefined;
-  qrCode?: string | undefined;
-  expiry: NodeJS.Timeout;
-}
-
-const startFormSchema = z.object({
-  method: z.string().min(1).max(64),
-  idcode: z.string().trim().max(64).optional(),
-  phone: z.string().trim().max(20).optional(),
-  country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/).optional(),
-});
-
-const consentFormSchema = z.object({ decision: z.enum(['allow', 'deny']) });
+type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
 
 /** How long one wait-page request may hold for the result before the page refreshes itself. */
 const WAIT_SECONDS = 1;
 
+const USER_DENIED = { error: 'access_denied', error_description: 'The user did not allow sharing their identity.' };
+const USER_CANCELLED = { error: 'access_denied', error_description: 'The user cancelled the login.' };
+
 /**
  * The station's login pages for oidc-provider interactions: method choice, start, a self-refreshing wait page
- * that completes the identification, and cancel. The interaction cookie (SameSite=Lax, bound to the uid) and the
- * Origin guard (POST only from the station's own pages) keep other sites out of a user's login.
+ * that completes the identification, consent and cancel. Each handler reads the interaction, asks the
+ * LoginInteractionService, and answers a page or a redirect. The interaction cookie (SameSite=Lax, bound to the
+ * uid) and the Origin guard (POST only from the station's own pages) keep other sites out of a user's login.
+ * Long only as a route table: one short handler per path, read top to bottom in the order a login takes them.
  */
 export function loginInteractionRoutes(deps: OidcRoutesDeps): FastifyPluginAsync {
   return async (app) => {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) =>
       done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
-    const pending = new Map<string, PendingLogin>();
-    const forget = (uid: string): void => {
-      const login = pending.get(uid);
-      if (!login) return;
-      clearTimeout(login.expiry);
-      deps.identity.cancel(login.token);
-      pending.delete(uid);
-    };
+    const logins = new LoginInteractionService({ identity: deps.identity, accounts: deps.oidc.accounts, interactionSeconds: deps.oidc.lifetimes.interaction });
 
     app.get(`${OIDC_PATHS.assets}/login.css`, async (_request, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGIN_CSS),
@@ -62,21 +42,18 @@ export function loginInteractionRoutes(deps: OidcRoutesDeps): FastifyPluginAsync
 
     app.get<{ Params: { uid: string } }>(`${OIDC_PATHS.interaction}/:uid`, async (request, reply) =>
       html(reply, async () => {
-        const { provider, details } = await interaction(deps, request, reply);
-        if (details.prompt.name === 'consent') return { status: 200, html: consentPage(details) };
-        return { status: 200, html: loginPage(deps, details) };
+        const { details } = await interaction(deps, request, reply);
+        return { status: 200, html: details.prompt.name === 'consent' ? consentPage(details) : loginPage(deps, details) };
       }),
     );
 
     app.post<{ Params: { uid: string } }>(`${OIDC_PATHS.interaction}/:uid/consent`, async (request, reply) =>
       html(reply, async () => {
         const { provider, details } = await interaction(deps, request, reply);
-        if (details.prompt.name !== 'consent') return redirect(reply, `${OIDC_PATHS.interaction}/${encodeURIComponent(details.uid)}`);
-        const { decision } = parseZod(consentFormSchema, request.body, 'Invalid consent form');
-        const returnTo =
-          decision === 'allow'
-            ? await grantConsent(provider, details, request, reply)
-            : await provider.interactionResult(request.raw, reply.raw, { error: 'access_denied', error_description: 'The user did not allow sharing their identity.' }, { mergeWithLastSubmission: false });
+        if (details.prompt.name !== 'consent') return redirect(reply, interactionPath(details));
+        const allowed = parseConsentDecision(request.body) === 'allow';
+        const result = allowed ? { consent: { grantId: await grantConsent(provider, details) } } : USER_DENIED;
+        const returnTo = await provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: allowed });
         return { status: 200, html: renderContinuePage(returnTo) };
       }),
     );
@@ -84,54 +61,40 @@ export function loginInteractionRoutes(deps: OidcRoutesDeps): FastifyPluginAsync
     app.post<{ Params: { uid: string } }>(`${OIDC_PATHS.interaction}/:uid/start`, async (request, reply) =>
       html(reply, async () => {
         const { details } = await interaction(deps, request, reply);
-        const clientId = String(details.params.client_id);
-        const form = parseZod(startFormSchema, request.body, 'Invalid login form');
-        const method = deps.identity.available().find((candidate) => candidate.code === form.method);
+        const form = parseLoginStartForm(request.body);
         try {
-          if (!method) throw new StationError('ERR_IDENTITY_METHOD_UNKNOWN', 'This identification method is not available.', { status: 400 });
-          const started = await deps.identity.start(method.code, { idcode: form.idcode, phone: form.phone, country: form.country }, { clientId, requester: requester(details) });
-          forget(details.uid);
-          const expiry = setTimeout(() => forget(details.uid), deps.oidc.lifetimes.interaction * 1000);
-          expiry.unref();
-          pending.set(details.uid, { method, clientId, token: started.token, challenge: started.challenge, qrCode: started.qr_code, expiry });
-          return redirect(reply, `${OIDC_PATHS.interaction}/${encodeURIComponent(details.uid)}/wait`);
+          await logins.start(loginOf(details), form);
         } catch (error) {
-          const problem = toStationError(error);
-          return { status: problem.status, html: loginPage(deps, details, problem.message) };
+          return loginPageWithError(deps, details, error);
         }
+        return redirect(reply, `${interactionPath(details)}/wait`);
       }),
     );
 
     app.get<{ Params: { uid: string }; Querystring: { poll?: string } }>(`${OIDC_PATHS.interaction}/:uid/wait`, async (request, reply) =>
       html(reply, async () => {
         const { provider, details } = await interaction(deps, request, reply);
-        const login = pending.get(details.uid);
-        if (!login) return redirect(reply, `${OIDC_PATHS.interaction}/${encodeURIComponent(details.uid)}`);
-        const waitPage = { status: 200, html: renderWaitPage({ uid: details.uid, method: login.method, challenge: login.challenge, qrCode: login.qrCode }) };
+        const view = logins.waiting(details.uid);
+        if (!view) return redirect(reply, interactionPath(details));
+        const waitPage = { status: 200, html: renderWaitPage(view) };
         // The first view only shows the code: the user must see it before confirming in the app.
         if (request.query.poll === undefined) return waitPage;
-        let result;
+        let login;
         try {
-          result = await deps.identity.complete(login.method.code, login.token, login.clientId, WAIT_SECONDS);
+          login = await logins.complete(details.uid, WAIT_SECONDS);
         } catch (error) {
-          forget(details.uid);
-          const problem = toStationError(error);
-          return { status: problem.status, html: loginPage(deps, details, problem.message) };
+          return loginPageWithError(deps, details, error);
         }
-        if (result === 'RUNNING') return waitPage;
-        forget(details.uid);
-        const accountId = await deps.oidc.accounts.save(result);
-        const returnTo = await provider.interactionResult(request.raw, reply.raw, { login: { accountId, amr: [result.current_login_method] } }, { mergeWithLastSubmission: false });
-        return redirect(reply, returnTo);
+        if (login === 'RUNNING') return waitPage;
+        return redirect(reply, await provider.interactionResult(request.raw, reply.raw, { login: { ...login } }, { mergeWithLastSubmission: false }));
       }),
     );
 
     app.get<{ Params: { uid: string } }>(`${OIDC_PATHS.interaction}/:uid/abort`, async (request, reply) =>
       html(reply, async () => {
         const { provider, details } = await interaction(deps, request, reply);
-        forget(details.uid);
-        const returnTo = await provider.interactionResult(request.raw, reply.raw, { error: 'access_denied', error_description: 'The user cancelled the login.' }, { mergeWithLastSubmission: false });
-        return redirect(reply, returnTo);
+        logins.forget(details.uid);
+        return redirect(reply, await provider.interactionResult(request.raw, reply.raw, USER_CANCELLED, { mergeWithLastSubmission: false }));
       }),
     );
   };
@@ -162,7 +125,12 @@ function redirect(reply: FastifyReply, location: string): FastifyReply {
   return reply.code(303).header('location', location).send();
 }
 
-async function interaction(deps: OidcRoutesDeps, request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply): Promise<{ provider: Provider; details: Interaction }> {
+function interactionPath(details: Interaction): string {
+  return `${OIDC_PATHS.interaction}/${encodeURIComponent(details.uid)}`;
+}
+
+/** The interaction of this browser (its cookie), which must be the one the page's path names. */
+async function interaction(deps: OidcRoutesDeps, request: UidRequest, reply: FastifyReply): Promise<{ provider: Provider; details: Interaction }> {
   assertSandbox(deps.mode);
   const provider = await deps.oidc.provider();
   const details = await provider.interactionDetails(request.raw, reply.raw);
@@ -172,15 +140,30 @@ async function interaction(deps: OidcRoutesDeps, request: FastifyRequest<{ Param
   return { provider, details };
 }
 
+function loginOf(details: Interaction): LoginInteraction {
+  const clientId = String(details.params.client_id);
+  return { uid: details.uid, clientId, requester: `${clientId} (${redirectOrigin(details)})` };
+}
+
+function redirectOrigin(details: Interaction): string {
+  return new URL(String(details.params.redirect_uri)).origin;
+}
+
 function loginPage(deps: OidcRoutesDeps, details: Interaction, error?: string): string {
   return renderLoginPage({
     uid: details.uid,
     clientId: String(details.params.client_id),
-    redirectOrigin: new URL(String(details.params.redirect_uri)).origin,
+    redirectOrigin: redirectOrigin(details),
     methods: deps.identity.available(),
     sandbox: deps.mode() === 'sandbox',
     ...(error ? { error } : {}),
   });
+}
+
+/** The method choice again, saying why the last attempt failed, with that failure's status. */
+function loginPageWithError(deps: OidcRoutesDeps, details: Interaction, error: unknown): Page {
+  const problem = toStationError(error);
+  return { status: problem.status, html: loginPage(deps, details, problem.message) };
 }
 
 function consentPage(details: Interaction): string {
@@ -188,27 +171,7 @@ function consentPage(details: Interaction): string {
   return renderConsentPage({
     uid: details.uid,
     clientId: String(details.params.client_id),
-    redirectOrigin: new URL(String(details.params.redirect_uri)).origin,
+    redirectOrigin: redirectOrigin(details),
     scopes: missing.missingOIDCScope ?? String(details.params.scope).split(' '),
   });
-}
-
-function requester(details: Interaction): string {
-  return `${String(details.params.client_id)} (${new URL(String(details.params.redirect_uri)).origin})`;
-}
-
-/**
- * The user allowed this client, on a page that names it, where the answer goes and what it receives: recorded as
- * the grant oidc-provider asks for, so the same client asking for the same scopes is not asked again in this
- * login session, and any other client is.
- */
-async function grantConsent(provider: Provider, details: Interaction, request: FastifyRequest, reply: FastifyReply): Promise<string> {
-  const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
-  const accountId = details.session?.accountId;
-  if (!accountId) throw new StationError('ERR_OIDC_NO_SESSION', 'The login session is gone. Start again from the application.', { status: 400 });
-  const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId: String(details.params.client_id) });
-  if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-  if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-  const grantId = await grant.save();
-  return provider.interactionResult(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }

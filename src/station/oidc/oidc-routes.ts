@@ -1,19 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import type { StationMode } from '../../core/schemas/station-mode.js';
 import { assertSandbox } from './assert-sandbox.js';
-import type { IdentityService } from '../identity/identity-service.js';
-import type { OidcService } from './oidc-service.js';
+import type { OidcRoutesDeps } from './oidc-routes-deps.js';
 import { OIDC_PATHS } from './oidc-paths.js';
 import { loginInteractionRoutes } from './login-interaction-routes.js';
 import { LOGIN_PAGE_CSP } from './views/html.js';
-
-export interface OidcRoutesDeps {
-  oidc: OidcService;
-  identity: IdentityService;
-  mode: () => StationMode;
-}
 
 /**
  * The OIDC endpoints (SERVICE-INTERFACE 4.1) served by oidc-provider's own request handler under their exact

@@ -55,6 +55,8 @@ export type HoldUntilAnswer = (write: Promise<void>) => Promise<void>;
  * provider's own find-then-write would let two concurrent requests both win: recording a client-assertion jti
  * (ReplayDetection) and consuming an authorization code. Both are conditional writes decided by the store; the
  * token request does not wait for them where they are made but before it answers (holdUntilAnswer).
+ * Longer than our usual function: each model's adapter is a closure over that model's cache and uid index, which
+ * all of its methods share; split apart, they would pass that state between them on the token endpoint's hot path.
  */
 export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, clock: Clock, holdUntilAnswer: HoldUntilAnswer): AdapterFactory {
   const now = (): number => Math.floor(clock.now().getTime() / 1000);

@@ -3,6 +3,7 @@ import type { PendingPrompt, PromptAnswer } from '../../core/schemas/admin-api.j
 import type { CertificateChoiceRequest, ModuleTrustRequest, PinRequest, SignatureConsentRequest } from '../../core/schemas/prompts.js';
 import { NotFoundError } from '../../core/errors/not-found-error.js';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
+import type { Clock } from '../ports/clock.js';
 import type { UserPrompt } from '../ports/user-prompt.js';
 import { TooManyPromptsError } from './too-many-prompts-error.js';
 
@@ -26,6 +27,11 @@ interface Waiting {
 export class UiPromptBroker implements UserPrompt {
   readonly #waiting = new Map<string, Waiting>();
   readonly #listeners = new Set<() => void>();
+  readonly #clock: Clock;
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
 
   pending(): PendingPrompt[] {
     return [...this.#waiting.values()].map((waiting) => waiting.prompt);
@@ -46,22 +52,22 @@ export class UiPromptBroker implements UserPrompt {
   }
 
   async confirm(request: SignatureConsentRequest, signal?: AbortSignal): Promise<boolean> {
-    const answer = await this.#ask({ id: randomUUID(), kind: 'consent', createdAt: new Date().toISOString(), request }, signal);
+    const answer = await this.#ask({ id: randomUUID(), kind: 'consent', createdAt: this.#clock.now().toISOString(), request }, signal);
     return answer.kind === 'consent' && answer.accept;
   }
 
   async askPin(request: PinRequest, signal?: AbortSignal): Promise<Uint8Array | null> {
-    const answer = await this.#ask({ id: randomUUID(), kind: 'pin', createdAt: new Date().toISOString(), request }, signal);
+    const answer = await this.#ask({ id: randomUUID(), kind: 'pin', createdAt: this.#clock.now().toISOString(), request }, signal);
     return answer.kind === 'pin' ? new Uint8Array(Buffer.from(answer.pin, 'utf8')) : null;
   }
 
   async chooseCertificate(request: CertificateChoiceRequest, signal?: AbortSignal): Promise<number | null> {
-    const answer = await this.#ask({ id: randomUUID(), kind: 'certificate', createdAt: new Date().toISOString(), request }, signal);
+    const answer = await this.#ask({ id: randomUUID(), kind: 'certificate', createdAt: this.#clock.now().toISOString(), request }, signal);
     return answer.kind === 'certificate' && answer.index < request.candidates.length ? answer.index : null;
   }
 
   async confirmModule(request: ModuleTrustRequest, signal?: AbortSignal): Promise<boolean> {
-    const answer = await this.#ask({ id: randomUUID(), kind: 'module', createdAt: new Date().toISOString(), request }, signal);
+    const answer = await this.#ask({ id: randomUUID(), kind: 'module', createdAt: this.#clock.now().toISOString(), request }, signal);
     return answer.kind === 'module' && answer.trust;
   }
 

@@ -1,11 +1,10 @@
-import * as pkijs from 'pkijs';
+import type { TSTInfo } from '@peculiar/asn1-tsp';
 import { isStationError } from '../../core/errors/station-error.js';
 import type { HashAlgorithm } from '../tokens/token.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
+import { readTimestampToken } from '../tsa/timestamp-token-reader.js';
 import { digestAlgorithms } from './digest-algorithms.js';
 import { TimestampFailedError } from './signing-errors.js';
-
-const TST_INFO_OID = '1.2.840.113549.1.9.16.1.4';
 
 /**
  * The signature timestamp of a B-T signature (PAdES, XAdES): a token over `imprint`, checked before it is embedded.
@@ -31,18 +30,14 @@ export async function timestampSignature(client: TimestampClient, imprint: Uint8
  * station's own, which checks the same already.
  */
 function checkTimestampToken(token: Uint8Array, imprint: Uint8Array, hashAlgorithm: HashAlgorithm): void {
-  let tstInfo: pkijs.TSTInfo;
+  let tstInfo: TSTInfo;
   try {
-    const contentInfo = pkijs.ContentInfo.fromBER(new Uint8Array(token));
-    const signedData = new pkijs.SignedData({ schema: contentInfo.content });
-    const content = signedData.encapContentInfo;
-    if (content.eContentType !== TST_INFO_OID || !content.eContent) throw new Error('not a TSTInfo');
-    tstInfo = pkijs.TSTInfo.fromBER(content.eContent.getValue());
+    tstInfo = readTimestampToken(token);
   } catch (cause) {
     throw new TimestampFailedError(`The timestamp authority answered with an unreadable token: ${(cause as Error).message}`, { cause });
   }
-  const imprinted = Buffer.from(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView);
-  if (tstInfo.messageImprint.hashAlgorithm.algorithmId !== digestAlgorithms[hashAlgorithm].oid || !imprinted.equals(Buffer.from(imprint))) {
+  const imprinted = Buffer.from(tstInfo.messageImprint.hashedMessage.buffer);
+  if (tstInfo.messageImprint.hashAlgorithm.algorithm !== digestAlgorithms[hashAlgorithm].oid || !imprinted.equals(Buffer.from(imprint))) {
     throw new TimestampFailedError('The timestamp token does not cover the signature value.');
   }
 }

@@ -1,6 +1,7 @@
 import sqlite3 from 'sqlite3';
-import { StationError } from '../../core/errors/station-error.js';
 import type { Migration } from './migration.js';
+import { StoreError } from './store-error.js';
+import { systemClock, type Clock } from '../ports/clock.js';
 
 export type SqlValue = string | number | bigint | Uint8Array | null;
 export type SqlParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
@@ -10,12 +11,6 @@ export interface SqlExecutor {
   run(sql: string, params?: SqlParams): Promise<{ changes: number; lastId: number }>;
   get<Row>(sql: string, params?: SqlParams): Promise<Row | undefined>;
   all<Row>(sql: string, params?: SqlParams): Promise<Row[]>;
-}
-
-export class StoreError extends StationError {
-  constructor(message: string, cause: unknown) {
-    super('ERR_STORE_FAILED', message, { status: 500, cause });
-  }
 }
 
 /**
@@ -38,7 +33,7 @@ export class Database implements SqlExecutor {
     this.#db = db;
   }
 
-  static async open(path: string, migrations: readonly Migration[]): Promise<Database> {
+  static async open(path: string, migrations: readonly Migration[], clock: Clock = systemClock): Promise<Database> {
     const raw = await new Promise<sqlite3.Database>((resolve, reject) => {
       const db = new sqlite3.Database(path, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE, (error) =>
         error ? reject(new StoreError(`Cannot open the store at ${path}: ${error.message}`, error)) : resolve(db),
@@ -47,7 +42,7 @@ export class Database implements SqlExecutor {
     const database = new Database(raw);
     raw.configure('busyTimeout', 5_000);
     await database.#exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
-    await database.#migrate(migrations);
+    await database.#migrate(migrations, clock);
     return database;
   }
 
@@ -94,7 +89,7 @@ export class Database implements SqlExecutor {
     });
   }
 
-  async #migrate(migrations: readonly Migration[]): Promise<void> {
+  async #migrate(migrations: readonly Migration[], clock: Clock): Promise<void> {
     await this.#exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
     const seen = new Set<string>();
     for (const migration of migrations) {
@@ -104,7 +99,7 @@ export class Database implements SqlExecutor {
         const applied = await tx.get('SELECT 1 FROM schema_migrations WHERE id = ?', [migration.id]);
         if (applied) return;
         await this.#exec(migration.sql);
-        await tx.run('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)', [migration.id, new Date().toISOString()]);
+        await tx.run('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)', [migration.id, clock.now().toISOString()]);
       });
     }
   }

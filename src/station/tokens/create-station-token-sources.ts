@@ -42,8 +42,8 @@ export function createStationTokenSources(options: {
   clock?: Clock;
 }): StationTokenSources {
   const clock = options.clock ?? systemClock;
-  const modules = new Pkcs11ModuleRegistry(options.database, new Pkcs11ModuleAllowlist({ extraDirs: options.allowedModuleDirs ?? [] }));
-  const softStore = new SoftTokenStore(options.database, options.vault);
+  const modules = new Pkcs11ModuleRegistry(options.database, new Pkcs11ModuleAllowlist({ extraDirs: options.allowedModuleDirs ?? [] }), clock);
+  const softStore = new SoftTokenStore(options.database, options.vault, clock);
   const pkcs11 = createPkcs11TokenSource({
     registry: modules,
     clock,
@@ -52,6 +52,6 @@ export function createStationTokenSources(options: {
     ...(options.includeKnown !== undefined ? { includeKnown: options.includeKnown } : {}),
   });
   const store = createSoftTokenSource(softStore, clock);
-  const pcsc = options.pcsc?.enabled === false ? undefined : createPcscTokenSource({ atrMappings: options.pcsc?.atrMappings ?? [] });
+  const pcsc = options.pcsc?.enabled === false ? undefined : createPcscTokenSource({ atrMappings: options.pcsc?.atrMappings ?? [], clock });
   return { pkcs11, store, modules, softStore, ...(pcsc ? { pcsc } : {}), all: pcsc ? [pkcs11, store, pcsc] : [pkcs11, store] };
 }

@@ -1,9 +1,9 @@
 import { AsnConvert } from '@peculiar/asn1-schema';
-import { SignedData } from '@peculiar/asn1-cms';
-import { TimeStampResp, TSTInfo, id_ct_tstInfo } from '@peculiar/asn1-tsp';
+import { TimeStampResp, type TSTInfo } from '@peculiar/asn1-tsp';
 import { DerTag, derElementAt } from './der.js';
 import { PKI_FAILURE_BITS, type PkiFailure } from './tsa-rejection.js';
 import { TimestampClientError } from './timestamp-client-error.js';
+import { readTstInfo } from './timestamp-token-reader.js';
 
 export interface TimestampReply {
   /** PKIStatus: 0 granted, 1 grantedWithMods, 2 rejection, 3 waiting, 4 revocationWarning, 5 revocationNotification. */
@@ -44,10 +44,7 @@ export function readTimestampReply(der: Uint8Array): TimestampReply {
   }
   reply.token = der.slice(statusElement.end, tokenElement.end);
   try {
-    const signedData = AsnConvert.parse(response.timeStampToken.content, SignedData);
-    const content = signedData.encapContentInfo.eContent?.single;
-    if (signedData.encapContentInfo.eContentType !== id_ct_tstInfo || !content) throw new TypeError('the token does not carry a TSTInfo');
-    reply.tstInfo = AsnConvert.parse(content.buffer, TSTInfo);
+    reply.tstInfo = readTstInfo(response.timeStampToken.content);
   } catch (cause) {
     throw new TimestampClientError('ERR_TSA_CLIENT_BAD_RESPONSE', `The timestamp token is malformed: ${(cause as Error).message}`, { cause });
   }

@@ -1,4 +1,4 @@
-import { StationError } from '../../core/errors/station-error.js';
+import { StationError, type StationErrorCode } from '../../core/errors/station-error.js';
 
 /** The PKIFailureInfo reasons of RFC 3161 2.4.2 that the station answers with. */
 export type PkiFailure =
@@ -23,7 +23,7 @@ export const PKI_FAILURE_BITS: Readonly<Record<PkiFailure, number>> = {
   systemFailure: 25,
 };
 
-const CODES: Record<PkiFailure, `ERR_TSA_${string}`> = {
+const CODES: Record<PkiFailure, Extract<StationErrorCode, `ERR_TSA_${string}`>> = {
   badAlg: 'ERR_TSA_BAD_ALG',
   badRequest: 'ERR_TSA_BAD_REQUEST',
   badDataFormat: 'ERR_TSA_BAD_DATA_FORMAT',

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Database } from '../../../src/station/store/database.js';
 import { AuditLog, auditLogMigrations } from '../../../src/station/audit/audit-log.js';
 import { systemClock } from '../../../src/station/ports/clock.js';
-import { runCli } from '../../support/run-cli.js';
+import { runCli } from '../../support/station/run-cli.js';
 import { openStationData } from '../../../src/station/open-station-data.js';
 import { OsKeyStore } from '../../../src/station/keychain/os-key-store.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { startTestStation, type TestStation } from '../../support/test-station.js';
+import { startTestStation, type TestStation } from '../../support/station/test-station.js';
 
 interface RawResponse {
   status: number;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
-import { postJson } from '../../support/oidc-identity-api.js';
+import { startOidcTestStation, type OidcTestStation } from '../../support/oidc/oidc-test-station.js';
+import { postJson } from '../../support/oidc/oidc-identity-api.js';
 
 const SECRET = 'integrator-secret-0123456789';
 const ORIGIN = 'https://shop.example';

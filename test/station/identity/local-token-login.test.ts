@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
-import { identityApi } from '../../support/oidc-identity-api.js';
-import { SoftToken } from '../../support/oidc-soft-token.js';
-import { createTestCa, type TestCa } from '../../support/test-pki.js';
+import { startOidcTestStation, type OidcTestStation } from '../../support/oidc/oidc-test-station.js';
+import { identityApi } from '../../support/oidc/oidc-identity-api.js';
+import { SoftToken } from '../../support/oidc/oidc-soft-token.js';
+import { createTestCa, type TestCa } from '../../support/pki/test-pki.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestStation } from '../../support/test-station.js';
+import { startTestStation } from '../../support/station/test-station.js';
 import type { StationConfigInput } from '../../../src/station/config/station-config.js';
 
 let scratch: string;

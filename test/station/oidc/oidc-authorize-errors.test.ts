@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
-import { startStationWithRelyingParty, stopStationWithRelyingParty } from '../../support/oidc-station-with-relying-party.js';
-import type { RelyingParty } from '../../support/oidc-relying-party.js';
+import { startOidcTestStation, type OidcTestStation } from '../../support/oidc/oidc-test-station.js';
+import { startStationWithRelyingParty, stopStationWithRelyingParty } from '../../support/oidc/oidc-station-with-relying-party.js';
+import type { RelyingParty } from '../../support/oidc/oidc-relying-party.js';
 
 describe('authorization endpoint: request checks', () => {
   let station: OidcTestStation;

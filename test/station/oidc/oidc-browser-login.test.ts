@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
-import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
-import { createRelyingParty, type RelyingParty } from '../../support/oidc-relying-party.js';
-import { launchChromium } from '../../support/oidc-browser.js';
-import { SoftToken } from '../../support/oidc-soft-token.js';
-import { createTestCa } from '../../support/test-pki.js';
+import { startOidcTestStation, type OidcTestStation } from '../../support/oidc/oidc-test-station.js';
+import { createRelyingParty, type RelyingParty } from '../../support/oidc/oidc-relying-party.js';
+import { launchChromium } from '../../support/browser/browser.js';
+import { SoftToken } from '../../support/oidc/oidc-soft-token.js';
+import { createTestCa } from '../../support/pki/test-pki.js';
 
 describe('OIDC login in Chromium, relying party openid-client', () => {
   let station: OidcTestStation;

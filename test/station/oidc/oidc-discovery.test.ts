@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
-import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
+import { startOidcTestStation, type OidcTestStation } from '../../support/oidc/oidc-test-station.js';
 
 describe('discovery and JWKS', () => {
   let station: OidcTestStation;

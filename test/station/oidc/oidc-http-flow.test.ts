@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
-import type { OidcTestStation } from '../../support/oidc-test-station.js';
-import type { RelyingParty } from '../../support/oidc-relying-party.js';
-import { startStationWithRelyingParty, stopStationWithRelyingParty } from '../../support/oidc-station-with-relying-party.js';
-import { loginOverHttp } from '../../support/oidc-http-login.js';
+import type { OidcTestStation } from '../../support/oidc/oidc-test-station.js';
+import type { RelyingParty } from '../../support/oidc/oidc-relying-party.js';
+import { startStationWithRelyingParty, stopStationWithRelyingParty } from '../../support/oidc/oidc-station-with-relying-party.js';
+import { loginOverHttp } from '../../support/oidc/oidc-http-login.js';
 
 describe('OIDC code flow over HTTP with openid-client', () => {
   let station: OidcTestStation;

@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as client from 'openid-client';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
-import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
-import { createRelyingParty, type RelyingParty } from '../../support/oidc-relying-party.js';
-import { loginOverHttp } from '../../support/oidc-http-login.js';
-import { startTestStation } from '../../support/test-station.js';
+import { startOidcTestStation, type OidcTestStation } from '../../support/oidc/oidc-test-station.js';
+import { createRelyingParty, type RelyingParty } from '../../support/oidc/oidc-relying-party.js';
+import { loginOverHttp } from '../../support/oidc/oidc-http-login.js';
+import { startTestStation } from '../../support/station/test-station.js';
 
 describe('ID token signing keys: vault storage, rotation, retirement', () => {
   let station: OidcTestStation;

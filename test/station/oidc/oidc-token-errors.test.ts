@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
-import { startOidcTestStation, type OidcTestStation } from '../../support/oidc-test-station.js';
-import { ASSERTION_TYPE, createRelyingParty, generateRsaKey, postToken, type RelyingParty } from '../../support/oidc-relying-party.js';
-import { loginOverHttp } from '../../support/oidc-http-login.js';
-import { startStationWithRelyingParty, stopStationWithRelyingParty } from '../../support/oidc-station-with-relying-party.js';
-import { startTestStation } from '../../support/test-station.js';
+import { startOidcTestStation, type OidcTestStation } from '../../support/oidc/oidc-test-station.js';
+import { ASSERTION_TYPE, createRelyingParty, generateRsaKey, postToken, type RelyingParty } from '../../support/oidc/oidc-relying-party.js';
+import { loginOverHttp } from '../../support/oidc/oidc-http-login.js';
+import { startStationWithRelyingParty, stopStationWithRelyingParty } from '../../support/oidc/oidc-station-with-relying-party.js';
+import { startTestStation } from '../../support/station/test-station.js';
 import { join } from 'node:path';
-import { holdWriteLock } from '../../support/hold-write-lock.js';
+import { holdWriteLock } from '../../support/station/hold-write-lock.js';
 
 async function freshCode(station: OidcTestStation, rp: RelyingParty): Promise<string> {
   const url = client.buildAuthorizationUrl(rp.config, { redirect_uri: rp.redirectUri, scope: 'openid profile', state: client.randomState(), nonce: client.randomNonce() });

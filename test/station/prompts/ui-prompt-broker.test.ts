@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PENDING_PROMPTS, MAX_PENDING_PROMPTS_PER_REQUESTER, UiPromptBroker } from '../../../src/station/prompts/ui-prompt-broker.js';
 import type { SignatureConsentRequest } from '../../../src/core/schemas/prompts.js';
+import type { Clock } from '../../../src/station/ports/clock.js';
 
 const consent = (requester: string): SignatureConsentRequest => ({
   purpose: 'sign',
@@ -11,9 +12,23 @@ const consent = (requester: string): SignatureConsentRequest => ({
   signerSerialNumber: '01',
 });
 
+/** The station's clock stands still in these tests: a prompt's time is the clock's, not the machine's. */
+const stillClock: Clock = { now: () => new Date('2030-01-02T03:04:05.000Z') };
+
+describe('UiPromptBroker time', () => {
+  it('stamps each prompt with the Clock port\'s time', async () => {
+    const broker = new UiPromptBroker(stillClock);
+    const abort = new AbortController();
+    const answer = broker.confirm(consent('https://shop.example'), abort.signal);
+    expect(broker.pending().map((prompt) => prompt.createdAt)).toEqual(['2030-01-02T03:04:05.000Z']);
+    abort.abort();
+    expect(await answer).toBe(false);
+  });
+});
+
 describe('UiPromptBroker bounds', () => {
   it('refuses more open prompts from one requester than the limit, with a retriable 429, before the user sees it', async () => {
-    const broker = new UiPromptBroker();
+    const broker = new UiPromptBroker(stillClock);
     const abort = new AbortController();
     const open = Array.from({ length: MAX_PENDING_PROMPTS_PER_REQUESTER }, () => broker.confirm(consent('https://flood.example'), abort.signal));
     await expect(broker.confirm(consent('https://flood.example'))).rejects.toMatchObject({ code: 'ERR_PROMPT_TOO_MANY', status: 429, retriable: true });
@@ -25,7 +40,7 @@ describe('UiPromptBroker bounds', () => {
   });
 
   it('refuses any prompt beyond the overall limit', async () => {
-    const broker = new UiPromptBroker();
+    const broker = new UiPromptBroker(stillClock);
     const abort = new AbortController();
     const open = Array.from({ length: MAX_PENDING_PROMPTS }, (_, index) => broker.confirm(consent(`https://page-${index}.example`), abort.signal));
     await expect(broker.confirm(consent('https://late.example'))).rejects.toMatchObject({ code: 'ERR_PROMPT_TOO_MANY' });
@@ -35,7 +50,7 @@ describe('UiPromptBroker bounds', () => {
   });
 
   it('withdraws a prompt as soon as its requester goes away, and declines it', async () => {
-    const broker = new UiPromptBroker();
+    const broker = new UiPromptBroker(stillClock);
     const abort = new AbortController();
     const answer = broker.confirm(consent('https://shop.example'), abort.signal);
     expect(broker.pending()).toHaveLength(1);

@@ -3,12 +3,12 @@ import { mkdtemp, rm, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrivateKey } from 'node:crypto';
-import { startTestStation, type TestStation } from '../../support/test-station.js';
-import { ScriptedPrompt } from '../../support/scripted-prompt.js';
-import { createTestCa, createTestSigner, type TestCa } from '../../support/test-pki.js';
-import { minimalPdf } from '../../support/signing-test-pdfs.js';
-import { createNssDb, pdfsig, embeddedSignatures, cmsParts, opensslTsVerify, xmlsecVerify } from '../../support/signing-validators.js';
-import { extractZip } from '../../support/signing-zip-extract.js';
+import { startTestStation, type TestStation } from '../../support/station/test-station.js';
+import { ScriptedPrompt } from '../../support/station/scripted-prompt.js';
+import { createTestCa, createTestSigner, type TestCa } from '../../support/pki/test-pki.js';
+import { minimalPdf } from '../../support/signing/signing-test-pdfs.js';
+import { createNssDb, pdfsig, embeddedSignatures, cmsParts, opensslTsVerify, xmlsecVerify } from '../../support/signing/signing-validators.js';
+import { extractZip } from '../../support/signing/signing-zip-extract.js';
 import { x509 } from '../../../src/station/pki/x509.js';
 import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
 
@@ -103,7 +103,7 @@ describe('hash-based signing over HTTP: prepare, reason, start-signing, complete
     expect(complete.status, JSON.stringify(complete.body)).toBe(200);
     expect(complete.body).toMatchObject({ status: 'OK', signer_idcode: '38001085718', signer_country: 'EE', signer_firstname: 'JAAK-KRISTJAN', signer_lastname: 'JÕEORG' });
 
-    const consent = prompt.consents.at(-1)!;
+    const consent = prompt.confirms.at(-1)!;
     expect(consent).toMatchObject({ purpose: 'sign', requester: ORIGIN, clientId: 'shop', documentName: 'contract.pdf', reason: REASON });
     expect(consent.signerSubject).toContain('PNOEE-38001085718');
 
@@ -150,9 +150,9 @@ describe('hash-based signing over HTTP: prepare, reason, start-signing, complete
 
   it('records a declined consent and produces nothing', async () => {
     const docId = await prepare('pdf', [{ fileName: 'declined.pdf', mimeType: 'application/pdf', content: minimalPdf() }], false);
-    prompt.consentAnswer = false;
+    prompt.agree = false;
     const start = await post('/start-signing', { client_id: 'shop', doc_id: docId, sign_type: 'id-signature', certificate: Buffer.from(signer.der).toString('base64') }, ORIGIN);
-    prompt.consentAnswer = true;
+    prompt.agree = true;
     expect(start.status).toBe(409);
     expect(start.body).toMatchObject({ status: 'error', code: 'ERR_SIGNING_DECLINED' });
     expect((await station.data.audit.list())[0]).toMatchObject({ outcome: 'declined', documentName: 'declined.pdf' });
@@ -194,7 +194,7 @@ describe('hash-based signing over HTTP: prepare, reason, start-signing, complete
       ['asice', ['Same.txt', 'same.TXT']],
       ['pdf', ['tab\tname.pdf']],
     ];
-    const consentsBefore = prompt.consents.length;
+    const consentsBefore = prompt.confirms.length;
     for (const [containerType, fileNames] of names) {
       const result = await post('/prepare-files-for-signing', {
         client_id: 'shop',
@@ -204,15 +204,15 @@ describe('hash-based signing over HTTP: prepare, reason, start-signing, complete
       });
       expect({ fileNames, status: result.status, code: result.body.code }).toEqual({ fileNames, status: 400, code: 'ERR_INPUT_INVALID' });
     }
-    expect(prompt.consents.length).toBe(consentsBefore);
+    expect(prompt.confirms.length).toBe(consentsBefore);
   });
 
   it('answers a malformed signer certificate with 400 before asking for consent', async () => {
     const docId = await prepare('pdf', [{ fileName: 'bad-cert.pdf', mimeType: 'application/pdf', content: minimalPdf() }], false);
-    const consentsBefore = prompt.consents.length;
+    const consentsBefore = prompt.confirms.length;
     const start = await post('/start-signing', { client_id: 'shop', doc_id: docId, sign_type: 'id-signature', certificate: Buffer.from('not a certificate at all').toString('base64') }, ORIGIN);
     expect(start.status).toBe(400);
     expect(start.body).toMatchObject({ status: 'error', code: 'ERR_INPUT_INVALID', message: expect.stringMatching(/X\.509/) });
-    expect(prompt.consents.length).toBe(consentsBefore);
+    expect(prompt.confirms.length).toBe(consentsBefore);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startTestStation, type TestStation } from '../../support/test-station.js';
+import { startTestStation, type TestStation } from '../../support/station/test-station.js';
 
 const SECRET = 'shop-api-secret-0123456789';
 const REASON = 'Kinnitan lepingu tingimused — I accept the contract terms';

@@ -11,10 +11,10 @@ import yazl from 'yazl';
 import { AsiceEngine } from '../../../src/station/signing/asice-engine.js';
 import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
 import { DocumentChangedError, OutputExistsError, SignatureValueInvalidError, UnsupportedDocumentError } from '../../../src/station/signing/signing-errors.js';
-import { createOpensslTsa, type OpensslTsa } from '../../support/openssl-tsa.js';
-import { opensslTsVerify, xmlsecVerify } from '../../support/signing-validators.js';
-import { extractZip } from '../../support/signing-zip-extract.js';
-import { createTestCa, createTestSigner } from '../../support/test-pki.js';
+import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.js';
+import { opensslTsVerify, xmlsecVerify } from '../../support/signing/signing-validators.js';
+import { extractZip } from '../../support/signing/signing-zip-extract.js';
+import { createTestCa, createTestSigner } from '../../support/pki/test-pki.js';
 import { x509 } from '../../../src/station/pki/x509.js';
 
 const DS = 'http://www.w3.org/2000/09/xmldsig#';
@@ -169,11 +169,13 @@ describe('ASiC-E with XAdES B-T', () => {
     await writeFile(join(root, 'contract 1.txt'), 'The parties disagree.\n');
     const tamperedData = await xmlsecVerify(root, 'META-INF/signatures0.xml', rootPath);
     expect(tamperedData.code).not.toBe(0);
+    expect(tamperedData.stdout + tamperedData.stderr).toMatch(/data and digest do not match/);
     const { root: root2 } = await validate(join(dir, 'contract.asice'));
     const sigPath = join(root2, 'META-INF/signatures0.xml');
     await writeFile(sigPath, (await readFile(sigPath, 'utf8')).replace('I agree &lt;fully&gt;', 'I refuse &lt;fully&gt;'));
     const tamperedReason = await xmlsecVerify(root2, 'META-INF/signatures0.xml', rootPath);
     expect(tamperedReason.code).not.toBe(0);
+    expect(tamperedReason.stdout + tamperedReason.stderr).toMatch(/data and digest do not match/);
   });
 });
 

@@ -3,10 +3,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectAllValid as expectAllValidIn, signPdf, usePadesFixture, type TestSigner } from '../../support/signing-pades-fixture.js';
-import { writeChromiumPdf, writeFormPdf, writeMinimalPdf, writeObjectStreamPdf } from '../../support/signing-test-pdfs.js';
-import { textInRegion } from '../../support/pdf-region.js';
-import { bouncyCastleCheck, cmsParts, embeddedSignatures, opensslCmsVerify, opensslTsVerify, pdfsig, qpdfCheck, run } from '../../support/signing-validators.js';
+import { expectAllValid as expectAllValidIn, signPdf, usePadesFixture, type TestSigner } from '../../support/signing/signing-pades-fixture.js';
+import { writeChromiumPdf, writeFormPdf, writeMinimalPdf, writeObjectStreamPdf } from '../../support/signing/signing-test-pdfs.js';
+import { textInRegion } from '../../support/signing/pdf-region.js';
+import { bouncyCastleCheck, cmsParts, embeddedSignatures, opensslCmsVerify, opensslTsVerify, pdfsig, qpdfCheck, run } from '../../support/signing/signing-validators.js';
 
 const f = usePadesFixture();
 const sign = (input: string, output: string, signer: TestSigner, options?: Parameters<typeof signPdf>[4]) => signPdf(f, input, output, signer, options);

@@ -3,10 +3,10 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { expectAllValid, signPdf, usePadesFixture } from '../../support/signing-pades-fixture.js';
-import { writeCertifiedPdf, writeChromiumPdf, writeFormPdf, writeHybridXrefPdf } from '../../support/signing-test-pdfs.js';
-import { displayedPage, inkCoveredByChange, textInRegion } from '../../support/pdf-region.js';
-import { pdfsig, qpdfCheck } from '../../support/signing-validators.js';
+import { expectAllValid, signPdf, usePadesFixture } from '../../support/signing/signing-pades-fixture.js';
+import { writeCertifiedPdf, writeChromiumPdf, writeFormPdf, writeHybridXrefPdf } from '../../support/signing/signing-test-pdfs.js';
+import { displayedPage, inkCoveredByChange, textInRegion } from '../../support/signing/pdf-region.js';
+import { pdfsig, qpdfCheck } from '../../support/signing/signing-validators.js';
 
 const run = promisify(execFile);
 const f = usePadesFixture();

@@ -7,8 +7,8 @@ import { PadesEngine } from '../../../src/station/signing/pades-engine.js';
 import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
 import { DocumentChangedError, OutputExistsError, SignatureValueInvalidError, TimestampFailedError, UnsupportedDocumentError } from '../../../src/station/signing/signing-errors.js';
 import type { TimestampClient } from '../../../src/station/tsa/timestamp-client.js';
-import { expectAllValid as expectAllValidIn, signPdf, usePadesFixture, type TestSigner } from '../../support/signing-pades-fixture.js';
-import { writeMinimalPdf } from '../../support/signing-test-pdfs.js';
+import { expectAllValid as expectAllValidIn, signPdf, usePadesFixture, type TestSigner } from '../../support/signing/signing-pades-fixture.js';
+import { writeMinimalPdf } from '../../support/signing/signing-test-pdfs.js';
 
 const f = usePadesFixture();
 const sign = (input: string, output: string, signer: TestSigner, options?: Parameters<typeof signPdf>[4]) => signPdf(f, input, output, signer, options);

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PadesEngine } from '../../../src/station/signing/pades-engine.js';
-import { expectAllValid, signPdf, usePadesFixture } from '../../support/signing-pades-fixture.js';
-import { writePagePdf } from '../../support/signing-test-pdfs.js';
-import { pdfsig } from '../../support/signing-validators.js';
-import { displayedPage, inkCoveredByChange, inkInRegion, textInRegion, type Region } from '../../support/pdf-region.js';
+import { expectAllValid, signPdf, usePadesFixture } from '../../support/signing/signing-pades-fixture.js';
+import { writePagePdf } from '../../support/signing/signing-test-pdfs.js';
+import { pdfsig } from '../../support/signing/signing-validators.js';
+import { displayedPage, inkCoveredByChange, inkInRegion, textInRegion, type Region } from '../../support/signing/pdf-region.js';
 
 const f = usePadesFixture();
 

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { x509 } from '../../../src/station/pki/x509.js';
 import { SignatureEngine } from '../../../src/station/signing/signature-engine.js';
 import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
-import { bouncyCastleCheck, createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig, run } from '../../support/signing-validators.js';
-import { writeMinimalPdf } from '../../support/signing-test-pdfs.js';
-import { extractZip } from '../../support/signing-zip-extract.js';
-import { createTestCa, type TestCa } from '../../support/test-pki.js';
+import { bouncyCastleCheck, createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig, run } from '../../support/signing/signing-validators.js';
+import { writeMinimalPdf } from '../../support/signing/signing-test-pdfs.js';
+import { extractZip } from '../../support/signing/signing-zip-extract.js';
+import { createTestCa, type TestCa } from '../../support/pki/test-pki.js';
 
 let dir: string;
 let ca: TestCa;

@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerSignCommand } from '../../../src/cli/commands/sign-command.js';
 import { pkcs12SignerResolver } from '../../../src/cli/commands/pkcs12-signer-resolver.js';
 import { StationError } from '../../../src/core/errors/station-error.js';
-import { createOpensslTsa, type OpensslTsa } from '../../support/openssl-tsa.js';
-import { writeBigPdf, writeMinimalPdf } from '../../support/signing-test-pdfs.js';
-import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig, xmlsecVerify } from '../../support/signing-validators.js';
-import { extractZip } from '../../support/signing-zip-extract.js';
-import { createTestCa, createTestSigner } from '../../support/test-pki.js';
-import { cliPath } from '../../support/run-cli.js';
+import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.js';
+import { writeBigPdf, writeMinimalPdf } from '../../support/signing/signing-test-pdfs.js';
+import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig, xmlsecVerify } from '../../support/signing/signing-validators.js';
+import { extractZip } from '../../support/signing/signing-zip-extract.js';
+import { createTestCa, createTestSigner } from '../../support/pki/test-pki.js';
+import { cliPath } from '../../support/station/run-cli.js';
 
 const pem = (label: string, der: Uint8Array): string => `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n')}\n-----END ${label}-----\n`;
 

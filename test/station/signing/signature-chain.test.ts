@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignatureEngine } from '../../../src/station/signing/signature-engine.js';
 import { softKeySigner } from '../../../src/station/signing/soft-key-signer.js';
-import { cmsParts, createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig, xmlsecVerify } from '../../support/signing-validators.js';
-import { writeMinimalPdf } from '../../support/signing-test-pdfs.js';
-import { extractZip } from '../../support/signing-zip-extract.js';
-import { createTestCa, createTestIntermediateCa, createTestSigner, type TestCa } from '../../support/test-pki.js';
+import { cmsParts, createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig, xmlsecVerify } from '../../support/signing/signing-validators.js';
+import { writeMinimalPdf } from '../../support/signing/signing-test-pdfs.js';
+import { extractZip } from '../../support/signing/signing-zip-extract.js';
+import { createTestCa, createTestIntermediateCa, createTestSigner, type TestCa } from '../../support/pki/test-pki.js';
 
 let dir: string;
 let root: TestCa;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { Database } from '../../../src/station/store/database.js';
-import { holdWriteLock } from '../../support/hold-write-lock.js';
+import { holdWriteLock } from '../../support/station/hold-write-lock.js';
 
 const migrations = [{ id: 'test-001', sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, value TEXT NOT NULL)' }];
 

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CardProcess } from '../../cards/card-process.js';
-import { startPcscd, waitFor, waitUntilNoCard, READER_0 } from '../../support/pcsc-test-env.js';
-import type { PcscDaemon } from '../../support/pcsc-daemon.js';
-import { startTestStation, type TestStation } from '../../support/test-station.js';
-import { runCli } from '../../support/run-cli.js';
+import { startPcscd, waitFor, waitUntilNoCard, READER_0 } from '../../support/pcsc/pcsc-test-env.js';
+import type { PcscDaemon } from '../../support/pcsc/pcsc-daemon.js';
+import { startTestStation, type TestStation } from '../../support/station/test-station.js';
+import { runCli } from '../../support/station/run-cli.js';
 import type { TokenDescription } from '../../../src/core/schemas/token-description.js';
 
 // The station as users run it (default token sources: PKCS#11 modules, the certificate store, PC/SC), with a

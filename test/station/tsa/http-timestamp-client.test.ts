@@ -8,9 +8,9 @@ import { HttpTimestampClient } from '../../../src/station/tsa/http-timestamp-cli
 import { EmbeddedTimestampClient } from '../../../src/station/tsa/embedded-timestamp-client.js';
 import { TimestampClientError } from '../../../src/station/tsa/timestamp-client-error.js';
 import type { HashAlgorithm } from '../../../src/station/pki/hash-algorithms.js';
-import { startTestStation, type TestStation } from '../../support/test-station.js';
-import { openssl } from '../../support/tsa-openssl.js';
-import { createOpensslTsa, type OpensslTsa } from '../../support/openssl-tsa.js';
+import { startTestStation, type TestStation } from '../../support/station/test-station.js';
+import { openssl } from '../../support/tsa/tsa-openssl.js';
+import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.js';
 
 const NODE_HASH: Record<HashAlgorithm, string> = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
 

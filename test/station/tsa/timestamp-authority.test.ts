@@ -10,9 +10,9 @@ import { OctetString } from '@peculiar/asn1-schema';
 import { x509 } from '../../../src/station/pki/x509.js';
 import { readTimestampReply } from '../../../src/station/tsa/timestamp-reply-reader.js';
 import { DEFAULT_TSA_POLICY_OID } from '../../../src/station/tsa/timestamp-authority.js';
-import { openTsaFixture, type TsaFixture } from '../../support/tsa-fixture.js';
-import { describeReply, openssl } from '../../support/tsa-openssl.js';
-import { bouncyCastleCheck } from '../../support/tsa-bouncycastle.js';
+import { openTsaFixture, type TsaFixture } from '../../support/tsa/tsa-fixture.js';
+import { describeReply, openssl } from '../../support/tsa/tsa-openssl.js';
+import { bouncyCastleCheck } from '../../support/tsa/tsa-bouncycastle.js';
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';
 
@@ -93,6 +93,7 @@ describe('TimestampAuthority', () => {
     expect(AsnConvert.parse(signedData.content, SignedData).certificates).toBeUndefined();
     const without = await openssl(['ts', '-verify', '-queryfile', query, '-in', reply, '-CAfile', fixture.rootPem]);
     expect(without.code).not.toBe(0);
+    expect(without.stdout + without.stderr).toMatch(/signer certificate not found/);
     const withUntrusted = await openssl(['ts', '-verify', '-queryfile', query, '-in', reply, '-CAfile', fixture.rootPem, '-untrusted', fixture.tsaPem]);
     expect(withUntrusted.code, withUntrusted.stderr).toBe(0);
   });

@@ -8,9 +8,9 @@ import { x509 } from '../../../src/station/pki/x509.js';
 import { installErrorHandler } from '../../../src/station/http/install-error-handler.js';
 import { timestampRoutes, TSA_BODY_LIMIT } from '../../../src/station/tsa/timestamp-routes.js';
 import { readTimestampReply } from '../../../src/station/tsa/timestamp-reply-reader.js';
-import { startTestStation, type TestStation } from '../../support/test-station.js';
-import { postRaw, type RawResponse } from '../../support/tsa-http.js';
-import { openssl } from '../../support/tsa-openssl.js';
+import { startTestStation, type TestStation } from '../../support/station/test-station.js';
+import { postRaw, type RawResponse } from '../../support/tsa/tsa-http.js';
+import { openssl } from '../../support/tsa/tsa-openssl.js';
 
 const REPLY = 'application/timestamp-reply';
 const QUERY_HEADERS = { 'content-type': 'application/octet-stream' };

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { x509 } from '../../../src/station/pki/x509.js';
-import { runCli, startServe } from '../../support/run-cli.js';
-import { openssl } from '../../support/tsa-openssl.js';
+import { runCli, startServe } from '../../support/station/run-cli.js';
+import { openssl } from '../../support/tsa/tsa-openssl.js';
 
 describe('signing-station tsa chain / timestamp', () => {
   let dir: string;

@@ -6,7 +6,7 @@ import { parseTimestampRequest } from '../../../src/station/tsa/tsa-request-pars
 import { TsaRejection } from '../../../src/station/tsa/tsa-rejection.js';
 import { readTimestampReply } from '../../../src/station/tsa/timestamp-reply-reader.js';
 import { DEFAULT_TSA_POLICY_OID } from '../../../src/station/tsa/timestamp-authority.js';
-import { openTsaFixture, type TsaFixture } from '../../support/tsa-fixture.js';
+import { openTsaFixture, type TsaFixture } from '../../support/tsa/tsa-fixture.js';
 
 /** Deterministic PRNG (mulberry32) so a failing case can be replayed from the printed seed. */
 function prng(seed: number): () => number {

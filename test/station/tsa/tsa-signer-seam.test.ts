@@ -7,12 +7,12 @@ import { TokenTsaSigner } from '../../../src/station/tsa/token-tsa-signer.js';
 import { TimestampAuthority } from '../../../src/station/tsa/timestamp-authority.js';
 import { readTimestampReply } from '../../../src/station/tsa/timestamp-reply-reader.js';
 import { x509 } from '../../../src/station/pki/x509.js';
-import { createTestCa, createTestSigner, type KeyAlgorithm, type TestCa } from '../../support/test-pki.js';
-import { openTsaFixture, type TsaFixture } from '../../support/tsa-fixture.js';
-import { openssl } from '../../support/tsa-openssl.js';
-import { startTestStation } from '../../support/test-station.js';
+import { createTestCa, createTestSigner, type KeyAlgorithm, type TestCa } from '../../support/pki/test-pki.js';
+import { openTsaFixture, type TsaFixture } from '../../support/tsa/tsa-fixture.js';
+import { openssl } from '../../support/tsa/tsa-openssl.js';
+import { startTestStation } from '../../support/station/test-station.js';
 import { HttpTimestampClient } from '../../../src/station/tsa/http-timestamp-client.js';
-import { createSoftHsmTsaToken } from '../../support/tsa-softhsm-token.js';
+import { createSoftHsmTsaToken } from '../../support/tsa/tsa-softhsm-token.js';
 
 const keyOf = (pkcs8: Uint8Array) => createPrivateKey({ key: Buffer.from(pkcs8), format: 'der', type: 'pkcs8' });
 

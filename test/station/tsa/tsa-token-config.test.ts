@@ -7,11 +7,11 @@ import type { StationConfigInput } from '../../../src/station/config/station-con
 import { HttpTimestampClient } from '../../../src/station/tsa/http-timestamp-client.js';
 import { TSA_PIN_ENV } from '../../../src/station/tsa/open-configured-tsa-signer.js';
 import { x509 } from '../../../src/station/pki/x509.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../support/pkcs11-softhsm.js';
-import { createTestCa } from '../../support/test-pki.js';
-import { startTestStation } from '../../support/test-station.js';
-import { openssl } from '../../support/tsa-openssl.js';
-import { runCli } from '../../support/run-cli.js';
+import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../support/pkcs11/pkcs11-softhsm.js';
+import { createTestCa } from '../../support/pki/test-pki.js';
+import { startTestStation } from '../../support/station/test-station.js';
+import { openssl } from '../../support/tsa/tsa-openssl.js';
+import { runCli } from '../../support/station/run-cli.js';
 
 const LABEL = 'Station TSA';
 const PIN = '462913';
@@ -73,6 +73,7 @@ describe('TSA key on a configured PKCS#11 token (SoftHSM2)', () => {
       await writeFile(otherCa, (await createTestCa('CN=Other Root,O=Signing Station Tests')).pem);
       const refused = await openssl(['ts', '-verify', '-digest', createHash('sha256').update('second').digest('hex'), '-token_in', '-in', join(dir, 'second.tst'), '-CAfile', otherCa]);
       expect(refused.code).not.toBe(0);
+      expect(refused.stdout + refused.stderr).toMatch(/unable to get local issuer certificate/);
     } finally {
       await station.dispose();
     }

@@ -4,6 +4,7 @@ import type { PinStatus, TokenCertificate, TokenDescription } from '../../../cor
 import type { SignRequest, Token } from '../token.js';
 import { PinLockedError, UserCancelledError } from '../token-errors.js';
 import { summarizeCertificate, toTokenCertificate } from '../../pki/certificate-summary.js';
+import type { Clock } from '../../ports/clock.js';
 import { encodeDigestInfo } from '../../pki/digest-info.js';
 import { HASH_ALGORITHMS } from '../../pki/hash-algorithms.js';
 import type { CardChannel } from './card-channel.js';
@@ -52,8 +53,10 @@ export class NationalIdToken implements Token {
   private readonly info: NationalIdCardInfo;
   private readonly documentNumber: string;
   private readonly certificates: Map<string, { der: Buffer; key: KeyProfile }>;
+  private readonly clock: Clock;
 
-  private constructor(channel: CardChannel, info: NationalIdCardInfo, documentNumber: string, certificates: Map<string, { der: Buffer; key: KeyProfile }>) {
+  private constructor(channel: CardChannel, info: NationalIdCardInfo, documentNumber: string, certificates: Map<string, { der: Buffer; key: KeyProfile }>, clock: Clock) {
+    this.clock = clock;
     this.channel = channel;
     this.info = info;
     this.documentNumber = documentNumber;
@@ -64,7 +67,7 @@ export class NationalIdToken implements Token {
   }
 
   /** Selects the application and reads the document number and both certificates. */
-  static async open(channel: CardChannel, info: NationalIdCardInfo, signal?: AbortSignal): Promise<NationalIdToken> {
+  static async open(channel: CardChannel, info: NationalIdCardInfo, clock: Clock, signal?: AbortSignal): Promise<NationalIdToken> {
     return channel.exclusive(async () => {
       await selectApplication(channel, signal);
       const documentNumber = (await readFile(channel, PROFILE.documentNumberFile, info.extendedLength, signal)).toString('ascii').trim();
@@ -72,7 +75,7 @@ export class NationalIdToken implements Token {
       for (const key of [PROFILE.keys.authenticate, PROFILE.keys.sign]) {
         certificates.set(key.id, { der: await readFile(channel, key.file, info.extendedLength, signal), key });
       }
-      return new NationalIdToken(channel, info, documentNumber, certificates);
+      return new NationalIdToken(channel, info, documentNumber, certificates, clock);
     });
   }
 
@@ -91,7 +94,7 @@ export class NationalIdToken implements Token {
   }
 
   async listCertificates(): Promise<TokenCertificate[]> {
-    const now = new Date();
+    const now = this.clock.now();
     return [...this.certificates.values()].map(({ der, key }) => toTokenCertificate(summarizeCertificate(der, key.id, now, key.usage), now));
   }
 

@@ -1,5 +1,5 @@
 import { Context, SCARD_STATE_PRESENT } from 'smartcard';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { systemClock, type Clock } from '../../ports/clock.js';
 import type { SourceProblem } from '../token-registry.js';
 import type { AtrMapping, AtrMappingInput } from '../../../core/schemas/atr-mapping.js';
 import type { ReaderDescription } from '../../../core/schemas/token-description.js';
@@ -17,6 +17,8 @@ export interface PcscTokenSourceOptions extends PcscWatcherOptions {
   openscModule?: string;
   /** How long `start()` waits for the cards already present to be read. */
   settleTimeoutMs?: number;
+  /** Dates certificate validity is judged at; default the system clock. */
+  clock?: Clock;
 }
 
 export interface PcscTokenSource extends TokenSource {
@@ -29,6 +31,9 @@ export interface PcscTokenSource extends TokenSource {
   /** PKCS#11 modules that cards present need (the PKCS#11 bridge loads them and lists their tokens). */
   pkcs11Modules(): string[];
 }
+
+type CardState = NonNullable<ReaderState['card']>;
+type ApduDriver = Extract<AtrMapping['driver'], { kind: 'apdu' }>;
 
 interface ReaderState {
   name: string;
@@ -50,40 +55,142 @@ interface ReaderState {
 
 /** PC/SC readers and the ID cards in them, as tokens: direct-APDU cards become Tokens here, PKCS#11 ones are named. */
 export function createPcscTokenSource(options: PcscTokenSourceOptions = {}): PcscTokenSource {
-  const table = new AtrTable(options.atrMappings ?? [], options.openscModule === undefined ? {} : { openscModule: options.openscModule });
-  const watcher = new PcscWatcher(options);
-  const readers = new Map<string, ReaderState>();
-  const listeners = new Set<() => void>();
-  /** Card connections still being closed (stop() waits for them). */
-  const closing = new Set<Promise<void>>();
-  let unsubscribe: (() => void) | undefined;
+  return new PcscReaders(options);
+}
 
-  const changed = () => {
-    for (const listener of listeners) {
+class PcscReaders implements PcscTokenSource {
+  readonly name = 'pcsc';
+  readonly #options: PcscTokenSourceOptions;
+  readonly #table: AtrTable;
+  readonly #watcher: PcscWatcher;
+  readonly #readers = new Map<string, ReaderState>();
+  readonly #listeners = new Set<() => void>();
+  /** Card connections still being closed (stop() waits for them). */
+  readonly #closing = new Set<Promise<void>>();
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(options: PcscTokenSourceOptions) {
+    this.#options = options;
+    this.#table = new AtrTable(options.atrMappings ?? [], options.openscModule === undefined ? {} : { openscModule: options.openscModule });
+    this.#watcher = new PcscWatcher(options);
+  }
+
+  async start(): Promise<void> {
+    this.#unsubscribe ??= this.#watcher.on((event) => this.#onEvent(event));
+    this.#watcher.start();
+    // Let the cards already in their readers be read before the first listing (`tokens list` needs them).
+    const expected = this.#readersPresentNow();
+    if (expected) await this.#settled(expected, this.#options.settleTimeoutMs ?? 3000);
+  }
+
+  async stop(): Promise<void> {
+    this.#watcher.stop();
+    for (const reader of this.#readers.values()) this.#dropCard(reader);
+    this.#readers.clear();
+    await Promise.all(this.#closing);
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    this.#changed();
+  }
+
+  tokens(): Token[] {
+    return [...this.#readers.values()].flatMap((r) => (r.card?.token ? [r.card.token] : []));
+  }
+
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  readers(): ReaderDescription[] {
+    return [...this.#readers.values()].sort((a, b) => a.name.localeCompare(b.name)).map(describeReader);
+  }
+
+  serviceError(): TokenError | undefined {
+    return this.#watcher.serviceError;
+  }
+
+  problems(): SourceProblem[] {
+    const error = this.#watcher.serviceError;
+    return error ? [{ source: 'Smart card readers', message: error.message, code: error.code }] : [];
+  }
+
+  pkcs11Modules(): string[] {
+    const modules = [...this.#readers.values()].flatMap((r) => (r.card?.mapping?.driver.kind === 'pkcs11' ? [r.card.mapping.driver.module] : []));
+    return [...new Set(modules)];
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) {
       try {
         listener();
       } catch {
         // One listener's failure does not keep the others from hearing about the change.
       }
     }
-  };
+  }
 
-  const dropCard = (reader: ReaderState) => {
+  #onEvent(event: PcscEvent): void {
+    switch (event.type) {
+      case 'reader-attached':
+        this.#readers.set(event.reader, { name: event.reader, busy: Promise.resolve() });
+        break;
+      case 'reader-detached':
+        this.#removeReader(event.reader);
+        break;
+      case 'card-inserted':
+        this.#cardInserted(event.reader, event.atr);
+        break;
+      case 'card-removed': {
+        const reader = this.#readers.get(event.reader);
+        if (reader) this.#dropCard(reader);
+        break;
+      }
+      case 'service-up':
+      case 'service-down':
+        break;
+    }
+    this.#changed();
+  }
+
+  #removeReader(name: string): void {
+    const reader = this.#readers.get(name);
+    if (reader) this.#dropCard(reader);
+    this.#readers.delete(name);
+  }
+
+  #cardInserted(name: string, atr: Buffer): void {
+    const reader = this.#readers.get(name) ?? { name, busy: Promise.resolve() };
+    this.#readers.set(name, reader);
+    this.#dropCard(reader);
+    const mapping = this.#table.match(atr);
+    const card: CardState = { atr, mapping };
+    reader.card = card;
+    if (!mapping) card.problem = new UnknownCardError(formatAtr(atr)).message;
+    else if (mapping.driver.kind === 'apdu') {
+      const driver = mapping.driver;
+      // openCard settles with its failure recorded as the reader's problem: it never rejects.
+      card.opening = reader.busy = reader.busy.then(() => this.#openCard(reader, card, driver, mapping.name));
+    }
+  }
+
+  #dropCard(reader: ReaderState): void {
     const card = reader.card;
     delete reader.card;
     if (!card) return;
     const closed = reader.busy.then(() => card.token?.release()).catch(() => undefined);
     reader.busy = closed;
-    closing.add(closed);
-    void closed.finally(() => closing.delete(closed));
-  };
+    this.#closing.add(closed);
+    void closed.finally(() => this.#closing.delete(closed));
+  }
 
-  const openCard = async (reader: ReaderState, card: NonNullable<ReaderState['card']>, driver: Extract<AtrMapping['driver'], { kind: 'apdu' }>, name: string) => {
+  async #openCard(reader: ReaderState, card: CardState, driver: ApduDriver, name: string): Promise<void> {
     if (reader.card !== card) return;
     try {
-      const connection = await watcher.connectCard(reader.name);
+      const connection = await this.#watcher.connectCard(reader.name);
       const channel = new CardChannel(connection.card, connection.close);
-      const token = await NationalIdToken.open(channel, { reader: reader.name, atr: formatAtr(card.atr), cardName: name, extendedLength: driver.extendedLength }).catch(async (error: unknown) => {
+      const info = { reader: reader.name, atr: formatAtr(card.atr), cardName: name, extendedLength: driver.extendedLength };
+      const token = await NationalIdToken.open(channel, info, this.#options.clock ?? systemClock).catch(async (error: unknown) => {
         await channel.close();
         throw error;
       });
@@ -92,126 +199,62 @@ export function createPcscTokenSource(options: PcscTokenSourceOptions = {}): Pcs
     } catch (error) {
       if (reader.card === card) card.problem = error instanceof Error ? error.message : String(error);
     }
-    if (reader.card === card) changed();
-  };
+    if (reader.card === card) this.#changed();
+  }
 
-  const onEvent = (event: PcscEvent) => {
-    switch (event.type) {
-      case 'reader-attached':
-        readers.set(event.reader, { name: event.reader, busy: Promise.resolve() });
-        break;
-      case 'reader-detached': {
-        const reader = readers.get(event.reader);
-        if (reader) dropCard(reader);
-        readers.delete(event.reader);
-        break;
-      }
-      case 'card-inserted': {
-        const reader = readers.get(event.reader) ?? { name: event.reader, busy: Promise.resolve() };
-        readers.set(event.reader, reader);
-        dropCard(reader);
-        const mapping = table.match(event.atr);
-        const card: NonNullable<ReaderState['card']> = { atr: event.atr, mapping };
-        reader.card = card;
-        if (!mapping) card.problem = new UnknownCardError(formatAtr(event.atr)).message;
-        else if (mapping.driver.kind === 'apdu') {
-          const driver = mapping.driver;
-          // openCard settles with its failure recorded as the reader's problem: it never rejects.
-          card.opening = reader.busy = reader.busy.then(() => openCard(reader, card, driver, mapping.name));
-        }
-        break;
-      }
-      case 'card-removed': {
-        const reader = readers.get(event.reader);
-        if (reader) dropCard(reader);
-        break;
-      }
-      case 'service-up':
-      case 'service-down':
-        break;
-    }
-    changed();
-  };
-
-  return {
-    name: 'pcsc',
-
-    async start() {
-      unsubscribe ??= watcher.on(onEvent);
-      watcher.start();
-      // Let the cards already in their readers be read before the first listing (`tokens list` needs them).
-      const deadline = Date.now() + (options.settleTimeoutMs ?? 3000);
-      let expected: { name: string; present: boolean }[] = [];
+  /** The readers pcscd lists right now and whether each holds a card; undefined while the service is down. */
+  #readersPresentNow(): ExpectedReader[] | undefined {
+    try {
+      const context = new Context();
       try {
-        const context = new Context();
-        try {
-          expected = context.listReaders().map((r) => ({ name: r.name, present: (r.state & SCARD_STATE_PRESENT) !== 0 }));
-        } finally {
-          context.close();
-        }
-      } catch {
-        return; // The service is down: the watcher reports it and keeps retrying.
+        return context.listReaders().map((r) => ({ name: r.name, present: (r.state & SCARD_STATE_PRESENT) !== 0 }));
+      } finally {
+        context.close();
       }
-      while (Date.now() < deadline) {
-        const settled = expected.every(({ name, present }) => {
-          const reader = readers.get(name);
-          if (!reader) return false;
-          const card = reader.card;
-          return !present || (card !== undefined && (card.opening === undefined || card.token !== undefined || card.problem !== undefined));
-        });
-        if (settled) return;
-        await sleep(10);
-      }
-    },
+    } catch {
+      return undefined; // The service is down: the watcher reports it and keeps retrying.
+    }
+  }
 
-    async stop() {
-      watcher.stop();
-      for (const reader of readers.values()) dropCard(reader);
-      readers.clear();
-      await Promise.all(closing);
-      unsubscribe?.();
-      unsubscribe = undefined;
-      changed();
-    },
+  /** Resolves once every expected reader is known and its card read (or refused), or when the time is up. */
+  #settled(expected: readonly ExpectedReader[], timeoutMs: number): Promise<void> {
+    const isSettled = () =>
+      expected.every(({ name, present }) => {
+        const reader = this.#readers.get(name);
+        if (!reader) return false;
+        const card = reader.card;
+        return !present || (card !== undefined && (card.opening === undefined || card.token !== undefined || card.problem !== undefined));
+      });
+    if (isSettled()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      const unsubscribe = this.onChange(() => {
+        if (isSettled()) done();
+      });
+    });
+  }
+}
 
-    tokens(): Token[] {
-      return [...readers.values()].flatMap((r) => (r.card?.token ? [r.card.token] : []));
-    },
+interface ExpectedReader {
+  name: string;
+  present: boolean;
+}
 
-    onChange(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-
-    readers(): ReaderDescription[] {
-      return [...readers.values()]
-        .sort((a, b) => a.name.localeCompare(b.name))
-        .map((r) => {
-          const card = r.card;
-          if (!card) return { name: r.name, cardPresent: false };
-          const driver = card.mapping?.driver;
-          return {
-            name: r.name,
-            cardPresent: true,
-            atr: formatAtr(card.atr),
-            ...(driver ? { driver: driver.kind === 'apdu' ? `${card.mapping!.name}: ${driver.driver} (direct APDU)` : `${card.mapping!.name}: PKCS#11 ${driver.module}` } : {}),
-            ...(card.problem ? { problem: card.problem } : {}),
-          };
-        });
-    },
-
-    serviceError() {
-      return watcher.serviceError;
-    },
-
-    problems() {
-      const error = watcher.serviceError;
-      return error ? [{ source: 'Smart card readers', message: error.message, code: error.code }] : [];
-    },
-
-    pkcs11Modules() {
-      const modules = [...readers.values()].flatMap((r) => (r.card?.mapping?.driver.kind === 'pkcs11' ? [r.card.mapping.driver.module] : []));
-      return [...new Set(modules)];
-    },
+function describeReader(reader: ReaderState): ReaderDescription {
+  const card = reader.card;
+  if (!card) return { name: reader.name, cardPresent: false };
+  const mapping = card.mapping;
+  const driver = mapping?.driver;
+  return {
+    name: reader.name,
+    cardPresent: true,
+    atr: formatAtr(card.atr),
+    ...(mapping && driver ? { driver: driver.kind === 'apdu' ? `${mapping.name}: ${driver.driver} (direct APDU)` : `${mapping.name}: PKCS#11 ${driver.module}` } : {}),
+    ...(card.problem ? { problem: card.problem } : {}),
   };
 }

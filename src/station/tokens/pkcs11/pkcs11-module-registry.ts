@@ -7,6 +7,7 @@ import { Pkcs11ModuleAllowlist } from './pkcs11-module-allowlist.js';
 import { sha256OfFile } from './sha256-of-file.js';
 import type { Database } from '../../store/database.js';
 import type { Migration } from '../../store/migration.js';
+import { systemClock, type Clock } from '../../ports/clock.js';
 
 export const pkcs11Migrations: readonly Migration[] = [
   {
@@ -53,10 +54,12 @@ export interface UserModuleEntry {
 export class Pkcs11ModuleRegistry {
   readonly #database: Database;
   readonly #allowlist: Pkcs11ModuleAllowlist;
+  readonly #clock: Clock;
 
-  constructor(database: Database, allowlist: Pkcs11ModuleAllowlist = new Pkcs11ModuleAllowlist()) {
+  constructor(database: Database, allowlist: Pkcs11ModuleAllowlist = new Pkcs11ModuleAllowlist(), clock: Clock = systemClock) {
     this.#database = database;
     this.#allowlist = allowlist;
+    this.#clock = clock;
   }
 
   async list(): Promise<UserModuleEntry[]> {
@@ -75,7 +78,7 @@ export class Pkcs11ModuleRegistry {
     } else {
       await assertNssDatabase(path);
     }
-    const entry: UserModuleEntry = { path, kind, addedAt: new Date().toISOString(), ...(sha256 ? { sha256 } : {}) };
+    const entry: UserModuleEntry = { path, kind, addedAt: this.#clock.now().toISOString(), ...(sha256 ? { sha256 } : {}) };
     await this.#database.run(
       `INSERT INTO pkcs11_user_modules (path, kind, added_at, sha256) VALUES (?, ?, ?, ?)
        ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, sha256 = excluded.sha256`,

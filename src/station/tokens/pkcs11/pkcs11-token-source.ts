@@ -46,7 +46,7 @@ export class Pkcs11TokenSource implements TokenSource {
   async start(): Promise<void> {
     if (this.#running) return;
     this.#running = true;
-    this.#lastReinitialize = Date.now();
+    this.#lastReinitialize = performance.now();
     await this.refreshModules();
     this.#timer = setInterval(() => this.poll(), this.#options.pollIntervalMs);
     this.#timer.unref();
@@ -113,8 +113,8 @@ export class Pkcs11TokenSource implements TokenSource {
   /** One hot-plug check of every module; the timer calls it, tests may too. */
   poll(): void {
     if (!this.#running) return;
-    const reinitializeDue = Date.now() - this.#lastReinitialize >= this.#options.reinitializeIntervalMs;
-    if (reinitializeDue) this.#lastReinitialize = Date.now();
+    const reinitializeDue = performance.now() - this.#lastReinitialize >= this.#options.reinitializeIntervalMs;
+    if (reinitializeDue) this.#lastReinitialize = performance.now();
     for (const module of this.#modules.values()) {
       try {
         if (module.spec.rescanByReinitialize) {

@@ -3,6 +3,7 @@ import { NotFoundError } from '../../../core/errors/not-found-error.js';
 import type { SecretVault } from '../../keychain/secret-vault.js';
 import type { Database } from '../../store/database.js';
 import type { Migration } from '../../store/migration.js';
+import { systemClock, type Clock } from '../../ports/clock.js';
 import { x509 } from '../../pki/x509.js';
 import { readPkcs12 } from '../../pki/pkcs12-reader.js';
 
@@ -39,10 +40,12 @@ export class SoftTokenStore {
   readonly #database: Database;
   readonly #vault: SecretVault;
   readonly #listeners = new Set<() => void>();
+  readonly #clock: Clock;
 
-  constructor(database: Database, vault: SecretVault) {
+  constructor(database: Database, vault: SecretVault, clock: Clock = systemClock) {
     this.#database = database;
     this.#vault = vault;
+    this.#clock = clock;
   }
 
   /** Imports every key of the file that has its certificate in it; the password buffer is zeroed. */
@@ -63,7 +66,7 @@ export class SoftTokenStore {
           label: label ?? entry.friendlyName ?? certificate.subject,
           certificate: entry.certificate,
           chain: entry.chain,
-          importedAt: new Date().toISOString(),
+          importedAt: this.#clock.now().toISOString(),
         };
         // Key first: a row never points at a key that is not there; a key without a row is overwritten next time.
         await this.#vault.put(secretName(id), entry.pkcs8);

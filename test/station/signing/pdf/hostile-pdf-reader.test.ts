@@ -3,7 +3,7 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PdfDocumentReader } from '../../../../src/station/signing/pdf/pdf-document-reader.js';
-import { HOSTILE_PDFS } from '../../../support/hostile-pdf.js';
+import { HOSTILE_PDFS } from '../../../support/signing/hostile-pdf.js';
 
 let dir: string;
 beforeAll(async () => {

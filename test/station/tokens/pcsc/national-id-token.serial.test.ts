@@ -3,34 +3,20 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createNationalIdCard, type NationalIdTestCard } from '../../../cards/national-id-card.js';
 import { NATIONAL_ID_KEYS, NATIONAL_ID_PINS } from '../../../cards/national-id-applet.js';
 import { parseCommandApdu } from '../../../cards/command-apdu.js';
-import { createTestCa, type TestCa } from '../../../support/test-pki.js';
-import { startPcscd, waitFor, waitUntilNoCard } from '../../../support/pcsc-test-env.js';
-import type { PcscDaemon } from '../../../support/pcsc-daemon.js';
+import { createTestCa, type TestCa } from '../../../support/pki/test-pki.js';
+import { startPcscd, waitFor, waitUntilNoCard } from '../../../support/pcsc/pcsc-test-env.js';
+import type { PcscDaemon } from '../../../support/pcsc/pcsc-daemon.js';
 import { createPcscTokenSource, type PcscTokenSource } from '../../../../src/station/tokens/pcsc/pcsc-token-source.js';
 import type { NationalIdToken } from '../../../../src/station/tokens/pcsc/national-id-token.js';
 import type { PinSource, SignRequest, Token } from '../../../../src/station/tokens/token.js';
 import { PinLockedError, TokenRemovedError, UserCancelledError } from '../../../../src/station/tokens/token-errors.js';
 import { CardStatusError, KeyUsageError } from '../../../../src/station/tokens/pcsc/pcsc-errors.js';
 import { InvalidInputError } from '../../../../src/core/errors/invalid-input-error.js';
+import { scriptedPins } from '../../../support/pkcs11/pkcs11-pin-source.js';
 
 const DOCUMENT = Buffer.from('the document to sign');
 const SHA256 = createHash('sha256').update(DOCUMENT).digest();
 
-/** A PIN source that answers the scripted PINs in order and records what it was asked. */
-function scriptedPins(...pins: (string | null)[]) {
-  const asked: Parameters<PinSource>[0][] = [];
-  const given: Uint8Array[] = [];
-  const source: PinSource = async (request) => {
-    asked.push(request);
-    const next = pins.shift();
-    if (next === undefined) throw new Error('PIN source asked more often than scripted');
-    if (next === null) return null;
-    const pin = new Uint8Array(Buffer.from(next));
-    given.push(pin);
-    return pin;
-  };
-  return { source, asked, given };
-}
 
 describe('national-ID card driver (direct APDU) over the real pcscd', () => {
   let daemon: PcscDaemon;
@@ -80,9 +66,9 @@ describe('national-ID card driver (direct APDU) over the real pcscd', () => {
     const challenge = Buffer.from('a challenge from the relying party');
     const proof = await token.sign(request({ certificateId: '81', purpose: 'authenticate', hash: createHash('sha256').update(challenge).digest(), pin: pins.source }));
     expect(verify('sha256', challenge, { key: new X509Certificate(card.authCertificate).publicKey, dsaEncoding: 'ieee-p1363' }, proof)).toBe(true);
-    expect(pins.asked.map((a) => a.pinLabel)).toEqual(['PIN2', 'PIN1']);
-    expect(pins.asked[0]).toMatchObject({ retriesLeft: 3, finalTry: false, previousAttemptFailed: false });
-    expect(pins.given.every((pin) => pin.every((b) => b === 0))).toBe(true); // zeroed after use
+    expect(pins.requests.map((a) => a.pinLabel)).toEqual(['PIN2', 'PIN1']);
+    expect(pins.requests[0]).toMatchObject({ retriesLeft: 3, finalTry: false, previousAttemptFailed: false });
+    expect(pins.handedOut.every((pin) => pin.every((b) => b === 0))).toBe(true); // zeroed after use
     expect(commandsSent(0x2a)).toBe(1);
     expect(commandsSent(0x88)).toBe(1);
   });
@@ -102,7 +88,7 @@ describe('national-ID card driver (direct APDU) over the real pcscd', () => {
     await expect(token.sign(request({ hash: SHA256.subarray(0, 20), pin: pins.source }))).rejects.toBeInstanceOf(InvalidInputError);
     await expect(token.sign(request({ hashAlgorithm: 'SHA-512', pin: pins.source }))).rejects.toBeInstanceOf(InvalidInputError);
     await expect(token.sign(request({ scheme: 'RSA-PSS', pin: pins.source }))).rejects.toBeInstanceOf(KeyUsageError);
-    expect(pins.asked).toEqual([]);
+    expect(pins.requests).toEqual([]);
     expect(commandsSent(0x22) + commandsSent(0x2a) + commandsSent(0x88)).toBe(0);
   });
 
@@ -110,7 +96,7 @@ describe('national-ID card driver (direct APDU) over the real pcscd', () => {
     await insert();
     const pins = scriptedPins('99999', '12345');
     await token.sign(request({ pin: pins.source }));
-    expect(pins.asked.map(({ retriesLeft, previousAttemptFailed, finalTry }) => ({ retriesLeft, previousAttemptFailed, finalTry }))).toEqual([
+    expect(pins.requests.map(({ retriesLeft, previousAttemptFailed, finalTry }) => ({ retriesLeft, previousAttemptFailed, finalTry }))).toEqual([
       { retriesLeft: 3, previousAttemptFailed: false, finalTry: false },
       { retriesLeft: 2, previousAttemptFailed: true, finalTry: false },
     ]);
@@ -125,12 +111,12 @@ describe('national-ID card driver (direct APDU) over the real pcscd', () => {
     const error = await token.sign(request({ pin: pins.source })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PinLockedError);
     expect(error).toMatchObject({ code: 'ERR_TOKEN_PIN_LOCKED', retriable: false });
-    expect(pins.asked[0]).toMatchObject({ finalTry: true, retriesLeft: 1 });
+    expect(pins.requests[0]).toMatchObject({ finalTry: true, retriesLeft: 1 });
     expect(await token.pinStatus()).toMatchObject({ retriesLeft: 0, locked: true });
     // Blocked before asking: the user is not asked for a PIN the card would refuse.
     const again = scriptedPins();
     await expect(token.sign(request({ pin: again.source }))).rejects.toBeInstanceOf(PinLockedError);
-    expect(again.asked).toEqual([]);
+    expect(again.requests).toEqual([]);
     expect((await token.pinStatusFor('authenticate')).locked).toBe(false);
   });
 

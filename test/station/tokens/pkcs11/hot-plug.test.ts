@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pkcs11-token-source.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../../support/pkcs11-softhsm.js';
-import { scriptedPins } from '../../../support/pkcs11-pin-source.js';
+import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../../support/pkcs11/pkcs11-softhsm.js';
+import { scriptedPins } from '../../../support/pkcs11/pkcs11-pin-source.js';
 
 let softhsm: SoftHsm;
 let source: Pkcs11TokenSource;

@@ -6,7 +6,7 @@ import { Database } from '../../../../src/station/store/database.js';
 import { Pkcs11ModuleRegistry, pkcs11Migrations } from '../../../../src/station/tokens/pkcs11/pkcs11-module-registry.js';
 import { resolvePkcs11Modules } from '../../../../src/station/tokens/pkcs11/resolve-pkcs11-modules.js';
 import { defaultNssDatabaseDirs, knownPkcs11Modules } from '../../../../src/station/tokens/pkcs11/known-pkcs11-modules.js';
-import { SOFTHSM_MODULE } from '../../../support/pkcs11-softhsm.js';
+import { SOFTHSM_MODULE } from '../../../support/pkcs11/pkcs11-softhsm.js';
 
 let dir: string;
 let database: Database;

@@ -9,6 +9,7 @@ import { pkcs11ModulesViewSchema } from '../../../../src/core/schemas/pkcs11-mod
 import { createHttpServer } from '../../../../src/station/http/create-http-server.js';
 import { UiSessions } from '../../../../src/station/http/ui-sessions.js';
 import { UiPromptBroker } from '../../../../src/station/prompts/ui-prompt-broker.js';
+import { systemClock } from '../../../../src/station/ports/clock.js';
 import type { PendingPrompt } from '../../../../src/core/schemas/admin-api.js';
 import { Database } from '../../../../src/station/store/database.js';
 import { Pkcs11ModuleRegistry, pkcs11Migrations } from '../../../../src/station/tokens/pkcs11/pkcs11-module-registry.js';
@@ -16,7 +17,7 @@ import { pkcs11ModuleRoutes } from '../../../../src/station/tokens/pkcs11/pkcs11
 import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pkcs11-token-source.js';
 import { readBearerCredential } from '../../../../src/station/http/read-bearer-credential.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../../support/pkcs11-softhsm.js';
+import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../../support/pkcs11/pkcs11-softhsm.js';
 
 const ORIGIN = 'http://127.0.0.1:47001';
 let dir: string;
@@ -39,7 +40,7 @@ beforeAll(async () => {
   source = createPkcs11TokenSource({ includeKnown: false, registry });
   await source.start();
   const sessions = new UiSessions();
-  prompts = new UiPromptBroker();
+  prompts = new UiPromptBroker(systemClock);
   outsideCopy = join(dir, 'copied-softhsm2.so');
   await copyFile(SOFTHSM_MODULE, outsideCopy);
   app = createHttpServer({

@@ -5,10 +5,10 @@ import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pk
 import { nssSoftokenPaths } from '../../../../src/station/tokens/pkcs11/known-pkcs11-modules.js';
 import type { Token } from '../../../../src/station/tokens/token.js';
 import { PinIncorrectError } from '../../../../src/station/tokens/token-errors.js';
-import { createTestCa } from '../../../support/test-pki.js';
-import { createNssDatabase, type NssDatabase } from '../../../support/pkcs11-nss-database.js';
-import { scriptedPins } from '../../../support/pkcs11-pin-source.js';
-import { verifyWithCertificate } from '../../../support/pkcs11-verify.js';
+import { createTestCa } from '../../../support/pki/test-pki.js';
+import { createNssDatabase, type NssDatabase } from '../../../support/pkcs11/pkcs11-nss-database.js';
+import { scriptedPins } from '../../../support/pkcs11/pkcs11-pin-source.js';
+import { verifyWithCertificate } from '../../../support/pkcs11/pkcs11-verify.js';
 
 let nss: NssDatabase;
 let source: Pkcs11TokenSource;

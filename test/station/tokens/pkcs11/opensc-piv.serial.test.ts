@@ -5,16 +5,16 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CardProcess } from '../../../cards/card-process.js';
-import { startPcscd, waitFor } from '../../../support/pcsc-test-env.js';
-import { OPENSC_MODULE } from '../../../support/pcsc-pkcs11-tool.js';
-import type { PcscDaemon } from '../../../support/pcsc-daemon.js';
+import { startPcscd, waitFor } from '../../../support/pcsc/pcsc-test-env.js';
+import { OPENSC_MODULE } from '../../../support/pcsc/pcsc-pkcs11-tool.js';
+import type { PcscDaemon } from '../../../support/pcsc/pcsc-daemon.js';
 import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pkcs11-token-source.js';
 import type { PinSource, SignatureScheme, Token } from '../../../../src/station/tokens/token.js';
 import type { TokenCertificate } from '../../../../src/core/schemas/token-description.js';
 import { PinIncorrectError, PinLockedError, TokenRemovedError } from '../../../../src/station/tokens/token-errors.js';
-import { scriptedPins } from '../../../support/pkcs11-pin-source.js';
-import { verifyWithCertificate } from '../../../support/pkcs11-verify.js';
+import { scriptedPins } from '../../../support/pkcs11/pkcs11-pin-source.js';
+import { verifyWithCertificate } from '../../../support/pkcs11/pkcs11-verify.js';
 
 const PIN = '123456';
 let daemon: PcscDaemon;

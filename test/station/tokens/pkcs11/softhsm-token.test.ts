@@ -5,9 +5,9 @@ import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pk
 import { ecdsaRawToDer } from '../../../../src/station/pki/ecdsa-raw-to-der.js';
 import type { HashAlgorithm, SignatureScheme, Token } from '../../../../src/station/tokens/token.js';
 import { PinIncorrectError, TokenError, UserCancelledError } from '../../../../src/station/tokens/token-errors.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../../support/pkcs11-softhsm.js';
-import { scriptedPins } from '../../../support/pkcs11-pin-source.js';
-import { verifyWithCertificate } from '../../../support/pkcs11-verify.js';
+import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../../support/pkcs11/pkcs11-softhsm.js';
+import { scriptedPins } from '../../../support/pkcs11/pkcs11-pin-source.js';
+import { verifyWithCertificate } from '../../../support/pkcs11/pkcs11-verify.js';
 
 const PIN = '1234';
 const NODE_HASH = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' } as const;

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Overview, PendingPrompt } from '../../../../src/core/schemas/admin-api.js';
 import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import { promptPinSource } from '../../../../src/station/tokens/pkcs11/prompt-pin-source.js';
-import { startTestStation, type TestStation } from '../../../support/test-station.js';
-import { uiHeaders } from '../../../support/ui-credential.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../../support/pkcs11-softhsm.js';
-import { verifyWithCertificate } from '../../../support/pkcs11-verify.js';
+import { startTestStation, type TestStation } from '../../../support/station/test-station.js';
+import { uiHeaders } from '../../../support/station/ui-credential.js';
+import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../../support/pkcs11/pkcs11-softhsm.js';
+import { verifyWithCertificate } from '../../../support/pkcs11/pkcs11-verify.js';
 
 let softhsm: SoftHsm;
 let keys: SoftHsmKey[];

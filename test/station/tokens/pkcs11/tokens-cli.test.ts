@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenDescriptionSchema } from '../../../../src/core/schemas/token-description.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../../support/pkcs11-softhsm.js';
-import { writePkcs12 } from '../../../support/pkcs11-nss-database.js';
-import { createTestSigner } from '../../../support/test-pki.js';
-import { verifyWithCertificate } from '../../../support/pkcs11-verify.js';
+import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../../support/pkcs11/pkcs11-softhsm.js';
+import { writePkcs12 } from '../../../support/pkcs11/pkcs11-nss-database.js';
+import { createTestSigner } from '../../../support/pki/test-pki.js';
+import { verifyWithCertificate } from '../../../support/pkcs11/pkcs11-verify.js';
 
 const PIN = '4321';
 let softhsm: SoftHsm;
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 function cli(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/pkcs11-cli.ts', 'tokens', ...args, '--data-dir', dataDir], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/pkcs11/pkcs11-cli.ts', 'tokens', ...args, '--data-dir', dataDir], {
       env: { ...process.env, SOFTHSM2_CONF: softhsm.conf },
     });
     let stdout = '';

@@ -14,10 +14,10 @@ import { systemClock } from '../../../../src/station/ports/clock.js';
 import { createSoftTokenSource } from '../../../../src/station/tokens/soft/create-soft-token-source.js';
 import type { SignatureScheme, Token } from '../../../../src/station/tokens/token.js';
 import { InvalidInputError } from '../../../../src/core/errors/invalid-input-error.js';
-import { createTestCa, createTestSigner, type TestCa } from '../../../support/test-pki.js';
-import { pem, writePkcs12 } from '../../../support/pkcs11-nss-database.js';
-import { scriptedPins } from '../../../support/pkcs11-pin-source.js';
-import { verifyWithCertificate } from '../../../support/pkcs11-verify.js';
+import { createTestCa, createTestSigner, type TestCa } from '../../../support/pki/test-pki.js';
+import { pem, writePkcs12 } from '../../../support/pkcs11/pkcs11-nss-database.js';
+import { scriptedPins } from '../../../support/pkcs11/pkcs11-pin-source.js';
+import { verifyWithCertificate } from '../../../support/pkcs11/pkcs11-verify.js';
 
 const run = promisify(execFile);
 const keyStore = new OsKeyStore();

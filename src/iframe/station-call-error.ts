@@ -1,0 +1,11 @@
+/** A refusal from the station (or the page itself), with its stable code and whether trying again can help. */
+export class StationCallError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly retriable: boolean,
+  ) {
+    super(message);
+    this.name = 'StationCallError';
+  }
+}

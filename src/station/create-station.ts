@@ -175,6 +175,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     audit: data.audit,
     clock,
     timestampClient: new EmbeddedTimestampClient(tsa),
+    stationOrigin: baseUrl,
   });
   await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning)])), { prefix: '/api/signatures' });
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });

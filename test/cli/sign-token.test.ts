@@ -7,6 +7,8 @@ import type { SignCommandOptions } from '../../src/cli/commands/signer-resolver.
 import { createOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../support/pkcs11-softhsm.js';
 import { runCli } from '../support/run-cli.js';
+import { withStationData } from '../../src/cli/with-station-data.js';
+import { ProgressReporter } from '../../src/cli/progress/progress-reporter.js';
 import { cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig } from '../support/signing-validators.js';
 import { writeMinimalPdf } from '../support/signing-test-pdfs.js';
 
@@ -41,6 +43,12 @@ const onlySoftHsm = ['--no-known-modules', '--module', SOFTHSM_MODULE];
 
 function sign(args: string[], stdin = '') {
   return runCli(['sign', ...args, '--data-dir', join(dir, 'data'), ...onlySoftHsm], { stdin, env: { SOFTHSM2_CONF: softhsm.conf } });
+}
+
+/** The token's PIN status as `tokens list` reports it (retries, count low, final try, locked). */
+async function tokenPinTries(): Promise<unknown> {
+  const listed = await runCli(['tokens', 'list', '--json', '--data-dir', join(dir, 'data'), ...onlySoftHsm], { env: { SOFTHSM2_CONF: softhsm.conf } });
+  return (JSON.parse(listed.stdout) as { tokens: Array<{ label: string; pin: unknown }> }).tokens.find((t) => t.label === LABEL)?.pin;
 }
 
 describe('signing-station sign --token --cert', () => {
@@ -88,9 +96,8 @@ describe('signing-station sign --token --cert', () => {
     expect((await readdir(dir)).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 
-  it('zeroes the PIN read from stdin when the signer is released, and when resolving fails', async () => {
+  it('reads the PIN only when the token asks, keeps it while it may sign again, and zeroes it on release', async () => {
     const options: SignCommandOptions = {
-      out: join(dir, 'unused.pdf'),
       timestamp: false,
       token: LABEL,
       cert: '0a',
@@ -100,16 +107,33 @@ describe('signing-station sign --token --cert', () => {
       nssDb: [],
       knownModules: false,
     };
-    const pin = Buffer.from(PIN);
-    const signer = await tokenSignerResolver(options, async () => pin);
-    const signature = await signer.sign(new Uint8Array(32), 'SHA-256');
-    expect(signature).toHaveLength(256);
-    expect(pin.toString()).toBe(PIN); // kept while the signer may still sign
-    await signer.release();
-    expect(pin.every((byte) => byte === 0)).toBe(true);
+    await withStationData(options, async (data, config) => {
+      const pin = Buffer.from(PIN);
+      let reads = 0;
+      const context = { data, config, progress: new ProgressReporter(), readSecret: async () => (reads++, pin) };
+      const signer = await tokenSignerResolver(options, context);
+      expect(reads).toBe(0);
+      expect(await signer.sign(new Uint8Array(32), 'SHA-256')).toHaveLength(256);
+      expect(reads).toBe(1);
+      expect(pin.toString()).toBe(PIN); // kept while the signer may still sign
+      await signer.release();
+      expect(pin.every((byte) => byte === 0)).toBe(true);
 
-    const failing = Buffer.from(PIN);
-    await expect(tokenSignerResolver({ ...options, cert: '0b' }, async () => failing)).rejects.toMatchObject({ code: 'ERR_INPUT_INVALID' });
-    expect(failing.every((byte) => byte === 0)).toBe(true);
+      let failingReads = 0;
+      await expect(tokenSignerResolver({ ...options, cert: '0b' }, { ...context, readSecret: async () => (failingReads++, Buffer.from(PIN)) })).rejects.toMatchObject({
+        code: 'ERR_INPUT_INVALID',
+      });
+      expect(failingReads).toBe(0);
+      context.progress.end();
+    });
+  });
+
+  it('refuses an empty PIN before it reaches the token: no try is spent', async () => {
+    const input = await writeMinimalPdf(join(dir, 'empty-pin.pdf'));
+    const before = await tokenPinTries();
+    const result = await sign([input, '--token', LABEL, '--cert', '0a', '--pin-stdin', '--no-timestamp'], '\n');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/PIN is empty; nothing was sent to the token.*ERR_TOKEN_PIN_EMPTY/);
+    expect(await tokenPinTries()).toEqual(before);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,9 +6,10 @@ import { tokenSignerResolver } from '../../src/cli/commands/token-signer-resolve
 import type { SignCommandOptions } from '../../src/cli/commands/signer-resolver.js';
 import { createOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../support/pkcs11-softhsm.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli, spawnCli, spawnCliOnTerminal } from '../support/run-cli.js';
 import { withStationData } from '../../src/cli/with-station-data.js';
 import { ProgressReporter } from '../../src/cli/progress/progress-reporter.js';
+import { writeBigPdf } from '../support/signing-test-pdfs.js';
 import { cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig } from '../support/signing-validators.js';
 import { writeMinimalPdf } from '../support/signing-test-pdfs.js';
 
@@ -137,3 +138,66 @@ describe('signing-station sign --token --cert', () => {
     expect(await tokenPinTries()).toEqual(before);
   });
 });
+
+describe('signing-station sign on a terminal, in steps, and after a kill', () => {
+  const stationArgs = () => ['--data-dir', join(dir, 'data'), ...onlySoftHsm];
+  const env = () => ({ SOFTHSM2_CONF: softhsm.conf });
+
+  it('asks for the PIN on the terminal without ever showing it, and signs', async () => {
+    const input = await writeMinimalPdf(join(dir, 'terminal.pdf'));
+    const run = spawnCliOnTerminal(['sign', input, '--token', LABEL, '--cert', '0a', '--no-timestamp', ...stationArgs()], env());
+    const prompt = await run.waitFor(/PIN for Sign Token.*: /);
+    expect(prompt).not.toContain(PIN);
+    run.child.stdin.write(`${PIN}\r`);
+    expect(await run.exit, run.output()).toBe(0);
+    expect(run.output()).toContain(`signed: ${join(dir, 'terminal.signed.pdf')}`);
+    expect(run.output()).not.toContain(PIN);
+    const report = await pdfsig(nss, join(dir, 'terminal.signed.pdf'));
+    expect(report.signatures[0]!.valid && report.signatures[0]!.trusted, report.output).toBe(true);
+  });
+
+  it('names each step when piped: waiting for PIN, signing, timestamping, writing', async () => {
+    const input = await writeMinimalPdf(join(dir, 'steps.pdf'));
+    const run = spawnCli(['sign', input, '--token', LABEL, '--cert', '0a', '--pin-stdin', ...stationArgs()], env());
+    await run.waitFor(/signing-station: waiting for PIN\n/);
+    run.child.stdin.end(`${PIN}\n`);
+    expect(await run.exit, run.output()).toBe(0);
+    const steps = run.output().split('\n').filter((line) => line.startsWith('signing-station: ')).map((line) => line.replace(/ \d+%$/, ''));
+    expect([...new Set(steps)]).toEqual(['signing-station: waiting for PIN', 'signing-station: signing', 'signing-station: timestamping', 'signing-station: writing']);
+    expect(run.output()).not.toContain('\r');
+  });
+
+  it('removes the staging file a killed run left, at the next run in that folder, never one a live writer holds', async () => {
+    const folder = await mkdtemp(join(dir, 'killed-'));
+    const input = await writeBigPdf(join(folder, 'big.pdf'), 8 * 1024 * 1024);
+    const killed = spawnCli(['sign', input, '--token', LABEL, '--cert', '0a', '--pin-stdin', '--no-timestamp', ...stationArgs()], env());
+    await killed.waitFor(/waiting for PIN/);
+    const partials = async () => (await readdir(folder)).filter((name) => name.endsWith('.partial'));
+    const [left] = await partials();
+    expect(left).toMatch(new RegExp(`^\\.big\\.signed\\.pdf\\.${killed.child.pid}-[0-9a-f]{12}\\.partial$`));
+    killed.child.kill('SIGKILL');
+    await killed.exit;
+    expect(await partials()).toEqual([left]);
+    // A live writer's staging file (this test process's pid): never touched.
+    const live = `.other.pdf.${process.pid}-0123456789ab.partial`;
+    await writeFile(join(folder, live), 'being written');
+    const next = await sign([await writeMinimalPdf(join(folder, 'next.pdf')), '--cert', '0a', '--token', LABEL, '--pin-stdin', '--no-timestamp'], `${PIN}\n`);
+    expect(next.code, next.stderr).toBe(0);
+    expect(await partials()).toEqual([live]);
+  });
+
+  it('logs every CLI signature attempt in the audit log, signed or failed, as started by the CLI', async () => {
+    const listed = await runCli(['audit', '--json', '--data-dir', join(dir, 'data')]);
+    const entries = JSON.parse(listed.stdout) as Array<{ source: string; outcome: string; method: string; detail: string | null; documentName: string; signer: string }>;
+    expect(entries.every((e) => e.source === 'cli')).toBe(true);
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ outcome: 'signed', method: 'pkcs11', documentName: 'rsa.pdf', signer: expect.stringContaining('CN=') }),
+        expect.objectContaining({ outcome: 'failed', method: 'pkcs11', documentName: 'refused.pdf', detail: 'ERR_TOKEN_PIN_INCORRECT' }),
+      ]),
+    );
+    const text = await runCli(['audit', '--data-dir', join(dir, 'data')]);
+    expect(text.stdout).toMatch(/signed +pkcs11 +from=cli/);
+  });
+});
+

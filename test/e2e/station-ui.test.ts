@@ -69,7 +69,7 @@ describe('station UI in Chromium', () => {
   });
 
   it('shows the signature audit log', async () => {
-    await station.data.audit.append({ clientId: 'shop', method: 'id-signature', signer: 'CN=Audited Signer', documentName: 'audited.pdf', documentDigest: 'cd'.repeat(32), outcome: 'signed', detail: null });
+    await station.data.audit.append({ clientId: 'shop', method: 'id-signature', signer: 'CN=Audited Signer', documentName: 'audited.pdf', documentDigest: 'cd'.repeat(32), outcome: 'signed', detail: null, source: 'web-page', requester: 'https://shop.example' });
     const log = page.getByRole('table', { name: 'Signature log' });
     await expect.poll(() => log.textContent()).toContain('CN=Audited Signer');
     expect(await log.textContent()).toContain('audited.pdf');

@@ -7,6 +7,7 @@ import { readStdinLine } from '../read-stdin.js';
 import { readFile } from 'node:fs/promises';
 import type { ClientRegistration, ClientRegistrationInput } from '../../core/schemas/client-registration.js';
 import { checkClientFlags } from './client-flags.js';
+import { helpExamples } from '../help-examples.js';
 
 interface RegistrationFlags extends StationOptionValues {
   redirectUri?: string[];
@@ -40,7 +41,7 @@ export function registerClientsCommand(program: Command): void {
       .requiredOption('--client-id <id>', 'client identifier (letters, digits, . _ ~ -)'),
     '',
   )
-    .addHelpText('after', '\nExample:\n  signing-station clients add --client-id shop --allowed-origin https://shop.example --allowed-ip 127.0.0.1 --secret-stdin')
+    .addHelpText('after', helpExamples('clients add --client-id shop --allowed-origin https://shop.example --allowed-ip 127.0.0.1 --secret-stdin < secret.txt'))
     .action(async (options: RegistrationFlags & { clientId: string }) => {
       const changes = await registrationChanges(options);
       checkClientFlags({ clientId: options.clientId, ...changes });
@@ -60,7 +61,7 @@ export function registerClientsCommand(program: Command): void {
       .argument('<client-id>'),
     '; replaces the list',
   )
-    .addHelpText('after', '\nExamples:\n  printf %s "$SECRET" | signing-station clients update shop --secret-stdin\n  signing-station clients update shop --allowed-ip 10.0.0.0/8')
+    .addHelpText('after', helpExamples('clients update shop --allowed-ip 10.0.0.0/8 --allowed-ip 127.0.0.1', 'clients update shop --secret-stdin < secret.txt'))
     .action(async (clientId: string, options: RegistrationFlags) => {
       const changes = await registrationChanges(options);
       if (Object.keys(changes).length === 0 && !options.secretStdin) {
@@ -71,14 +72,14 @@ export function registerClientsCommand(program: Command): void {
       process.stdout.write(`client ${saved.clientId} updated${saved.hasSecret ? ' (secret in the vault)' : ''}\n`);
     });
 
-  addStationOptions(clients.command('list').description('list registered clients').option('--json', 'machine-readable output')).action(
+  addStationOptions(clients.command('list').description('list registered clients').option('--json', 'machine-readable output').addHelpText('after', helpExamples('clients list --json'))).action(
     async (options: StationOptionValues & { json?: boolean }) => {
       const list = await withStationData(options, (data) => data.clients.list());
       process.stdout.write(options.json ? `${JSON.stringify(list, null, 2)}\n` : formatClients(list));
     },
   );
 
-  addStationOptions(clients.command('remove').description('remove a client and its secret').argument('<client-id>')).action(
+  addStationOptions(clients.command('remove').description('remove a client and its secret').argument('<client-id>').addHelpText('after', helpExamples('clients remove shop'))).action(
     async (clientId: string, options: StationOptionValues) => {
       await withStationData(options, (data) => data.clients.remove(clientId));
       process.stdout.write(`client ${clientId} removed\n`);

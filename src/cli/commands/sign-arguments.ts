@@ -3,10 +3,12 @@ import { basename, dirname, extname, join } from 'node:path';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import type { SignatureFormat } from '../../station/signing/signature-engine.js';
 import type { SignCommandOptions } from './signer-resolver.js';
+import { httpTimestampClient } from './sign-timestamp-client.js';
 
 /** Checks what can be checked before a key is opened or a PIN asked: nothing is spent on a doomed run. */
 export async function checkSignArguments(file: string, options: SignCommandOptions, format: SignatureFormat): Promise<void> {
   if (!options.timestamp && options.tsa) throw new InvalidInputError('--tsa and --no-timestamp exclude each other: give one.');
+  if (options.tsa) httpTimestampClient(options.tsa);
   if (options.visible && format !== 'pades') throw new InvalidInputError('--visible applies to PDF (pades) signatures only.');
   const input = await stat(file).catch(() => undefined);
   if (!input) throw new InvalidInputError(`${file} does not exist: name the document to sign.`, { file: ['not found'] });

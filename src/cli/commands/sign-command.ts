@@ -10,6 +10,7 @@ import { ProgressReporter } from '../progress/progress-reporter.js';
 import { readStdinLine } from '../read-stdin.js';
 import { addStationOptions } from '../station-options.js';
 import { withStationData } from '../with-station-data.js';
+import { helpExamples } from '../help-examples.js';
 import { pkcs12SignerResolver } from './pkcs12-signer-resolver.js';
 import { checkSignArguments, defaultOutputPath } from './sign-arguments.js';
 import { openSignTimestamping } from './sign-timestamp-client.js';
@@ -26,11 +27,12 @@ Requires the document and a key: --token LABEL (a USB token, ID card or imported
 shows them) or --pkcs12 FILE. The PIN is asked on the terminal, or read from the first line of stdin with --pin-stdin.
 Timestamped by the station's own TSA unless --tsa URL names another or --no-timestamp asks for none (B-B).
 
-Examples:
-  signing-station sign contract.pdf --token "My Token"          # writes contract.signed.pdf
-  signing-station sign report.docx --token "My Token" --reason "Approved"   # writes report.asice
-  printf '%s\\n' "$PIN" | signing-station sign a.pdf --token T --cert 0a --pin-stdin --out signed/a.pdf
-  signing-station sign a.pdf --pkcs12 me.p12 --pin-stdin --tsa https://tsa.example/tsr < password.txt`;
+${helpExamples(
+  'sign contract.pdf --token "My Token"                  # writes contract.signed.pdf',
+  'sign report.docx --token "My Token" --reason Approved  # writes report.asice',
+  'sign a.pdf --token T --cert 0a --pin-stdin --out signed/a.pdf < pin.txt',
+  'sign a.pdf --pkcs12 me.p12 --pin-stdin --tsa https://tsa.example/tsr < password.txt',
+)}`;
 
 /** `signing-station sign FILE --token T`: PAdES for PDFs, ASiC-E for anything else (or an ASiC-E to co-sign). */
 export function registerSignCommand(program: Command, resolveSigner: SignerResolver = defaultSignerResolver): void {

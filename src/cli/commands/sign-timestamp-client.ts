@@ -19,12 +19,13 @@ export interface SignTimestamping {
  */
 export async function openSignTimestamping(options: { tsa?: string; timestamp: boolean }, data: StationData, progress: ProgressReporter): Promise<SignTimestamping> {
   if (!options.timestamp) return { client: undefined, close: async () => undefined };
-  if (options.tsa) return { client: reporting(httpClient(options.tsa), progress), close: async () => undefined };
+  if (options.tsa) return { client: reporting(httpTimestampClient(options.tsa), progress), close: async () => undefined };
   const authority = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock: systemClock });
   return { client: reporting(new EmbeddedTimestampClient(authority), progress), close: () => authority.close() };
 }
 
-function httpClient(url: string): TimestampClient {
+/** An HTTP TSA client, or a usage error naming --tsa; checked before any key is opened. */
+export function httpTimestampClient(url: string): TimestampClient {
   try {
     return new HttpTimestampClient({ url });
   } catch (cause) {

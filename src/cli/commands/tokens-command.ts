@@ -13,6 +13,7 @@ import { withStationData } from '../with-station-data.js';
 import { HASH_OPTION_VALUES } from '../hash-option.js';
 import { readStdinLine } from '../read-stdin.js';
 import { cliPinSource } from '../pin/cli-pin-source.js';
+import { helpExamples } from '../help-examples.js';
 import { HASH_ALGORITHMS } from '../../station/pki/hash-algorithms.js';
 import { addTokenSourceOptions, tokenSourcesFor, type TokenSourceFlags } from './tokens-sources.js';
 
@@ -33,7 +34,7 @@ export function registerTokensCommand(program: Command): void {
 
 function registerList(tokens: Command): void {
   addSourceOptions(tokens.command('list').description('tokens, their certificates, key usage and PIN status').option('--json', 'machine-readable output'))
-    .addHelpText('after', '\nExamples:\n  signing-station tokens list\n  signing-station tokens list --module /usr/lib/vendor/pkcs11.so --json')
+    .addHelpText('after', helpExamples('tokens list', 'tokens list --module /usr/lib/vendor/pkcs11.so --json'))
     .action(async (options: SourceOptions & { json?: boolean }) => {
       const listing = await withStationData(options, (data, config) => listTokens(tokenSourcesFor(data, options, config)));
       process.stdout.write(options.json ? `${JSON.stringify(listing, null, 2)}\n` : formatListing(listing));
@@ -65,7 +66,7 @@ function registerSignDigest(tokens: Command): void {
       .option('--pin-stdin', 'read the PIN (or NSS database password) from the first line of stdin instead of asking')
       .option('--json', 'machine-readable output'),
   )
-    .addHelpText('after', '\nExample:\n  signing-station tokens sign-digest --token "My Token" --cert 0a --hash "$(sha256sum doc.pdf | cut -d" " -f1)"')
+    .addHelpText('after', helpExamples('tokens sign-digest --token "My Token" --cert 0a --hash "$(sha256sum doc.pdf | cut -d" " -f1)"'))
     .action(async (options: SignDigestOptions) => {
       const hash = parseHash(options.hash, options.alg);
       const pin = cliPinSource({ pinStdin: options.pinStdin ?? false, tokenLabel: options.token });
@@ -106,7 +107,9 @@ function formatSignature(result: Awaited<ReturnType<typeof signDigest>>, options
 }
 
 function registerModules(modules: Command): void {
-  addSourceOptions(modules.command('list').description('modules that will be loaded, and where each comes from').option('--json', 'machine-readable output')).action(
+  addSourceOptions(
+    modules.command('list').description('modules that will be loaded, and where each comes from').option('--json', 'machine-readable output').addHelpText('after', helpExamples('tokens modules list')),
+  ).action(
     async (options: SourceOptions & { json?: boolean }) => {
       const specs = await withStationData(options, (data, config) =>
         resolvePkcs11Modules({
@@ -130,7 +133,7 @@ function registerModules(modules: Command): void {
       .option('--nss-database', 'the path is an NSS database directory (cert9.db), not a module')
       .option('--trust-sha256 <hex>', 'load a library outside the standard module directories: its SHA-256, as the refusal names it'),
   )
-    .addHelpText('after', '\nExamples:\n  signing-station tokens modules add /usr/lib/vendor/libpkcs11.so\n  signing-station tokens modules add ~/.pki/nssdb --nss-database')
+    .addHelpText('after', helpExamples('tokens modules add /usr/lib/vendor/libpkcs11.so', 'tokens modules add ~/.pki/nssdb --nss-database'))
     .action(async (path: string, options: StationOptionValues & { nssDatabase?: boolean; trustSha256?: string }) => {
       const trusted = options.trustSha256?.toLowerCase();
       const entry = await withStationData(options, (data) =>
@@ -138,7 +141,9 @@ function registerModules(modules: Command): void {
       );
       process.stdout.write(`added ${entry.kind === 'module' ? 'module' : 'NSS database'} ${entry.path}\n`);
     });
-  addStationOptions(modules.command('remove').description('forget a user-added module or NSS database').argument('<path>')).action(
+  addStationOptions(
+    modules.command('remove').description('forget a user-added module or NSS database').argument('<path>').addHelpText('after', helpExamples('tokens modules remove /usr/lib/vendor/libpkcs11.so')),
+  ).action(
     async (path: string, options: StationOptionValues) => {
       const removed = await withStationData(options, (data) => new Pkcs11ModuleRegistry(data.database).remove(path));
       if (!removed) throw new InvalidInputError(`${path} is not a user-added module; \`signing-station tokens modules list\` shows them.`);
@@ -155,7 +160,7 @@ function registerStore(store: Command): void {
       .argument('<file>')
       .option('--label <label>', 'label to show instead of the file’s friendly name'),
   )
-    .addHelpText('after', '\nExample:\n  signing-station tokens store import me.p12 < password.txt')
+    .addHelpText('after', helpExamples('tokens store import me.p12 < password.txt'))
     .action(async (file: string, options: StationOptionValues & { label?: string }) => {
       const bytes = await readFile(file).catch((cause: NodeJS.ErrnoException) => {
         throw new InvalidInputError(`Cannot read ${file} (${cause.code ?? cause.message}): name a .p12/.pfx file.`, { file: ['unreadable'] });
@@ -168,7 +173,9 @@ function registerStore(store: Command): void {
         password.fill(0);
       }
     });
-  addStationOptions(store.command('remove').description('delete an imported key and its certificate').argument('<id>')).action(
+  addStationOptions(
+    store.command('remove').description('delete an imported key and its certificate').argument('<id>', 'key id, as `tokens list` shows it').addHelpText('after', helpExamples('tokens store remove 3f2a…')),
+  ).action(
     async (id: string, options: StationOptionValues) => {
       const removed = await withStationData(options, (data) => new SoftTokenStore(data.database, data.vault).remove(id));
       if (!removed) throw new InvalidInputError(`The station's store has no key ${id}.`);

@@ -7,6 +7,7 @@ import { createStationTokenSources } from '../../station/tokens/create-station-t
 import { addStationOptions, resolveConfig, type StationOptionValues } from '../station-options.js';
 import { configuredPkcs11Modules } from '../../station/config/configured-pkcs11-modules.js';
 import { withStationData } from '../with-station-data.js';
+import { helpExamples } from '../help-examples.js';
 
 export function registerTsaCommand(program: Command): void {
   const tsa = program.command('tsa').description('the embedded RFC 3161 timestamping authority');
@@ -14,7 +15,8 @@ export function registerTsaCommand(program: Command): void {
   addStationOptions(
     tsa
       .command('chain')
-      .description('print the TSA certificate chain as PEM, TSA certificate first, root last (the configured token’s, or the station’s own, created on first use)'),
+      .description('print the TSA certificate chain as PEM, TSA certificate first, root last (the configured token’s, or the station’s own, created on first use)')
+      .addHelpText('after', helpExamples('tsa chain > tsa-chain.pem')),
   ).action(async (options: StationOptionValues) => {
     const config = await resolveConfig(options);
     const certificates = await withStationData(options, async (data) => {

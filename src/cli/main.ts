@@ -6,6 +6,7 @@ import { registerTsaCommand } from './commands/tsa-command.js';
 import { registerTimestampCommand } from './commands/timestamp-command.js';
 import { registerTokensCommand } from './commands/tokens-command.js';
 import { registerSignCommand } from './commands/sign-command.js';
+import { registerVerifyCommand } from './commands/verify-command.js';
 import { describeFailure } from './failures/describe-failure.js';
 import { stationVersion } from './station-version.js';
 
@@ -22,9 +23,11 @@ export async function main(argv: string[]): Promise<number> {
   registerTimestampCommand(program);
   registerTokensCommand(program);
   registerSignCommand(program);
+  registerVerifyCommand(program);
   try {
     await program.parseAsync(argv);
-    return 0;
+    // A command that answers "no" without failing (verify of an invalid signature) sets the exit code itself.
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     const failure = describeFailure(error);
     if (failure.message) process.stderr.write(`signing-station: ${failure.message}\n`);

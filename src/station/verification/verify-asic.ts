@@ -1,0 +1,104 @@
+import { webcrypto } from 'node:crypto';
+import { DOMParser, type Element } from '@xmldom/xmldom';
+import { Application, SignedXml, XmlCanonicalizer } from 'xmldsigjs';
+import type { DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
+import { AsiceContainerReader } from '../signing/asice/asice-container-reader.js';
+import { x509 } from '../pki/x509.js';
+import { checkCertificateChain } from './check-certificate-chain.js';
+import { checkTimestampToken } from './check-timestamp-token.js';
+import { VerificationError } from './verification-error.js';
+
+const NS = { ds: 'http://www.w3.org/2000/09/xmldsig#', xades: 'http://uri.etsi.org/01903/v1.3.2#' };
+const MAX_SIGNATURE_XML = 4 * 1024 * 1024;
+const MAX_DATA_FILE = 512 * 1024 * 1024;
+
+Application.setEngine('NodeJS', webcrypto as never);
+
+/** Every XAdES signature of an ASiC-E container, checked by xmldsigjs against the container's data files. */
+export async function verifyAsic(path: string, anchors: readonly x509.X509Certificate[]): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
+  const container = await AsiceContainerReader.open(path).catch((cause: Error) => {
+    throw new VerificationError(cause.message, { cause });
+  });
+  try {
+    const signatures: SignatureVerification[] = [];
+    for (const name of container.signatureFiles) signatures.push(await verifyXades(await readEntry(container, name, MAX_SIGNATURE_XML), container, anchors));
+    return { format: 'asice', signatures };
+  } finally {
+    container.close();
+  }
+}
+
+async function readEntry(container: AsiceContainerReader, name: string, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of await container.openEntry(name)) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw new VerificationError(`The container's ${name} is larger than ${maxBytes} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification> {
+  if (/<!DOCTYPE/i.test(xml.toString('utf8'))) throw new VerificationError('A signature file declares a DOCTYPE, which XAdES never does.');
+  const doc = new DOMParser().parseFromString(xml.toString('utf8'), 'application/xml');
+  const element = doc.getElementsByTagNameNS(NS.ds, 'Signature')[0];
+  if (!element) throw new VerificationError('A signature file holds no ds:Signature.');
+  const signer = new x509.X509Certificate(Buffer.from(text(element, NS.ds, 'X509Certificate').replace(/\s+/g, ''), 'base64'));
+  const intact = await xmlSignatureHolds(element, container);
+  const token = text(element, NS.xades, 'EncapsulatedTimeStamp');
+  const signatureValue = element.getElementsByTagNameNS(NS.ds, 'SignatureValue')[0];
+  const timestamp = token && signatureValue ? await checkTimestampToken(Buffer.from(token.replace(/\s+/g, ''), 'base64'), anchors, canonical(signatureValue)) : undefined;
+  const trustedTime = timestamp?.valid ? new Date(timestamp.time) : new Date();
+  const pool = [...element.getElementsByTagNameNS(NS.ds, 'X509Certificate')].map((c) => new x509.X509Certificate(Buffer.from((c.textContent ?? '').replace(/\s+/g, ''), 'base64')));
+  const chain = await checkCertificateChain(signer, pool, anchors, trustedTime);
+  const hasValidationData = element.getElementsByTagNameNS(NS.xades, 'RevocationValues').length > 0;
+  const archived = element.getElementsByTagNameNS('http://uri.etsi.org/01903/v1.4.1#', 'ArchiveTimeStamp').length > 0;
+  const timestampReport = timestamp ? { time: timestamp.time, authority: timestamp.authority, valid: timestamp.valid, trusted: timestamp.trusted, problems: timestamp.problems } : null;
+  return {
+    kind: 'XAdES',
+    signer: signer.subject,
+    issuer: signer.issuer,
+    serialNumber: signer.serialNumber,
+    claimedTime: text(element, NS.xades, 'SigningTime') || null,
+    reason: text(element, NS.xades, 'CommitmentTypeQualifier') || null,
+    level: !timestamp ? 'B-B' : !hasValidationData ? 'B-T' : archived ? 'B-LTA' : 'B-LT',
+    intact,
+    coversWholeDocument: null,
+    chain,
+    revocation: 'not embedded',
+    timestamp: timestampReport,
+    valid: intact && chain.trusted && (!timestampReport || (timestampReport.valid && timestampReport.trusted)),
+    problems: [...(intact ? [] : ['the signed files or signed properties were changed after signing']), ...chain.problems, ...(timestampReport?.problems ?? [])],
+  };
+}
+
+/**
+ * The ds:Signature's references (data files by name, signed properties by id) and its value, by xmldsigjs, with
+ * the key of the certificate in its KeyInfo (the one reported as the signer).
+ */
+async function xmlSignatureHolds(element: Element, container: AsiceContainerReader): Promise<boolean> {
+  const signed = new SignedXml(element.ownerDocument as never);
+  signed.LoadXml(element as never);
+  signed.contentHandler = async (reference) => {
+    const uri = reference.Uri ?? '';
+    if (uri.startsWith('#')) return null;
+    const name = decodeURIComponent(uri);
+    if (!container.dataFiles.some((file) => file.name === name)) return new Uint8Array(0);
+    return Uint8Array.from(await readEntry(container, name, MAX_DATA_FILE));
+  };
+  try {
+    return await signed.Verify();
+  } catch {
+    return false;
+  }
+}
+
+function text(element: Element, namespace: string, localName: string): string {
+  return element.getElementsByTagNameNS(namespace, localName)[0]?.textContent?.trim() ?? '';
+}
+
+/** The bytes a XAdES SignatureTimeStamp covers: the canonical ds:SignatureValue element (exclusive c14n, as the station writes it). */
+function canonical(element: Element): Buffer {
+  return Buffer.from(new XmlCanonicalizer(false, true).Canonicalize(element as unknown as Parameters<XmlCanonicalizer['Canonicalize']>[0]), 'utf8');
+}

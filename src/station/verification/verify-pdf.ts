@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import type { SignatureVerification } from '../../core/schemas/verification-report.js';
+import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
+import type { x509 } from '../pki/x509.js';
+import { checkCmsSignature } from './check-cms-signature.js';
+import { checkTimestampToken } from './check-timestamp-token.js';
+import { readPdfSignatures, type PdfSignatureField, type PdfSignatures } from './read-pdf-signatures.js';
+import { reportCmsSignature } from './report-cms-signature.js';
+
+const DOCUMENT_TIMESTAMP = 'ETSI.RFC3161';
+
+/** Every signature and document timestamp of a PDF, in the order they were added. */
+export async function verifyPdf(path: string, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification[]> {
+  const pdf = await readPdfSignatures(path);
+  try {
+    const fields = [...pdf.fields].sort((a, b) => a.byteRange[3] + a.byteRange[2] - (b.byteRange[3] + b.byteRange[2]));
+    const results: SignatureVerification[] = [];
+    for (const [index, field] of fields.entries()) {
+      const archived = fields.slice(index + 1).some((later) => later.subFilter === DOCUMENT_TIMESTAMP);
+      results.push(field.subFilter === DOCUMENT_TIMESTAMP ? await verifyDocumentTimestamp(pdf, field, anchors) : await verifySignature(pdf, field, anchors, archived));
+    }
+    return results;
+  } finally {
+    await pdf.close();
+  }
+}
+
+const coversWhole = (pdf: PdfSignatures, field: PdfSignatureField): boolean => field.byteRange[2] + field.byteRange[3] === pdf.size;
+
+async function verifySignature(pdf: PdfSignatures, field: PdfSignatureField, anchors: readonly x509.X509Certificate[], archived: boolean): Promise<SignatureVerification> {
+  const check = await checkCmsSignature(field.cms, async (algorithm) => {
+    const hash = createHash(HASH_ALGORITHMS[algorithm].nodeName);
+    await pdf.readRanges(field, (chunk) => hash.update(chunk));
+    return hash.digest();
+  });
+  return reportCmsSignature(check, {
+    kind: 'PAdES',
+    anchors,
+    reason: field.reason,
+    claimedTime: field.claimedTime,
+    coversWholeDocument: coversWhole(pdf, field),
+    ...(pdf.dss ? { extraCrls: pdf.dss.crls, hasOcsps: pdf.dss.hasOcsps } : {}),
+    archived,
+  });
+}
+
+/** A document timestamp (B-LTA): a timestamp token whose imprint is the hash of the byte ranges. */
+async function verifyDocumentTimestamp(pdf: PdfSignatures, field: PdfSignatureField, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification> {
+  const chunks: Uint8Array[] = [];
+  await pdf.readRanges(field, (chunk) => chunks.push(Buffer.from(chunk)));
+  const timestamp = await checkTimestampToken(field.cms, anchors, Buffer.concat(chunks));
+  return timestampReport(timestamp, coversWhole(pdf, field));
+}
+
+/** A timestamp token reported as a signature of its own (a PDF document timestamp, a .tsr file). */
+export function timestampReport(timestamp: Awaited<ReturnType<typeof checkTimestampToken>>, coversWholeDocument: boolean | null): SignatureVerification {
+  return {
+    kind: 'RFC 3161 timestamp',
+    signer: timestamp.authority,
+    issuer: null,
+    serialNumber: timestamp.tstInfo ? Buffer.from(timestamp.tstInfo.serialNumber).toString('hex') : null,
+    claimedTime: timestamp.time || null,
+    reason: null,
+    level: null,
+    intact: timestamp.valid,
+    coversWholeDocument,
+    chain: { trusted: timestamp.trusted, anchor: null, certificates: [timestamp.authority], problems: [] },
+    revocation: 'not embedded',
+    timestamp: { time: timestamp.time, authority: timestamp.authority, valid: timestamp.valid, trusted: timestamp.trusted, problems: timestamp.problems },
+    valid: timestamp.valid && timestamp.trusted,
+    problems: timestamp.problems,
+  };
+}

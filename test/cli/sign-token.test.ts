@@ -156,12 +156,13 @@ describe('signing-station sign on a terminal, in steps, and after a kill', () =>
     expect(report.signatures[0]!.valid && report.signatures[0]!.trusted, report.output).toBe(true);
   });
 
-  it('names each step when piped: waiting for PIN, signing, timestamping, writing', async () => {
+  it('names each step when piped (waiting for PIN, signing, timestamping, writing), reading the PIN line without waiting for the pipe to end', async () => {
     const input = await writeMinimalPdf(join(dir, 'steps.pdf'));
     const run = spawnCli(['sign', input, '--token', LABEL, '--cert', '0a', '--pin-stdin', ...stationArgs()], env());
     await run.waitFor(/signing-station: waiting for PIN\n/);
-    run.child.stdin.end(`${PIN}\n`);
+    run.child.stdin.write(`${PIN}\n`); // the pipe stays open: the command must not wait for its end
     expect(await run.exit, run.output()).toBe(0);
+    run.child.stdin.end();
     const steps = run.output().split('\n').filter((line) => line.startsWith('signing-station: ')).map((line) => line.replace(/ \d+%$/, ''));
     expect([...new Set(steps)]).toEqual(['signing-station: waiting for PIN', 'signing-station: signing', 'signing-station: timestamping', 'signing-station: writing']);
     expect(run.output()).not.toContain('\r');

@@ -25,6 +25,14 @@ async function verify(file: string, extra: string[] = ['--trust', f.rootPath, '-
   return { code: result.code, report: JSON.parse(result.stdout || '{}') as DocumentVerification, stderr: result.stderr };
 }
 
+/** A zip as ASiC wants it: entries in order, the mimetype stored (uncompressed). */
+async function writeZip(path: string, entries: Array<[string, Buffer]>): Promise<void> {
+  const zip = new yazl.ZipFile();
+  for (const [name, bytes] of entries) zip.addBuffer(bytes, name, { compress: name !== 'mimetype' });
+  zip.end();
+  await pipeline(zip.outputStream, createWriteStream(path));
+}
+
 describe('signing-station verify', () => {
   it('verifies our PAdES B-T signature: signer, reason, level, integrity, chain, timestamp; one plain line per signature', async () => {
     const signed = join(f.dir, 'ours.pdf');
@@ -110,20 +118,14 @@ describe('signing-station verify', () => {
     // The same container with the data file's text changed, repacked as an ASiC-E (stored mimetype first).
     const files = await extractZip(container, join(f.dir, 'note-unzipped'));
     const swapped = join(f.dir, 'swapped.asice');
-    const zip = new yazl.ZipFile();
-    for (const name of files) {
-      const bytes = name === 'note.txt' ? Buffer.from('the other text') : await readFile(join(f.dir, 'note-unzipped', name));
-      zip.addBuffer(bytes, name, { compress: name !== 'mimetype' });
-    }
-    zip.end();
-    await pipeline(zip.outputStream, createWriteStream(swapped));
+    await writeZip(swapped, await Promise.all(files.map(async (name) => [name, name === 'note.txt' ? Buffer.from('the other text') : await readFile(join(f.dir, 'note-unzipped', name))] as [string, Buffer])));
     const refused = await verify(swapped);
     expect(refused.code).toBe(1);
     expect(refused.report.signatures[0]).toMatchObject({ intact: false, valid: false });
     expect(refused.report.signatures[0]!.problems.join()).toContain('changed after signing');
   });
 
-  it('verifies a detached CMS (.p7s, openssl cms) and an RFC 3161 timestamp (.tsr) of a file, and refuses them for other data', async () => {
+  it('verifies a detached CMS (.p7s, openssl cms), the same in an ASiC-S container, and an RFC 3161 timestamp (.tsr), and refuses them for other data', async () => {
     const data = join(f.dir, 'invoice.txt');
     await writeFile(data, 'invoice 42');
     await writeFile(join(f.dir, 'rsa-key.pem'), pem('PRIVATE KEY', f.rsa.pkcs8));
@@ -132,6 +134,16 @@ describe('signing-station verify', () => {
     const cms = await verify(`${data}.p7s`);
     expect(cms.code, JSON.stringify(cms.report)).toBe(0);
     expect(cms.report.signatures[0]).toMatchObject({ kind: 'CAdES', level: 'B-B', valid: true, claimedTime: expect.any(String) });
+
+    const asics = join(f.dir, 'invoice.asics');
+    await writeZip(asics, [
+      ['mimetype', Buffer.from('application/vnd.etsi.asic-s+zip')],
+      ['invoice.txt', await readFile(data)],
+      ['META-INF/signature.p7s', await readFile(`${data}.p7s`)],
+    ]);
+    const container = await verify(asics);
+    expect(container.code, JSON.stringify(container.report)).toBe(0);
+    expect(container.report).toMatchObject({ format: 'asics', signatures: [expect.objectContaining({ kind: 'CAdES', valid: true })] });
 
     const tsa = await f.tsa.serveHttp();
     try {

@@ -1,8 +1,12 @@
-import { webcrypto } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { Application, SignedXml, XmlCanonicalizer } from 'xmldsigjs';
 import type { DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
-import { AsiceContainerReader } from '../signing/asice/asice-container-reader.js';
+import { ASICS_MEDIA_TYPE, AsiceContainerReader } from '../signing/asice/asice-container-reader.js';
+import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
+import { checkCmsSignature } from './check-cms-signature.js';
+import { reportCmsSignature } from './report-cms-signature.js';
+import { reportTimestamp } from './report-timestamp.js';
 import { x509 } from '../pki/x509.js';
 import { checkCertificateChain } from './check-certificate-chain.js';
 import { checkTimestampToken } from './check-timestamp-token.js';
@@ -14,18 +18,42 @@ const MAX_DATA_FILE = 512 * 1024 * 1024;
 
 Application.setEngine('NodeJS', webcrypto as never);
 
-/** Every XAdES signature of an ASiC-E container, checked by xmldsigjs against the container's data files. */
+/**
+ * Every signature of an ASiC container: XAdES (ASiC-E, or ASiC-S's signatures.xml) checked by xmldsigjs against the
+ * data files; in ASiC-S also a CAdES signature.p7s or an RFC 3161 timestamp.tst over its one data file.
+ */
 export async function verifyAsic(path: string, anchors: readonly x509.X509Certificate[]): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
-  const container = await AsiceContainerReader.open(path).catch((cause: Error) => {
+  const container = await AsiceContainerReader.open(path, { acceptAsicS: true }).catch((cause: Error) => {
     throw new VerificationError(cause.message, { cause });
   });
   try {
     const signatures: SignatureVerification[] = [];
     for (const name of container.signatureFiles) signatures.push(await verifyXades(await readEntry(container, name, MAX_SIGNATURE_XML), container, anchors));
-    return { format: 'asice', signatures };
+    if (container.mediaType !== ASICS_MEDIA_TYPE) return { format: 'asice', signatures };
+    signatures.push(...(await verifyAsicSCms(container, anchors)));
+    return { format: 'asics', signatures };
   } finally {
     container.close();
   }
+}
+
+/** ASiC-S's META-INF/signature.p7s (CAdES, detached) and META-INF/timestamp.tst, each over the one data file. */
+async function verifyAsicSCms(container: AsiceContainerReader, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification[]> {
+  const [dataFile, ...others] = container.dataFiles;
+  if (!dataFile || others.length > 0) throw new VerificationError('An ASiC-S container holds exactly one data file.');
+  const data = await readEntry(container, dataFile.name, MAX_DATA_FILE);
+  const names = new Set(container.entries.map((e) => e.name));
+  const results: SignatureVerification[] = [];
+  if (names.has('META-INF/signature.p7s')) {
+    const check = await checkCmsSignature(await readEntry(container, 'META-INF/signature.p7s', MAX_SIGNATURE_XML), async (algorithm) =>
+      createHash(HASH_ALGORITHMS[algorithm].nodeName).update(data).digest(),
+    );
+    results.push(await reportCmsSignature(check, { kind: 'CAdES', anchors }));
+  }
+  if (names.has('META-INF/timestamp.tst')) {
+    results.push(reportTimestamp(await checkTimestampToken(await readEntry(container, 'META-INF/timestamp.tst', MAX_SIGNATURE_XML), anchors, data), null));
+  }
+  return results;
 }
 
 async function readEntry(container: AsiceContainerReader, name: string, maxBytes: number): Promise<Buffer> {

@@ -9,7 +9,8 @@ import { checkTimestampToken } from './check-timestamp-token.js';
 import { reportCmsSignature } from './report-cms-signature.js';
 import { VerificationError } from './verification-error.js';
 import { verifyAsic } from './verify-asic.js';
-import { timestampReport, verifyPdf } from './verify-pdf.js';
+import { verifyPdf } from './verify-pdf.js';
+import { reportTimestamp } from './report-timestamp.js';
 import { createHash } from 'node:crypto';
 import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
 import { createReadStream } from 'node:fs';
@@ -49,7 +50,7 @@ async function verifyDer(path: string, options: VerifyOptions): Promise<Pick<Doc
     const data = dataPath ? await readFile(dataPath).catch(() => undefined) : undefined;
     const timestamp = await checkTimestampToken(token, options.anchors, data);
     if (!data) timestamp.problems.push('the timestamped file was not found: give it with --data FILE');
-    return { format: 'timestamp', signatures: [timestampReport({ ...timestamp, valid: timestamp.valid && data !== undefined }, null)] };
+    return { format: 'timestamp', signatures: [reportTimestamp({ ...timestamp, valid: timestamp.valid && data !== undefined }, null)] };
   }
   const check = await checkCmsSignature(der, async (algorithm) => {
     if (!dataPath) throw new VerificationError('This CMS signature is detached: give the signed file with --data FILE.');

@@ -4,6 +4,7 @@ import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
 import type { x509 } from '../pki/x509.js';
 import { checkCmsSignature } from './check-cms-signature.js';
 import { checkTimestampToken } from './check-timestamp-token.js';
+import { reportTimestamp } from './report-timestamp.js';
 import { readPdfSignatures, type PdfSignatureField, type PdfSignatures } from './read-pdf-signatures.js';
 import { reportCmsSignature } from './report-cms-signature.js';
 
@@ -49,25 +50,5 @@ async function verifyDocumentTimestamp(pdf: PdfSignatures, field: PdfSignatureFi
   const chunks: Uint8Array[] = [];
   await pdf.readRanges(field, (chunk) => chunks.push(Buffer.from(chunk)));
   const timestamp = await checkTimestampToken(field.cms, anchors, Buffer.concat(chunks));
-  return timestampReport(timestamp, coversWhole(pdf, field));
-}
-
-/** A timestamp token reported as a signature of its own (a PDF document timestamp, a .tsr file). */
-export function timestampReport(timestamp: Awaited<ReturnType<typeof checkTimestampToken>>, coversWholeDocument: boolean | null): SignatureVerification {
-  return {
-    kind: 'RFC 3161 timestamp',
-    signer: timestamp.authority,
-    issuer: null,
-    serialNumber: timestamp.tstInfo ? Buffer.from(timestamp.tstInfo.serialNumber).toString('hex') : null,
-    claimedTime: timestamp.time || null,
-    reason: null,
-    level: null,
-    intact: timestamp.valid,
-    coversWholeDocument,
-    chain: { trusted: timestamp.trusted, anchor: null, certificates: [timestamp.authority], problems: [] },
-    revocation: 'not embedded',
-    timestamp: { time: timestamp.time, authority: timestamp.authority, valid: timestamp.valid, trusted: timestamp.trusted, problems: timestamp.problems },
-    valid: timestamp.valid && timestamp.trusted,
-    problems: timestamp.problems,
-  };
+  return reportTimestamp(timestamp, coversWhole(pdf, field));
 }

@@ -1,4 +1,4 @@
-export type ProgressStep = 'hashing' | 'waiting for PIN' | 'signing' | 'timestamping' | 'writing' | 'verifying';
+export type ProgressStep = 'hashing' | 'waiting for PIN' | 'signing' | 'timestamping' | 'writing';
 
 /** An operation shorter than this shows nothing: progress is for waits a person notices. */
 const QUIET_MS = 1000;

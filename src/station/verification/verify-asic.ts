@@ -76,7 +76,7 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors
   const intact = await xmlSignatureHolds(element, container);
   const token = text(element, NS.xades, 'EncapsulatedTimeStamp');
   const signatureValue = element.getElementsByTagNameNS(NS.ds, 'SignatureValue')[0];
-  const timestamp = token && signatureValue ? await checkTimestampToken(Buffer.from(token.replace(/\s+/g, ''), 'base64'), anchors, canonical(signatureValue)) : undefined;
+  const timestamp = token && signatureValue ? await checkTimestampToken(Buffer.from(token.replace(/\s+/g, ''), 'base64'), anchors, timestampedBytes(element, signatureValue)) : undefined;
   const trustedTime = timestamp?.valid ? new Date(timestamp.time) : new Date();
   const pool = [...element.getElementsByTagNameNS(NS.ds, 'X509Certificate')].map((c) => new x509.X509Certificate(Buffer.from((c.textContent ?? '').replace(/\s+/g, ''), 'base64')));
   const chain = await checkCertificateChain(signer, pool, anchors, trustedTime);
@@ -126,7 +126,13 @@ function text(element: Element, namespace: string, localName: string): string {
   return element.getElementsByTagNameNS(namespace, localName)[0]?.textContent?.trim() ?? '';
 }
 
-/** The bytes a XAdES SignatureTimeStamp covers: the canonical ds:SignatureValue element (exclusive c14n, as the station writes it). */
-function canonical(element: Element): Buffer {
-  return Buffer.from(new XmlCanonicalizer(false, true).Canonicalize(element as unknown as Parameters<XmlCanonicalizer['Canonicalize']>[0]), 'utf8');
+/**
+ * The bytes a XAdES SignatureTimeStamp covers: the ds:SignatureValue element canonicalised with the method the
+ * timestamp names (ETSI EN 319 132-1 5.3; inclusive C14N when it names none).
+ */
+function timestampedBytes(signature: Element, signatureValue: Element): Buffer {
+  const stamp = signature.getElementsByTagNameNS(NS.xades, 'SignatureTimeStamp')[0];
+  const method = stamp?.getElementsByTagNameNS(NS.ds, 'CanonicalizationMethod')[0]?.getAttribute('Algorithm') ?? '';
+  const canonicalizer = new XmlCanonicalizer(method.endsWith('#WithComments'), method.includes('xml-exc-c14n'));
+  return Buffer.from(canonicalizer.Canonicalize(signatureValue as unknown as Parameters<XmlCanonicalizer['Canonicalize']>[0]), 'utf8');
 }

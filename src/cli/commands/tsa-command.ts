@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { x509 } from '../../station/pki/x509.js';
-import { systemClock } from '../../station/ports/clock.js';
-import { TimestampAuthority } from '../../station/tsa/timestamp-authority.js';
+import { stationTsaCertificates } from './station-tsa-certificates.js';
 import { findTsaTokenKey } from '../../station/tsa/find-tsa-token-key.js';
 import { createStationTokenSources } from '../../station/tokens/create-station-token-sources.js';
 import { addStationOptions, resolveConfig, type StationOptionValues } from '../station-options.js';
@@ -35,12 +34,7 @@ export function registerTsaCommand(program: Command): void {
           await pkcs11.stop();
         }
       }
-      const authority = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock: systemClock });
-      try {
-        return authority.certificates;
-      } finally {
-        await authority.close();
-      }
+      return stationTsaCertificates(data);
     });
     process.stdout.write(certificates.map((der) => new x509.X509Certificate(Uint8Array.from(der)).toString('pem')).join('\n').concat('\n'));
   });

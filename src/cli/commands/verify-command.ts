@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
-import type { DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
+import type { DocumentVerification } from '../../core/schemas/verification-report.js';
+import { describeSignature } from '../../core/verification/describe-signature.js';
 import { loadTrustAnchors } from '../../station/verification/load-trust-anchors.js';
 import { verifyDocument } from '../../station/verification/verify-document.js';
 import { ExitCode } from '../failures/exit-code.js';
 import { helpExamples } from '../help-examples.js';
 import { addStationOptions, type StationOptionValues } from '../station-options.js';
 import { withStationData } from '../with-station-data.js';
+import { stationTsaCertificates } from './station-tsa-certificates.js';
 
 interface VerifyOptions extends StationOptionValues {
   json?: boolean;
@@ -34,7 +36,7 @@ export function registerVerifyCommand(program: Command): void {
       ),
   ).action(async (file: string, options: VerifyOptions) => {
     const report = await withStationData(options, async (data, config) => {
-      const anchors = await loadTrustAnchors(config, data, { pemFiles: options.trust, nssDatabases: options.nssDb });
+      const anchors = await loadTrustAnchors(config, await stationTsaCertificates(data), { pemFiles: options.trust, nssDatabases: options.nssDb });
       return verifyDocument(file, { anchors, ...(options.data ? { data: options.data } : {}) });
     });
     process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
@@ -47,15 +49,4 @@ function formatReport(report: DocumentVerification): string {
   const lines = report.signatures.map((signature, index) => `${index + 1}. ${describeSignature(signature)}`);
   lines.push(report.valid ? `${report.file}: all ${report.signatures.length} valid` : `${report.file}: NOT valid`);
   return `${lines.join('\n')}\n`;
-}
-
-/** One line a person can read: verdict, who, when, how, and the first reason it fails. */
-function describeSignature(s: SignatureVerification): string {
-  const verdict = s.valid ? 'VALID' : 'INVALID';
-  const who = s.kind === 'RFC 3161 timestamp' ? `timestamp by ${s.signer}` : `${s.kind} ${s.level ?? ''} signature by ${s.signer ?? 'unknown signer'}`;
-  const when = s.timestamp ? `, timestamped ${s.timestamp.time}` : s.claimedTime ? `, claimed ${s.claimedTime}` : '';
-  const reason = s.reason ? `, reason "${s.reason}"` : '';
-  const trust = s.chain.anchor ? `, chain to ${s.chain.anchor}` : '';
-  const why = s.problems.length ? `: ${s.problems[0]}` : '';
-  return `${verdict} ${who.replace(/\s+/g, ' ')}${when}${reason}${trust}, revocation ${s.revocation}${why}`;
 }

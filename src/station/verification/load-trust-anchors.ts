@@ -1,9 +1,6 @@
 import type { StationConfig } from '../config/station-config.js';
-import type { StationData } from '../open-station-data.js';
 import { readPemCertificates } from '../pki/read-pem-certificates.js';
 import { x509 } from '../pki/x509.js';
-import { systemClock } from '../ports/clock.js';
-import { TimestampAuthority } from '../tsa/timestamp-authority.js';
 import { readNssCertificates } from './read-nss-certificates.js';
 import { VerificationError } from './verification-error.js';
 
@@ -16,9 +13,10 @@ export interface TrustSources {
 
 /**
  * The trust anchors a verification uses: the station's trust list (the issuers it trusts for identification and
- * its own TSA's root, so its own timestamps verify), plus the PEM bundles and NSS databases given.
+ * the root of its own TSA's chain, `tsaCertificates`, so its own timestamps verify), plus the PEM bundles and NSS
+ * databases given.
  */
-export async function loadTrustAnchors(config: Pick<StationConfig, 'identity'>, data: StationData, sources: TrustSources): Promise<x509.X509Certificate[]> {
+export async function loadTrustAnchors(config: Pick<StationConfig, 'identity'>, tsaCertificates: readonly Uint8Array[], sources: TrustSources = {}): Promise<x509.X509Certificate[]> {
   const files = [...(config.identity?.trustedIssuers ?? []), ...(sources.pemFiles ?? [])];
   const fromFiles = await Promise.all(
     files.map((file) =>
@@ -28,14 +26,6 @@ export async function loadTrustAnchors(config: Pick<StationConfig, 'identity'>, 
     ),
   );
   const fromNss = await Promise.all((sources.nssDatabases ?? []).map((dir) => readNssCertificates(dir)));
-  return [...fromFiles.flat(), ...fromNss.flat(), await stationTsaRoot(data)];
-}
-
-async function stationTsaRoot(data: StationData): Promise<x509.X509Certificate> {
-  const authority = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock: systemClock });
-  try {
-    return new x509.X509Certificate(Uint8Array.from(authority.certificates[authority.certificates.length - 1]!));
-  } finally {
-    await authority.close();
-  }
+  const tsaRoot = tsaCertificates[tsaCertificates.length - 1];
+  return [...fromFiles.flat(), ...fromNss.flat(), ...(tsaRoot ? [new x509.X509Certificate(Uint8Array.from(tsaRoot))] : [])];
 }

@@ -58,9 +58,13 @@ function signerFor(token: Token, certificate: TokenCertificate, pin: CliPinSourc
   };
 }
 
-/** The certificate `--cert` would name when the token holds exactly one that signs documents. */
+/**
+ * The certificate `--cert` would name when the token holds exactly one that signs documents. An unknown or
+ * ambiguous token is left to findTokenCertificate, which names the tokens present.
+ */
 async function onlySigningCertificate(tokens: Token[], wanted: string): Promise<string> {
-  const token = tokens.find((t) => t.id === wanted || t.label === wanted);
+  const matching = tokens.filter((t) => t.id === wanted || t.label === wanted);
+  const token = matching.length === 1 ? matching[0] : undefined;
   if (!token) return '';
   const signing = (await token.listCertificates()).filter((c) => c.usage === 'signing');
   if (signing.length === 1) return signing[0]!.id;

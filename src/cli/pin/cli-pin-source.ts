@@ -49,8 +49,7 @@ export function cliPinSource(options: CliPinOptions): CliPinSource {
     }
     if (input.isTTY) {
       options.progress?.clear();
-      output.write(promptText(options.tokenLabel, request));
-      const typed = await readHiddenLine(input);
+      const typed = await readHiddenLine(input, () => output.write(promptText(options.tokenLabel, request)));
       output.write('\n');
       return typed;
     }

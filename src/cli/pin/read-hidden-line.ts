@@ -8,9 +8,10 @@ const MAX_BYTES = 256;
 /**
  * Reads one line from a terminal with echo off (raw mode), into a fixed buffer that is zeroed: the typed PIN is
  * never drawn, never a JS string, and gone from this module once returned. Backspace and Ctrl-U edit, Enter ends,
- * Ctrl-C or Ctrl-D cancel (null). Node's readline would echo, and hold the line as a string.
+ * Ctrl-C or Ctrl-D cancel (null). Node's readline would echo, and hold the line as a string. `showPrompt` runs once
+ * echo is off: a person who types as soon as the prompt appears never sees the PIN.
  */
-export function readHiddenLine(input: NodeJS.ReadStream): Promise<Buffer | null> {
+export function readHiddenLine(input: NodeJS.ReadStream, showPrompt: () => void): Promise<Buffer | null> {
   const buffer = Buffer.alloc(MAX_BYTES);
   let length = 0;
   return new Promise((resolve, reject) => {
@@ -43,6 +44,7 @@ export function readHiddenLine(input: NodeJS.ReadStream): Promise<Buffer | null>
       reject(error);
     };
     input.setRawMode(true);
+    showPrompt();
     input.on('data', onData).on('error', onError);
     input.resume();
   });

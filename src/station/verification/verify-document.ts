@@ -1,6 +1,8 @@
-import { open, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import type { DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
+import type { DocumentVerification } from '../../core/schemas/verification-report.js';
 import { AsiceContainerReader } from '../signing/asice/asice-container-reader.js';
 import { readTimestampReply } from '../tsa/timestamp-reply-reader.js';
 import type { x509 } from '../pki/x509.js';
@@ -11,9 +13,7 @@ import { VerificationError } from './verification-error.js';
 import { verifyAsic } from './verify-asic.js';
 import { verifyPdf } from './verify-pdf.js';
 import { reportTimestamp } from './report-timestamp.js';
-import { createHash } from 'node:crypto';
 import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
-import { createReadStream } from 'node:fs';
 
 export interface VerifyOptions {
   /** Trust anchors: the station's trust list, a PEM bundle, an NSS database's CAs. */
@@ -47,10 +47,10 @@ async function verifyDer(path: string, options: VerifyOptions): Promise<Pick<Doc
   const token = tokenOf(der);
   const dataPath = options.data ?? (['.p7s', '.tsr', '.tst', '.p7m'].includes(extname(path).toLowerCase()) ? path.slice(0, -extname(path).length) : undefined);
   if (token) {
-    const data = dataPath ? await readFile(dataPath).catch(() => undefined) : undefined;
-    const timestamp = await checkTimestampToken(token, options.anchors, data);
-    if (!data) timestamp.problems.push('the timestamped file was not found: give it with --data FILE');
-    return { format: 'timestamp', signatures: [reportTimestamp({ ...timestamp, valid: timestamp.valid && data !== undefined }, null)] };
+    const found = dataPath !== undefined && (await stat(dataPath).catch(() => undefined))?.isFile() === true;
+    const timestamp = await checkTimestampToken(token, options.anchors, found ? (algorithm) => hashFile(dataPath, HASH_ALGORITHMS[algorithm].nodeName) : undefined);
+    if (!found) timestamp.problems.push('the timestamped file was not found: give it with --data FILE');
+    return { format: 'timestamp', signatures: [reportTimestamp({ ...timestamp, valid: timestamp.valid && found }, null)] };
   }
   const check = await checkCmsSignature(der, async (algorithm) => {
     if (!dataPath) throw new VerificationError('This CMS signature is detached: give the signed file with --data FILE.');
@@ -102,4 +102,3 @@ async function readBounded(path: string): Promise<Uint8Array> {
   return bytes;
 }
 
-export type { SignatureVerification };

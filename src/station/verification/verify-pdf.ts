@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SignatureVerification } from '../../core/schemas/verification-report.js';
-import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
+import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
 import type { x509 } from '../pki/x509.js';
 import { checkCmsSignature } from './check-cms-signature.js';
 import { checkTimestampToken } from './check-timestamp-token.js';
@@ -26,14 +26,16 @@ export async function verifyPdf(path: string, anchors: readonly x509.X509Certifi
   }
 }
 
+async function rangesDigest(pdf: PdfSignatures, field: PdfSignatureField, algorithm: HashAlgorithm): Promise<Uint8Array> {
+  const hash = createHash(HASH_ALGORITHMS[algorithm].nodeName);
+  await pdf.readRanges(field, (chunk) => hash.update(chunk));
+  return hash.digest();
+}
+
 const coversWhole = (pdf: PdfSignatures, field: PdfSignatureField): boolean => field.byteRange[2] + field.byteRange[3] === pdf.size;
 
 async function verifySignature(pdf: PdfSignatures, field: PdfSignatureField, anchors: readonly x509.X509Certificate[], archived: boolean): Promise<SignatureVerification> {
-  const check = await checkCmsSignature(field.cms, async (algorithm) => {
-    const hash = createHash(HASH_ALGORITHMS[algorithm].nodeName);
-    await pdf.readRanges(field, (chunk) => hash.update(chunk));
-    return hash.digest();
-  });
+  const check = await checkCmsSignature(field.cms, (algorithm) => rangesDigest(pdf, field, algorithm));
   return reportCmsSignature(check, {
     kind: 'PAdES',
     anchors,
@@ -47,8 +49,6 @@ async function verifySignature(pdf: PdfSignatures, field: PdfSignatureField, anc
 
 /** A document timestamp (B-LTA): a timestamp token whose imprint is the hash of the byte ranges. */
 async function verifyDocumentTimestamp(pdf: PdfSignatures, field: PdfSignatureField, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification> {
-  const chunks: Uint8Array[] = [];
-  await pdf.readRanges(field, (chunk) => chunks.push(Buffer.from(chunk)));
-  const timestamp = await checkTimestampToken(field.cms, anchors, Buffer.concat(chunks));
+  const timestamp = await checkTimestampToken(field.cms, anchors, (algorithm) => rangesDigest(pdf, field, algorithm));
   return reportTimestamp(timestamp, coversWhole(pdf, field));
 }

@@ -84,14 +84,14 @@ describe('signing-station: failures, exit codes, help', () => {
       ['tokens', 'list'], ['tokens', 'sign-digest'], ['tokens', 'modules', 'list'], ['tokens', 'modules', 'add'], ['tokens', 'modules', 'remove'],
       ['tokens', 'store', 'import'], ['tokens', 'store', 'remove'],
     ];
-    for (const args of commands) {
-      const help = await runCli([...args, '--help']);
+    const helps = await Promise.all(commands.map((args) => runCli([...args, '--help'])));
+    for (const [index, help] of helps.entries()) {
       expect(help.code).toBe(0);
-      expect(help.stdout, args.join(' ')).toMatch(/Examples?:\n  signing-station /);
+      expect(help.stdout, commands[index]!.join(' ')).toMatch(/Examples?:\n  signing-station /);
     }
     const sign = (await runCli(['sign', '--help'])).stdout;
     expect(sign).toContain('Requires the document and a key');
     expect(sign).toContain('--no-timestamp');
     expect(sign).toContain('signing-station sign contract.pdf --token "My Token"');
-  });
+  }, 120_000); // sixteen node processes on a shared machine
 });

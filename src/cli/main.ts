@@ -1,5 +1,4 @@
-import { Command, CommanderError } from 'commander';
-import { isStationError } from '../core/errors/station-error.js';
+import { Command } from 'commander';
 import { registerServeCommand } from './commands/serve-command.js';
 import { registerClientsCommand } from './commands/clients-command.js';
 import { registerAuditCommand } from './commands/audit-command.js';
@@ -7,11 +6,15 @@ import { registerTsaCommand } from './commands/tsa-command.js';
 import { registerTimestampCommand } from './commands/timestamp-command.js';
 import { registerTokensCommand } from './commands/tokens-command.js';
 import { registerSignCommand } from './commands/sign-command.js';
+import { registerVerifyCommand } from './commands/verify-command.js';
+import { describeFailure } from './failures/describe-failure.js';
+import { stationVersion } from './station-version.js';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('signing-station')
     .description('Local signing station: an offline twin of an identification, signing and timestamping service')
-    .showHelpAfterError()
+    .version(stationVersion(), '-V, --version', 'print the version')
+    .showHelpAfterError('(add --help for usage and examples)')
     .exitOverride();
   registerServeCommand(program);
   registerClientsCommand(program);
@@ -20,16 +23,15 @@ export async function main(argv: string[]): Promise<number> {
   registerTimestampCommand(program);
   registerTokensCommand(program);
   registerSignCommand(program);
+  registerVerifyCommand(program);
   try {
     await program.parseAsync(argv);
-    return 0;
+    // A command that answers "no" without failing (verify of an invalid signature) sets the exit code itself.
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
-    if (isStationError(error)) {
-      process.stderr.write(`signing-station: ${error.message} (${error.code})\n`);
-      return 1;
-    }
-    process.stderr.write(`signing-station: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return 70;
+    const failure = describeFailure(error);
+    if (failure.message) process.stderr.write(`signing-station: ${failure.message}\n`);
+    if (process.env.SIGNING_STATION_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    return failure.exitCode;
   }
 }

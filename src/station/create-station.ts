@@ -53,6 +53,8 @@ import type { TsaSigner } from './tsa/tsa-signer.js';
 import { createStationTokenSources } from './tokens/create-station-token-sources.js';
 import { openConfiguredTsaSigner } from './tsa/open-configured-tsa-signer.js';
 import { configuredPkcs11Modules } from './config/configured-pkcs11-modules.js';
+import { verifyUpload } from './verification/verify-upload.js';
+import { loadTrustAnchors } from './verification/load-trust-anchors.js';
 import { pkcs11ModuleRoutes } from './tokens/pkcs11/pkcs11-module-routes.js';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
@@ -176,6 +178,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     clock,
     timestampClient: new EmbeddedTimestampClient(tsa),
     issuers: trustedIssuers.certificates,
+    stationOrigin: baseUrl,
   });
   await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning)])), { prefix: '/api/signatures' });
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
@@ -186,6 +189,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await http.register(uiSessionRoutes(sessions), { prefix: '/admin/api' });
   await http.register(
     adminRoutes({
+      verify: (request) => verifyUpload(request, { dataDir: config.dataDir, anchors: () => loadTrustAnchors(config, tsa.certificates) }),
       clients: data.clients,
       audit: data.audit,
       tokens,

@@ -63,7 +63,7 @@ describe('signing-station serve', () => {
     const { port } = blocker.address() as { port: number };
     const result = await runCli(['serve', '--port', String(port), '--data-dir', await tempDir()]);
     blocker.close();
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
     expect(result.stderr).toContain('ERR_SERVER_PORT_IN_USE');
@@ -74,7 +74,7 @@ describe('signing-station serve', () => {
     const file = join(await tempDir(), 'a-file');
     await writeFile(file, 'x');
     const result = await runCli(['serve', '--port', '0', '--data-dir', join(file, 'data')]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(3);
     expect(result.stderr).toContain('ERR_CONFIG_DATA_DIR_UNWRITABLE');
     expect(result.stderr).toContain('--data-dir');
   });
@@ -83,7 +83,7 @@ describe('signing-station serve', () => {
     const result = await runCli(['serve', '--port', '0', '--data-dir', await tempDir()], {
       env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
     });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(3);
     expect(result.stderr).toContain('ERR_KEYCHAIN_UNAVAILABLE');
     expect(result.stderr).toContain('--key-store passphrase');
   });
@@ -106,7 +106,7 @@ describe('signing-station serve', () => {
 
   it('refuses a non-loopback host and a bad port with a clear message', async () => {
     const host = await runCli(['serve', '--host', '0.0.0.0', '--port', '0', '--data-dir', await tempDir()]);
-    expect(host.code).toBe(1);
+    expect(host.code).toBe(2);
     expect(host.stderr).toContain('127.0.0.1 only');
     const port = await runCli(['serve', '--port', 'eighty']);
     expect(port.code).not.toBe(0);
@@ -125,7 +125,7 @@ describe('signing-station serve', () => {
 
     await writeFile(configFile, JSON.stringify({ mdoe: 'production' }));
     const typo = await runCli(['serve', '--config', configFile, '--port', '0', '--data-dir', join(dir, 'd')]);
-    expect(typo.code).toBe(1);
+    expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('mdoe');
   });
 });

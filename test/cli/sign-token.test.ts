@@ -6,7 +6,10 @@ import { tokenSignerResolver } from '../../src/cli/commands/token-signer-resolve
 import type { SignCommandOptions } from '../../src/cli/commands/signer-resolver.js';
 import { createOpensslTsa, type OpensslTsa } from '../support/tsa/openssl-tsa.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../support/pkcs11/pkcs11-softhsm.js';
-import { runCli } from '../support/station/run-cli.js';
+import { runCli, spawnCli, spawnCliOnTerminal } from '../support/station/run-cli.js';
+import { withStationData } from '../../src/cli/with-station-data.js';
+import { ProgressReporter } from '../../src/cli/progress/progress-reporter.js';
+import { writeBigPdf } from '../support/signing/signing-test-pdfs.js';
 import { cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import { writeMinimalPdf } from '../support/signing/signing-test-pdfs.js';
 
@@ -41,6 +44,12 @@ const onlySoftHsm = ['--no-known-modules', '--module', SOFTHSM_MODULE];
 
 function sign(args: string[], stdin = '') {
   return runCli(['sign', ...args, '--data-dir', join(dir, 'data'), ...onlySoftHsm], { stdin, env: { SOFTHSM2_CONF: softhsm.conf } });
+}
+
+/** The token's PIN status as `tokens list` reports it (retries, count low, final try, locked). */
+async function tokenPinTries(): Promise<unknown> {
+  const listed = await runCli(['tokens', 'list', '--json', '--data-dir', join(dir, 'data'), ...onlySoftHsm], { env: { SOFTHSM2_CONF: softhsm.conf } });
+  return (JSON.parse(listed.stdout) as { tokens: Array<{ label: string; pin: unknown }> }).tokens.find((t) => t.label === LABEL)?.pin;
 }
 
 describe('signing-station sign --token --cert', () => {
@@ -103,9 +112,8 @@ describe('signing-station sign --token --cert', () => {
     expect((await readdir(dir)).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 
-  it('zeroes the PIN read from stdin when the signer is released, and when resolving fails', async () => {
+  it('reads the PIN only when the token asks, keeps it while it may sign again, and zeroes it on release', async () => {
     const options: SignCommandOptions = {
-      out: join(dir, 'unused.pdf'),
       timestamp: false,
       token: LABEL,
       cert: '0a',
@@ -115,16 +123,102 @@ describe('signing-station sign --token --cert', () => {
       nssDb: [],
       knownModules: false,
     };
-    const pin = Buffer.from(PIN);
-    const signer = await tokenSignerResolver(options, async () => pin);
-    const signature = await signer.sign(new Uint8Array(32), 'SHA-256');
-    expect(signature).toHaveLength(256);
-    expect(pin.toString()).toBe(PIN); // kept while the signer may still sign
-    await signer.release();
-    expect(pin.every((byte) => byte === 0)).toBe(true);
+    await withStationData(options, async (data, config) => {
+      const pin = Buffer.from(PIN);
+      let reads = 0;
+      const context = { data, config, progress: new ProgressReporter(), readSecret: async () => (reads++, pin) };
+      const signer = await tokenSignerResolver(options, context);
+      expect(reads).toBe(0);
+      expect(await signer.sign(new Uint8Array(32), 'SHA-256')).toHaveLength(256);
+      expect(reads).toBe(1);
+      expect(pin.toString()).toBe(PIN); // kept while the signer may still sign
+      await signer.release();
+      expect(pin.every((byte) => byte === 0)).toBe(true);
 
-    const failing = Buffer.from(PIN);
-    await expect(tokenSignerResolver({ ...options, cert: '0b' }, async () => failing)).rejects.toMatchObject({ code: 'ERR_INPUT_INVALID' });
-    expect(failing.every((byte) => byte === 0)).toBe(true);
+      let failingReads = 0;
+      await expect(tokenSignerResolver({ ...options, cert: '0b' }, { ...context, readSecret: async () => (failingReads++, Buffer.from(PIN)) })).rejects.toMatchObject({
+        code: 'ERR_INPUT_INVALID',
+      });
+      expect(failingReads).toBe(0);
+      context.progress.end();
+    });
+  });
+
+  it('refuses an empty PIN before it reaches the token: no try is spent', async () => {
+    const input = await writeMinimalPdf(join(dir, 'empty-pin.pdf'));
+    const before = await tokenPinTries();
+    const result = await sign([input, '--token', LABEL, '--cert', '0a', '--pin-stdin', '--no-timestamp'], '\n');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/PIN is empty; nothing was sent to the token.*ERR_TOKEN_PIN_EMPTY/);
+    expect(await tokenPinTries()).toEqual(before);
   });
 });
+
+describe('signing-station sign on a terminal, in steps, and after a kill', () => {
+  const stationArgs = () => ['--data-dir', join(dir, 'data'), ...onlySoftHsm];
+  const env = () => ({ SOFTHSM2_CONF: softhsm.conf });
+
+  it('asks for the PIN on the terminal without ever showing it, and signs', async () => {
+    const input = await writeMinimalPdf(join(dir, 'terminal.pdf'));
+    const run = spawnCliOnTerminal(['sign', input, '--token', LABEL, '--cert', '0a', '--no-timestamp', ...stationArgs()], env());
+    const prompt = await run.waitFor(/PIN for Sign Token.*: /);
+    expect(prompt).not.toContain(PIN);
+    run.child.stdin.write(`${PIN}\r`);
+    expect(await run.exit, run.output()).toBe(0);
+    expect(run.output()).toContain(`signed: ${join(dir, 'terminal.signed.pdf')}`);
+    expect(run.output()).not.toContain(PIN);
+    const report = await pdfsig(nss, join(dir, 'terminal.signed.pdf'));
+    expect(report.signatures[0]!.valid && report.signatures[0]!.trusted, report.output).toBe(true);
+  });
+
+  it('names each step when piped (waiting for PIN, signing, timestamping, writing), reading the PIN line without waiting for the pipe to end', async () => {
+    const input = await writeMinimalPdf(join(dir, 'steps.pdf'));
+    const run = spawnCli(['sign', input, '--token', LABEL, '--cert', '0a', '--pin-stdin', ...stationArgs()], env());
+    await run.waitFor(/signing-station: waiting for PIN\n/);
+    run.child.stdin.write(`${PIN}\n`); // the pipe stays open: the command must not wait for its end
+    expect(await run.exit, run.output()).toBe(0);
+    run.child.stdin.end();
+    const steps = run.output().split('\n').filter((line) => line.startsWith('signing-station: ')).map((line) => line.replace(/ \d+%$/, ''));
+    // On a loaded machine the quiet first second may end while hashing or just before the PIN is asked: those
+    // steps then show first. The PIN wait and what follows it always do, in this order.
+    const sequence = steps.filter((step, index) => step !== steps[index - 1]);
+    expect(sequence.slice(-4)).toEqual(['signing-station: waiting for PIN', 'signing-station: signing', 'signing-station: timestamping', 'signing-station: writing']);
+    expect(run.output()).not.toContain('\r');
+  });
+
+  it('removes the staging file a killed run left, at the next run in that folder, never one a live writer holds', async () => {
+    const folder = await mkdtemp(join(dir, 'killed-'));
+    const input = await writeBigPdf(join(folder, 'big.pdf'), 8 * 1024 * 1024);
+    const killed = spawnCli(['sign', input, '--token', LABEL, '--cert', '0a', '--pin-stdin', '--no-timestamp', ...stationArgs()], env());
+    await killed.waitFor(/waiting for PIN/);
+    const partials = async () => (await readdir(folder)).filter((name) => name.endsWith('.partial'));
+    const [left] = await partials();
+    expect(left).toMatch(new RegExp(`^\\.big\\.signed\\.pdf\\.${killed.child.pid}-[0-9a-f]{12}\\.partial$`));
+    killed.child.kill('SIGKILL');
+    await killed.exit;
+    expect(await partials()).toEqual([left]);
+    // A live writer's staging file (this test process's pid): never touched.
+    const live = `.other.pdf.${process.pid}-0123456789ab.partial`;
+    await writeFile(join(folder, live), 'being written');
+    const next = await sign([await writeMinimalPdf(join(folder, 'next.pdf')), '--cert', '0a', '--token', LABEL, '--pin-stdin', '--no-timestamp'], `${PIN}\n`);
+    expect(next.code, next.stderr).toBe(0);
+    expect(await partials()).toEqual([live]);
+  });
+
+  it('logs every CLI signature attempt in the audit log, signed or failed, as started by the CLI', async () => {
+    const signedInput = await writeMinimalPdf(join(dir, 'audited.pdf'));
+    const failedInput = await writeMinimalPdf(join(dir, 'audited-wrong-pin.pdf'));
+    expect((await sign([signedInput, '--token', LABEL, '--cert', '0a', '--pin-stdin', '--no-timestamp'], `${PIN}\n`)).code).toBe(0);
+    expect((await sign([failedInput, '--token', LABEL, '--cert', '0a', '--pin-stdin', '--no-timestamp'], '999999\n')).code).toBe(1);
+    const listed = await runCli(['audit', '--json', '--data-dir', join(dir, 'data')]);
+    const entries = JSON.parse(listed.stdout) as Array<{ source: string; outcome: string; method: string; detail: string | null; documentName: string; signer: string }>;
+    const mine = entries.filter((e) => e.documentName.startsWith('audited'));
+    expect(mine).toEqual([
+      expect.objectContaining({ source: 'cli', outcome: 'failed', method: 'pkcs11', documentName: 'audited-wrong-pin.pdf', detail: 'ERR_TOKEN_PIN_INCORRECT' }),
+      expect.objectContaining({ source: 'cli', outcome: 'signed', method: 'pkcs11', documentName: 'audited.pdf', signer: expect.stringContaining('CN=Sign Token 0a') }),
+    ]);
+    const text = await runCli(['audit', '--limit', '2', '--data-dir', join(dir, 'data')]);
+    expect(text.stdout).toMatch(/signed +pkcs11 +from=cli .*audited\.pdf/);
+  });
+});
+

@@ -1,18 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PadesEngine } from '../../src/station/signing/pades-engine.js';
+import { softKeySigner } from '../../src/station/signing/soft-key-signer.js';
+import { writeMinimalPdf } from '../support/signing/signing-test-pdfs.js';
+import { createTestCa, createTestSigner } from '../support/pki/test-pki.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser/browser.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
+import type { TestSigner } from '../support/signing/signing-pades-fixture.js';
 
 describe('station UI in Chromium', () => {
   let station: TestStation;
   let browser: Browser;
   let page: Page;
 
+  let dir: string;
+  let signer: TestSigner;
+
   beforeAll(async () => {
-    station = await startTestStation();
+    dir = await mkdtemp(join(tmpdir(), 'station-ui-'));
+    const ca = await createTestCa();
+    await writeFile(join(dir, 'root.pem'), ca.pem);
+    signer = await createTestSigner(ca, 'CN=Verified Signer,O=Signing Station Tests,C=EE', 'P-256');
+    station = await startTestStation({ identity: { trustedIssuers: [join(dir, 'root.pem')] } });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
     await page.goto(station.uiUrl());
@@ -20,6 +34,7 @@ describe('station UI in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await station?.dispose();
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('opens through the one-time link, drops the token from the address, and shows the mode', async () => {
@@ -69,7 +84,7 @@ describe('station UI in Chromium', () => {
   });
 
   it('shows the signature audit log', async () => {
-    await station.data.audit.append({ clientId: 'shop', method: 'id-signature', signer: 'CN=Audited Signer', documentName: 'audited.pdf', documentDigest: 'cd'.repeat(32), outcome: 'signed', detail: null });
+    await station.data.audit.append({ clientId: 'shop', method: 'id-signature', signer: 'CN=Audited Signer', documentName: 'audited.pdf', documentDigest: 'cd'.repeat(32), outcome: 'signed', detail: null, source: 'web-page', requester: 'https://shop.example' });
     const log = page.getByRole('table', { name: 'Signature log' });
     await expect.poll(() => log.textContent()).toContain('CN=Audited Signer');
     expect(await log.textContent()).toContain('audited.pdf');
@@ -180,4 +195,25 @@ describe('station UI in Chromium', () => {
       await shellPage.close();
     }
   });
+
+  it('verifies a signed file on its verify screen with the station’s own verification, one line per signature', async () => {
+    const signed = join(dir, 'signed.pdf');
+    const prepared = await PadesEngine.prepare(await writeMinimalPdf(join(dir, 'in.pdf'), 'Pay 100 EUR'), { certificate: signer.der, reason: 'Agreed' });
+    const value = await softKeySigner(signer.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), prepared.digestAlgorithm);
+    await PadesEngine.finish(prepared.state, value, { outputPath: signed });
+    const result = page.getByRole('status', { name: 'Verification result' });
+    await page.getByLabel('File to verify').setInputFiles(signed);
+    await expect.poll(() => result.textContent()).toContain('signed.pdf: all 1 valid');
+    expect(await result.textContent()).toContain('VALID PAdES B-B signature by CN=Verified Signer');
+    expect(await result.textContent()).toContain('reason "Agreed"');
+
+    const tampered = join(dir, 'tampered.pdf');
+    const bytes = await readFile(signed);
+    bytes.write('Pay 900 EUR', bytes.indexOf('Pay 100 EUR'), 'latin1');
+    await writeFile(tampered, bytes);
+    await page.getByLabel('File to verify').setInputFiles(tampered);
+    await expect.poll(() => result.textContent()).toContain('tampered.pdf: NOT valid');
+    expect(await result.textContent()).toContain('changed after signing');
+  });
 });
+

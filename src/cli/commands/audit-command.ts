@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { addStationOptions, type StationOptionValues } from '../station-options.js';
 import { withStationData } from '../with-station-data.js';
+import { helpExamples } from '../help-examples.js';
 
 const parseLimit = (value: string): number => {
   const limit = Number(value);
@@ -13,9 +14,10 @@ export function registerAuditCommand(program: Command): void {
   addStationOptions(
     program
       .command('audit')
-      .description('show the signature audit log, newest first')
+      .description('show the signature audit log, newest first: every attempt from the CLI, the window and web pages')
       .option('--json', 'machine-readable output')
-      .option('--limit <n>', 'how many entries', parseLimit, 100),
+      .option('--limit <n>', 'how many entries', parseLimit, 100)
+      .addHelpText('after', helpExamples('audit --limit 20', 'audit --json')),
   ).action(async (options: StationOptionValues & { json?: boolean; limit: number }) => {
     const entries = await withStationData(options, (data) => data.audit.list(options.limit));
     if (options.json) {
@@ -25,7 +27,7 @@ export function registerAuditCommand(program: Command): void {
     if (entries.length === 0) process.stdout.write('the audit log is empty\n');
     for (const e of entries) {
       process.stdout.write(
-        `${e.time}  ${e.outcome.padEnd(8)} ${e.method}  client=${e.clientId ?? '-'}  signer=${e.signer ?? '-'}  ${e.documentName ?? ''} sha256=${e.documentDigest}${e.detail ? `  (${e.detail})` : ''}\n`,
+        `${e.time}  ${e.outcome.padEnd(8)} ${e.method}  from=${e.requester ?? e.source}  client=${e.clientId ?? '-'}  signer=${e.signer ?? '-'}  ${e.documentName ?? ''} sha256=${e.documentDigest}${e.detail ? `  (${e.detail})` : ''}\n`,
       );
     }
   });

@@ -3,6 +3,7 @@ import { DEFAULT_PORT } from '../../core/constants.js';
 import { createStation } from '../../station/create-station.js';
 import { addStationOptions, openKeyStore, resolveConfig, type StationOptionValues } from '../station-options.js';
 import { parsePort } from '../parse-port.js';
+import { helpExamples } from '../help-examples.js';
 
 interface ServeOptions extends StationOptionValues {
   host?: string;
@@ -17,7 +18,8 @@ export function registerServeCommand(program: Command): void {
       .description('run the station headless: service endpoints, iframe helper and the station UI on 127.0.0.1')
       .option('--host <host>', 'address to listen on (loopback only)', '127.0.0.1')
       .option('--port <port>', `port to listen on; 0 picks a free one (default ${DEFAULT_PORT})`, parsePort)
-      .addOption(new Option('--mode <mode>', 'sandbox (simulated providers, the default) or production').choices(['sandbox', 'production'])),
+      .addOption(new Option('--mode <mode>', 'sandbox (simulated providers, the default) or production').choices(['sandbox', 'production']))
+      .addHelpText('after', helpExamples('serve', 'serve --port 0 --data-dir /tmp/station --mode production')),
   ).action(async (options: ServeOptions) => {
     const config = await resolveConfig(options, { host: options.host as '127.0.0.1', port: options.port, mode: options.mode });
     const station = await createStation(config, { keyStore: await openKeyStore(config) });

@@ -1,72 +1,131 @@
-import { extname } from 'node:path';
+import { basename, dirname, extname } from 'node:path';
 import { Option, type Command } from 'commander';
-import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import { signatureBaselineSchema } from '../../core/schemas/signature-baseline.js';
-import { SignatureEngine } from '../../station/signing/signature-engine.js';
-import { HttpTimestampClient } from '../../station/tsa/http-timestamp-client.js';
+import { recordSignatureAttempt } from '../../station/audit/record-signature-attempt.js';
+import { summarizeCertificate } from '../../station/pki/certificate-summary.js';
+import { SignatureEngine, type SignatureFormat } from '../../station/signing/signature-engine.js';
+import { sha256OfFile } from '../../station/tokens/pkcs11/sha256-of-file.js';
+import { removeStaleStagingFiles } from '../../station/files/remove-stale-staging-files.js';
+import type { StationData } from '../../station/open-station-data.js';
+import { ProgressReporter } from '../progress/progress-reporter.js';
 import { readStdinLine } from '../read-stdin.js';
 import { addStationOptions } from '../station-options.js';
+import { withStationData } from '../with-station-data.js';
+import { helpExamples } from '../help-examples.js';
 import { pkcs12SignerResolver } from './pkcs12-signer-resolver.js';
-import type { SignCommandOptions, SignerResolver } from './signer-resolver.js';
+import { checkSignArguments, defaultOutputPath } from './sign-arguments.js';
+import { openSignTimestamping } from './sign-timestamp-client.js';
+import type { ResolvedSigner, SignCommandOptions, SignerContext, SignerResolver } from './signer-resolver.js';
 import { tokenSignerResolver } from './token-signer-resolver.js';
 import { addTokenSourceOptions } from './tokens-sources.js';
 
 /** `--token/--cert` sign with a key on one of the station's tokens, anything else with a `--pkcs12` file. */
-export const defaultSignerResolver: SignerResolver = (options, readSecret) =>
-  options.token !== undefined || options.cert !== undefined ? tokenSignerResolver(options, readSecret) : pkcs12SignerResolver(options, readSecret);
+export const defaultSignerResolver: SignerResolver = (options, context) =>
+  options.token !== undefined || options.cert !== undefined ? tokenSignerResolver(options, context) : pkcs12SignerResolver(options, context);
 
-function progressReporter(): (done: number, total: number) => void {
-  let last = -1;
-  return (done, total) => {
-    if (total < 16 * 1024 * 1024) return;
-    const percent = Math.floor((done / total) * 100);
-    if (percent === last) return;
-    last = percent;
-    process.stderr.write(process.stderr.isTTY ? `\rsigning: ${percent}%` : percent % 10 === 0 ? `signing: ${percent}%\n` : '');
-    if (percent === 100 && process.stderr.isTTY) process.stderr.write('\n');
-  };
-}
+const EXAMPLES = `
+Requires the document and a key: --token LABEL (a USB token, ID card or imported key; \`signing-station tokens list\`
+shows them) or --pkcs12 FILE. The PIN is asked on the terminal, or read from the first line of stdin with --pin-stdin.
+Timestamped by the station's own TSA unless --tsa URL names another or --no-timestamp asks for none (B-B);
+--baseline B-LT adds the certificates and OCSP/CRL data, B-LTA a timestamp over them.
 
-/** `signing-station sign FILE --out OUT ...`: PAdES for PDFs, ASiC-E for anything else (or an ASiC-E to co-sign). */
+${helpExamples(
+  'sign contract.pdf --token "My Token"                  # writes contract.signed.pdf',
+  'sign report.docx --token "My Token" --reason Approved  # writes report.asice',
+  'sign a.pdf --token T --cert 0a --pin-stdin --out signed/a.pdf < pin.txt',
+  'sign a.pdf --pkcs12 me.p12 --pin-stdin --tsa https://tsa.example/tsr < password.txt',
+)}`;
+
+/** `signing-station sign FILE --token T`: PAdES for PDFs, ASiC-E for anything else (or an ASiC-E to co-sign). */
 export function registerSignCommand(program: Command, resolveSigner: SignerResolver = defaultSignerResolver): void {
   const command = program
     .command('sign')
     .description('sign a file: PAdES B-T for PDF, ASiC-E with XAdES B-T for other files and existing containers')
     .argument('<file>', 'document to sign (never modified)')
-    .requiredOption('--out <path>', 'where to write the signed document (refused if it exists, unless --force)')
+    .option('--out <path>', 'where to write the signed document (default: beside the input, name.signed.pdf or name.asice; never an existing file)')
     .addOption(new Option('--format <format>', 'signature format (default: pades for .pdf, else asice)').choices(['pades', 'asice']))
+    .option('--token <label-or-id>', 'token label (when unique) or id, as `tokens list` shows')
+    .option('--cert <id>', 'certificate id on the token (needed only when it holds several signing certificates)')
     .option('--pkcs12 <file>', 'PKCS#12 file holding the signing key and certificate')
-    .option('--pin-stdin', 'read the PKCS#12 password or the token PIN from the first line of stdin')
-    .option('--token <label-or-id>', 'token label (when unique) or id, as `tokens list` shows (with --cert)')
-    .option('--cert <id>', 'certificate id on the token, as `tokens list` shows')
+    .option('--pin-stdin', 'read the token PIN or PKCS#12 password from the first line of stdin instead of asking')
     .option('--reason <text>', 'signing reason, recorded in the signature')
     .option('--visible', 'PDF: draw a visible signature (signer, time, reason) on the first page')
-    .option('--tsa <url>', 'RFC 3161 timestamp authority URL (B-T level)')
+    .option('--tsa <url>', 'timestamp with this RFC 3161 TSA instead of the station’s own')
     .option('--no-timestamp', 'sign without a timestamp (B-B level)')
     .addOption(new Option('--baseline <level>', 'ETSI baseline: B-B, B-T (default), B-LT (+ certificates and OCSP/CRL data), B-LTA (+ a timestamp over them)').choices(signatureBaselineSchema.options))
-    .option('--force', 'replace an existing --out file (never the input)');
+    .option('--force', 'replace an existing --out file (never the input)')
+    .addHelpText('after', EXAMPLES);
   addTokenSourceOptions(addStationOptions(command)).action(async (file: string, options: SignCommandOptions) => {
-    const baseline = options.baseline ?? (options.timestamp ? 'B-T' : 'B-B');
-    if (!options.timestamp && baseline !== 'B-B') throw new InvalidInputError(`--no-timestamp is the B-B level; --baseline ${baseline} needs a timestamp.`);
-    if (baseline !== 'B-B' && !options.tsa) throw new InvalidInputError(`Give --tsa URL for a timestamped (${baseline}) signature, or --no-timestamp.`);
-    if (!options.timestamp && options.tsa) throw new InvalidInputError('--tsa and --no-timestamp exclude each other.');
     const format = options.format ?? (extname(file).toLowerCase() === '.pdf' ? 'pades' : 'asice');
-    if (options.visible && format !== 'pades') throw new InvalidInputError('--visible applies to PDF (pades) signatures only.');
-    const timestampClient = options.tsa ? new HttpTimestampClient({ url: options.tsa }) : undefined;
-    const signer = await resolveSigner(options, readStdinLine);
+    await checkSignArguments(file, options, format);
+    const out = options.out ?? (await defaultOutputPath(file, format));
+    await removeStaleStagingFiles(dirname(out));
+    const progress = new ProgressReporter();
     try {
-      await SignatureEngine.sign(format, file, signer, {
-        outputPath: options.out,
-        overwrite: options.force ?? false,
-        ...(options.reason !== undefined ? { reason: options.reason } : {}),
-        visible: options.visible ?? false,
-        ...(timestampClient ? { timestampClient } : {}),
-        baseline,
-        onProgress: progressReporter(),
+      await withStationData(options, async (data, config) => {
+        const signer = await resolveSigner(options, { data, config, readSecret: readStdinLine, progress });
+        try {
+          await signAudited({ file, out, format, options, signer }, { data, progress });
+        } finally {
+          await signer.release();
+        }
       });
     } finally {
-      await signer.release();
+      progress.end();
     }
-    process.stderr.write(`signed: ${options.out}\n`);
+    process.stderr.write(`signed: ${out}\n`);
   });
+}
+
+interface SignRun {
+  file: string;
+  out: string;
+  format: SignatureFormat;
+  options: SignCommandOptions;
+  signer: ResolvedSigner;
+}
+
+/** Signs, timestamps and writes, with the attempt and its outcome in the station's audit log. */
+async function signAudited(run: SignRun, { data, progress }: Pick<SignerContext, 'data' | 'progress'>): Promise<void> {
+  const attempt = {
+    clientId: null,
+    method: run.signer.method,
+    signer: summarizeCertificate(run.signer.certificate, 'signer', new Date()).subject,
+    documentName: basename(run.file),
+    documentDigest: (await sha256OfFile(run.file)).sha256,
+    source: 'cli' as const,
+    requester: null,
+  };
+  await recordSignatureAttempt(data.audit, attempt, () => signWithProgress(run, data, progress), () => `written to ${run.out}`);
+}
+
+async function signWithProgress({ file, out, format, options, signer }: SignRun, data: StationData, progress: ProgressReporter): Promise<void> {
+  const timestamping = await openSignTimestamping({ ...options, timestamp: baselineOf(options) !== 'B-B' }, data, progress);
+  let signed = false;
+  const reportingSigner = {
+    ...signer,
+    sign: (hash: Uint8Array, algorithm: Parameters<ResolvedSigner['sign']>[1], mandated?: Parameters<ResolvedSigner['sign']>[2]) => {
+      progress.step('signing');
+      return signer.sign(hash, algorithm, mandated).finally(() => (signed = true));
+    },
+  };
+  try {
+    progress.step('hashing');
+    await SignatureEngine.sign(format, file, reportingSigner, {
+      outputPath: out,
+      overwrite: options.force ?? false,
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+      visible: options.visible ?? false,
+      ...(timestamping.client ? { timestampClient: timestamping.client } : {}),
+      baseline: baselineOf(options),
+      onProgress: (done, total) => progress.step(signed ? 'writing' : 'hashing', done, total),
+    });
+  } finally {
+    await timestamping.close();
+  }
+}
+
+/** `--baseline`, or what `--no-timestamp` means (B-B); checked against each other in checkSignArguments. */
+function baselineOf(options: SignCommandOptions): NonNullable<SignCommandOptions['baseline']> {
+  return options.baseline ?? (options.timestamp ? 'B-T' : 'B-B');
 }

@@ -8,6 +8,7 @@ import { writeFileAtomic } from '../../station/files/write-file-atomic.js';
 import { HttpTimestampClient } from '../../station/tsa/http-timestamp-client.js';
 import { HASH_ALGORITHMS, type HashAlgorithm, type HashAlgorithmInfo } from '../../station/pki/hash-algorithms.js';
 import { HASH_OPTION_VALUES } from '../hash-option.js';
+import { helpExamples } from '../help-examples.js';
 
 interface TimestampOptions {
   tsa: string;
@@ -29,6 +30,7 @@ export function registerTimestampCommand(program: Command): void {
     .option('--policy <oid>', 'request this TSA policy')
     .option('--no-cert-req', 'do not ask the TSA to include its certificate')
     .option('--timeout <ms>', 'give up after this many milliseconds', '15000')
+    .addHelpText('after', helpExamples('timestamp report.pdf --tsa http://127.0.0.1:27420/api/timestamp/shop --out report.tsr'))
     .action(async (file: string, options: TimestampOptions) => {
       if (resolve(file) === resolve(options.out)) throw new InvalidInputError('--out must not be the input file.', { out: ['same as the input file'] });
       const timeoutMs = Number(options.timeout);

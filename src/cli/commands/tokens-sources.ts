@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { statSync } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { StationData } from '../../station/open-station-data.js';
 import type { StationConfig } from '../../station/config/station-config.js';
 import { configuredPkcs11Modules } from '../../station/config/configured-pkcs11-modules.js';
@@ -14,11 +15,25 @@ export interface TokenSourceFlags {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
+/** A module is a library file and an NSS database a directory: the usual mix-up gets its fix named. */
+const collectModule = (value: string, previous: string[]): string[] => {
+  if (statSync(value, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new InvalidArgumentError(`${value} is a directory, not a PKCS#11 library; an NSS database (a directory with cert9.db) goes with --nss-db.`);
+  }
+  return collect(value, previous);
+};
+
+const collectNssDatabase = (value: string, previous: string[]): string[] => {
+  const found = statSync(value, { throwIfNoEntry: false });
+  if (!found?.isDirectory()) throw new InvalidArgumentError(`${value} is not a directory; an NSS database is the directory that holds cert9.db.`);
+  return collect(value, previous);
+};
+
 /** The flags that choose the PKCS#11 modules and NSS databases, for the commands that open tokens. */
 export function addTokenSourceOptions(command: Command): Command {
   return command
-    .option('--module <path>', 'also load this PKCS#11 module (repeatable)', collect, [])
-    .option('--nss-db <dir>', 'also open this NSS certificate database (repeatable)', collect, [])
+    .option('--module <path>', 'also load this PKCS#11 module (repeatable)', collectModule, [])
+    .option('--nss-db <dir>', 'also open this NSS certificate database directory (repeatable)', collectNssDatabase, [])
     .option('--no-known-modules', 'do not look for the usual middleware of this OS or the browser NSS database');
 }
 

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
 /** One line of the signature audit log (UI, `signing-station audit`). Never document bytes, only digests. */
+/** What started a signature attempt: the command line, the station's own window, or a web page (by its origin). */
+export const auditSourceSchema = z.enum(['cli', 'window', 'web-page']);
+export type AuditSource = z.infer<typeof auditSourceSchema>;
+
 export const auditEntrySchema = z.object({
   id: z.number().int(),
   time: z.string(),
@@ -11,5 +15,8 @@ export const auditEntrySchema = z.object({
   documentDigest: z.string(),
   outcome: z.enum(['signed', 'declined', 'failed']),
   detail: z.string().nullable(),
+  source: auditSourceSchema,
+  /** The requesting page's origin for web pages; null for the CLI and the window. */
+  requester: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;

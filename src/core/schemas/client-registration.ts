@@ -1,13 +1,35 @@
 import { z } from 'zod';
 
-const ipOrCidr = z
-  .string()
-  .regex(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, 'must be an IPv4/IPv6 address or CIDR range');
+const ipOrCidr = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
+  error: 'must be an IPv4/IPv6 address or CIDR range, e.g. 127.0.0.1 or 10.0.0.0/8',
+});
 
-const origin = z
-  .string()
-  .url()
-  .refine((value) => new URL(value).origin === value, 'must be an origin: scheme://host[:port], no path');
+/** Parses without throwing: validation must answer "invalid", never crash on what `new URL` refuses. */
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+const isHttp = (url: URL): boolean => url.protocol === 'https:' || url.protocol === 'http:';
+
+const origin = z.string().refine((value) => {
+  const url = parseUrl(value);
+  return url !== undefined && isHttp(url) && url.origin === value;
+}, 'must be an origin: https://host[:port], no path or trailing slash, e.g. https://app.example');
+
+const httpUrl = z.string().refine((value) => {
+  const url = parseUrl(value);
+  return url !== undefined && isHttp(url);
+}, 'must be an http(s) URL, e.g. https://app.example/jwks.json');
+
+/** RFC 6749 3.1.2: absolute, no fragment; custom schemes are allowed for native apps. */
+const redirectUri = z.string().refine((value) => {
+  const url = parseUrl(value);
+  return url !== undefined && url.hash === '' && !value.includes('#');
+}, 'must be an absolute URI without a fragment, e.g. https://app.example/callback');
 
 const jwk = z.object({ kty: z.string(), kid: z.string().optional() }).passthrough();
 
@@ -21,9 +43,9 @@ export const clientIdSchema = z
 export const clientRegistrationInputSchema = z
   .object({
     clientId: clientIdSchema,
-    redirectUris: z.array(z.string().url()).default([]),
+    redirectUris: z.array(redirectUri).default([]),
     jwks: z.object({ keys: z.array(jwk).min(1) }).optional(),
-    jwksUri: z.string().url().optional(),
+    jwksUri: httpUrl.optional(),
     allowedIps: z.array(ipOrCidr).default([]),
     allowedOrigins: z.array(origin).default([]),
   })

@@ -5,6 +5,7 @@ import { PromptsPanel } from './prompts-panel.js';
 import { TokensPanel } from './tokens-panel.js';
 import { ClientsPanel } from './clients-panel.js';
 import { AuditPanel } from './audit-panel.js';
+import { VerifyPanel } from './verify-panel.js';
 import { ErrorAlert } from './error-alert.js';
 import { ModulesPanel } from './modules-panel.js';
 import { StartAtLogin } from './start-at-login.js';
@@ -26,6 +27,7 @@ export function App(): JSX.Element {
           <ModulesPanel />
           <ClientsPanel clients={overview.clients} onChanged={view.refresh} />
           <AuditPanel entries={view.audit} />
+          <VerifyPanel />
           <section className="panel" aria-labelledby="station-heading">
             <h2 id="station-heading">Station</h2>
             <dl className="facts">

@@ -14,6 +14,7 @@ export function AuditPanel({ entries }: { entries: AuditEntry[] }): JSX.Element 
               <th>Time</th>
               <th>Outcome</th>
               <th>Method</th>
+              <th>Started by</th>
               <th>Client</th>
               <th>Signer</th>
               <th>Document</th>
@@ -25,6 +26,7 @@ export function AuditPanel({ entries }: { entries: AuditEntry[] }): JSX.Element 
                 <td>{entry.time.replace('T', ' ').slice(0, 19)}</td>
                 <td>{entry.outcome}</td>
                 <td>{entry.method}</td>
+                <td>{entry.requester ?? entry.source}</td>
                 <td>{entry.clientId ?? '—'}</td>
                 <td>{entry.signer ?? '—'}</td>
                 <td title={`SHA-256 ${entry.documentDigest}`}>{entry.documentName ?? entry.documentDigest.slice(0, 16)}</td>

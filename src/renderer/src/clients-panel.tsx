@@ -88,7 +88,7 @@ export function ClientsPanel({ clients, onChanged }: { clients: ClientRegistrati
           Allowed origins <input name="allowedOrigins" placeholder="https://app.example" />
         </label>
         <button type="submit">Add client</button>
-        <p className="muted">Set the API secret with the CLI: signing-station clients add … --secret-stdin</p>
+        <p className="muted">Set the API secret with the CLI: signing-station clients update CLIENT_ID --secret-stdin</p>
       </form>
       <ErrorAlert message={error} />
     </section>

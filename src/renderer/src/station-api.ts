@@ -6,7 +6,9 @@ import {
   type Overview,
   type PendingPrompt,
   type PromptAnswer,
+  type VerifyRequest,
 } from '../../core/schemas/admin-api.js';
+import { documentVerificationSchema, type DocumentVerification } from '../../core/schemas/verification-report.js';
 import { clientRegistrationSchema, type ClientRegistration } from '../../core/schemas/client-registration.js';
 import { jsonErrorBodySchema } from '../../core/schemas/json-error-body.js';
 import { auditEntrySchema, type AuditEntry } from '../../core/schemas/audit-entry.js';
@@ -42,5 +44,6 @@ export const stationApi = {
   removeClient: (clientId: string): Promise<void> => call(null, `/clients/${encodeURIComponent(clientId)}`, { method: 'DELETE' }),
   modules: (): Promise<Pkcs11ModulesView> => call(pkcs11ModulesViewSchema, '/pkcs11/modules'),
   addModule: (request: Pkcs11ModuleAddRequest): Promise<void> => call(null, '/pkcs11/modules', { method: 'POST', body: JSON.stringify(request) }),
+  verify: (request: VerifyRequest): Promise<DocumentVerification> => call(documentVerificationSchema, '/verify', { method: 'POST', body: JSON.stringify(request) }),
   removeModule: (path: string): Promise<void> => call(null, `/pkcs11/modules?path=${encodeURIComponent(path)}`, { method: 'DELETE' }),
 };

@@ -20,6 +20,12 @@ export const auditLogMigrations: readonly Migration[] = [
     CREATE TRIGGER audit_log_append_only_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit log is append-only'); END;
     CREATE TRIGGER audit_log_append_only_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit log is append-only'); END;`,
   },
+  {
+    // Entries before this migration all came through the signing API, which only web pages called then.
+    id: 'audit-002-source',
+    sql: `ALTER TABLE audit_log ADD COLUMN source TEXT NOT NULL DEFAULT 'web-page';
+    ALTER TABLE audit_log ADD COLUMN requester TEXT;`,
+  },
 ];
 
 type NewEntry = Omit<AuditEntry, 'id' | 'time'>;
@@ -34,9 +40,11 @@ interface Row {
   document_digest: string;
   outcome: AuditEntry['outcome'];
   detail: string | null;
+  source: AuditEntry['source'];
+  requester: string | null;
 }
 
-/** Every signature attempt's outcome, append-only (triggers refuse updates and deletes), in the store. */
+/** Every signature attempt's outcome and what started it (CLI, window, web page), append-only (triggers refuse updates and deletes), in the store. */
 export class AuditLog {
   readonly #database: Database;
   readonly #clock: Clock;
@@ -48,8 +56,19 @@ export class AuditLog {
 
   async append(entry: NewEntry): Promise<void> {
     await this.#database.run(
-      'INSERT INTO audit_log (time, client_id, method, signer, document_name, document_digest, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [this.#clock.now().toISOString(), entry.clientId, entry.method, entry.signer, entry.documentName, entry.documentDigest, entry.outcome, entry.detail],
+      'INSERT INTO audit_log (time, client_id, method, signer, document_name, document_digest, outcome, detail, source, requester) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [
+        this.#clock.now().toISOString(),
+        entry.clientId,
+        entry.method,
+        entry.signer,
+        entry.documentName,
+        entry.documentDigest,
+        entry.outcome,
+        entry.detail,
+        entry.source,
+        entry.requester,
+      ],
     );
   }
 
@@ -66,6 +85,8 @@ export class AuditLog {
       documentDigest: row.document_digest,
       outcome: row.outcome,
       detail: row.detail,
+      source: row.source,
+      requester: row.requester,
     }));
   }
 }

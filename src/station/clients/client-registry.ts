@@ -74,6 +74,16 @@ export class ClientRegistry {
     return this.get(clientId);
   }
 
+  /**
+   * Changes only the fields given (a list given replaces that list; `jwks` and `jwksUri` replace each other); the
+   * rest of the registration and the secret stay as they are unless a new secret is given.
+   */
+  async update(clientId: string, changes: Partial<Omit<ClientRegistrationInput, 'clientId'>>, secret?: Uint8Array): Promise<ClientRegistration> {
+    const { hasSecret: _hasSecret, createdAt: _createdAt, updatedAt: _updatedAt, ...current } = await this.get(clientId);
+    const keys = changes.jwks ? { jwksUri: undefined } : changes.jwksUri ? { jwks: undefined } : {};
+    return this.upsert({ ...current, ...keys, ...changes, clientId }, secret);
+  }
+
   async find(clientId: string): Promise<ClientRegistration | undefined> {
     const row = await this.#database.get<ClientRow>('SELECT * FROM clients WHERE client_id = ?', [clientId]);
     return row ? this.#toRegistration(row) : undefined;

@@ -1,12 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { stagingPathFor } from './staging-file-name.js';
 
 /**
  * An output written atomically: bytes go to a temporary file in the target's directory (same file system, so the
  * final step is a rename), which is fsynced before it takes the target's name, and the directory is fsynced after.
  * Without `overwrite` the target name is claimed with link(2), which fails with EEXIST if anything exists there:
- * no check-then-write race. Streams (signed PDFs, containers) and whole buffers (`writeFileAtomic`) both go here.
+ * no check-then-write race. The temporary file's name carries the writer's pid, so a later run can tell the
+ * leftovers of a killed one (removeStaleStagingFiles) from a file still being written. Streams (signed PDFs, containers) and whole buffers (`writeFileAtomic`) both go here.
  */
 export class AtomicOutputFile {
   private closed = false;
@@ -21,7 +22,7 @@ export class AtomicOutputFile {
   ) {}
 
   static async create(target: string, options: { overwrite?: boolean; mode?: number } = {}): Promise<AtomicOutputFile> {
-    const tempPath = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.partial`);
+    const tempPath = stagingPathFor(target);
     const handle = await open(tempPath, 'wx', options.mode ?? 0o644);
     return new AtomicOutputFile(target, tempPath, handle, options.overwrite ?? false, 0);
   }

@@ -31,7 +31,7 @@ export function integratorRoutes(deps: IntegratorRoutesDeps): FastifyPluginAsync
         const body = parseZod(browserBodySchema, request.body, 'Invalid identity request');
         const secret = await deps.clients.secret(clientId);
         if (!secret) {
-          throw new StationError('ERR_INTEGRATOR_NO_SECRET', `No API secret is stored for client "${clientId}"; add one with clients add --secret-stdin.`, { status: 409 });
+          throw new StationError('ERR_INTEGRATOR_NO_SECRET', `No API secret is stored for client "${clientId}"; set one with signing-station clients update ${clientId} --secret-stdin.`, { status: 409 });
         }
         const forwarded = { ...body, client_id: clientId, secret: Buffer.from(secret).toString('utf8') };
         secret.fill(0);

@@ -19,9 +19,9 @@ export function hashSigningMethod(service: HashSigningService): SigningMethod {
         ...(started.signedInfoDigests ? { signedInfoDigests: started.signedInfoDigests } : {}),
       };
     },
-    async complete(method, body) {
+    async complete(method, body, context) {
       const request = parseZod(completeSigningRequestSchema, body, 'Invalid complete request');
-      const completed = await service.complete(method, request);
+      const completed = await service.complete(method, request, context);
       return {
         status: 'OK',
         signing_session_status: 'SIGNED',

@@ -26,6 +26,8 @@ export interface HashSigningDeps {
   timestampClient: TimestampClient;
   /** Candidate issuers (the station's trusted issuers): signatures embed the signer's chain up to its root. */
   issuers?: readonly Uint8Array[];
+  /** The station's own origin: signatures its window asks for are logged as the window's, others as web pages'. */
+  stationOrigin?: () => string;
 }
 
 export interface HashSigningStarted {
@@ -72,15 +74,15 @@ export class HashSigningService {
     };
   }
 
-  async complete(method: string, request: CompleteSigningRequest): Promise<HashSigningCompleted> {
+  async complete(method: string, request: CompleteSigningRequest, context: Pick<SigningRequestContext, 'origin'> = { origin: undefined }): Promise<HashSigningCompleted> {
     await assertClientRegistered(this.#deps.clients, request.client_id);
     const signatureValue = signatureValueOf(request);
     const pending = request.token
       ? this.#deps.pending.take(request.token, request.client_id, request.doc_id)
       : this.#deps.pending.takeByDocument(request.client_id, request.doc_id);
     if (!pending) throw new SigningNotStartedError();
-    const session = await this.#finish(pending, method, signatureValue);
-    return this.#record(session, pending);
+    const session = await this.#finish(pending, method, signatureValue, context.origin);
+    return this.#record(session, pending, context.origin);
   }
 
   async #askConsent(session: SigningSession, certificate: Uint8Array, method: string, context: SigningRequestContext): Promise<void> {
@@ -102,7 +104,7 @@ export class HashSigningService {
       context.signal,
     );
     if (agreed) return;
-    await this.#audit(session, method, signer.subject, 'declined', null);
+    await this.#audit(session, method, signer.subject, 'declined', null, context.origin);
     throw new SignatureDeclinedError();
   }
 
@@ -131,7 +133,7 @@ export class HashSigningService {
   }
 
   /** A taken pending signature is finished or aborted here, never left with its prepared copy on disk. */
-  async #finish(pending: PendingSignature, method: string, signatureValue: Uint8Array): Promise<SigningSession> {
+  async #finish(pending: PendingSignature, method: string, signatureValue: Uint8Array, origin: string | undefined): Promise<SigningSession> {
     let session: SigningSession | undefined;
     try {
       if (pending.method !== method) throw new SigningNotStartedError();
@@ -140,16 +142,16 @@ export class HashSigningService {
       return session;
     } catch (error) {
       await SignatureEngine.abort(pending.state);
-      if (session) await this.#audit(session, method, this.#signerSubject(pending), 'failed', error instanceof StationError ? error.code : 'internal error');
+      if (session) await this.#audit(session, method, this.#signerSubject(pending), 'failed', error instanceof StationError ? error.code : 'internal error', origin);
       throw error;
     }
   }
 
-  async #record(session: SigningSession, pending: PendingSignature): Promise<HashSigningCompleted> {
+  async #record(session: SigningSession, pending: PendingSignature, origin: string | undefined): Promise<HashSigningCompleted> {
     const identity = signerIdentity(pending.certificate, pending.method);
     const mimeType = session.containerType === 'pdf' ? 'application/pdf' : 'application/vnd.etsi.asic-e+zip';
     const signed = await this.#deps.sessions.recordSignedFile(session, pending.outputName, mimeType, identity);
-    await this.#audit(session, pending.method, this.#signerSubject(pending), 'signed', `signed version sha256=${signed.sha256}`);
+    await this.#audit(session, pending.method, this.#signerSubject(pending), 'signed', `signed version sha256=${signed.sha256}`, origin);
     return { idcode: identity.idcode, firstname: identity.firstname, lastname: identity.lastname, country: identity.country, signedFileSha256: signed.sha256 };
   }
 
@@ -157,9 +159,20 @@ export class HashSigningService {
     return summarizeCertificate(pending.certificate, 'signer', this.#deps.clock.now()).subject;
   }
 
-  async #audit(session: SigningSession, method: string, signer: string, outcome: 'signed' | 'declined' | 'failed', detail: string | null): Promise<void> {
+  async #audit(session: SigningSession, method: string, signer: string, outcome: 'signed' | 'declined' | 'failed', detail: string | null, origin: string | undefined): Promise<void> {
     const document = currentDocument(session);
-    await this.#deps.audit.append({ clientId: session.clientId, method, signer, documentName: document.fileName, documentDigest: document.sha256, outcome, detail });
+    const source = origin !== undefined && origin === this.#deps.stationOrigin?.() ? 'window' : 'web-page';
+    await this.#deps.audit.append({
+      clientId: session.clientId,
+      method,
+      signer,
+      documentName: document.fileName,
+      documentDigest: document.sha256,
+      outcome,
+      detail,
+      source,
+      requester: source === 'web-page' ? (origin ?? null) : null,
+    });
   }
 
   /** PAdES signs the latest version; ASiC-E adds to the latest container, or makes one from the session's files. */

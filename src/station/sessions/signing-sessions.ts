@@ -10,6 +10,7 @@ import type { Migration } from '../store/migration.js';
 import type { Clock } from '../ports/clock.js';
 import { writeFileAtomic } from '../files/write-file-atomic.js';
 import { ReasonMismatchError, ReasonNotAcceptedError, SessionExpiredError, SessionNotFoundError } from './signing-session-errors.js';
+import { removeStaleStagingFiles } from '../files/remove-stale-staging-files.js';
 
 export const signingSessionMigrations: readonly Migration[] = [
   {
@@ -238,7 +239,10 @@ export class SigningSessions {
     return readFile(join(session.directory, file.path));
   }
 
-  /** Deletes expired sessions (rows first, then their files) and directories no row names (a crash mid-prepare). */
+  /**
+   * Deletes expired sessions (rows first, then their files), directories no row names (a crash mid-prepare), and
+   * staging files of signatures a killed station left behind.
+   */
   async sweep(): Promise<number> {
     const now = this.#clock.now().toISOString();
     const expired = await this.#database.all<{ doc_id: string }>('SELECT doc_id FROM signing_sessions WHERE expires_at < ?', [now]);
@@ -246,6 +250,7 @@ export class SigningSessions {
     const known = new Set((await this.#database.all<{ doc_id: string }>('SELECT doc_id FROM signing_sessions')).map((row) => row.doc_id));
     const present = await readdir(this.#root).catch(() => [] as string[]);
     await Promise.all(present.filter((dir) => !known.has(dir)).map((dir) => rm(join(this.#root, dir), { recursive: true, force: true })));
+    await Promise.all([...known].map((dir) => removeStaleStagingFiles(join(this.#root, dir))));
     return expired.length;
   }
 

@@ -16,7 +16,7 @@ describe('AuditLog', () => {
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  const entry = { clientId: 'shop', method: 'id-signature', signer: 'CN=Signer', documentName: 'a.pdf', documentDigest: 'ab'.repeat(32), outcome: 'signed' as const, detail: null };
+  const entry = { clientId: 'shop', method: 'id-signature', signer: 'CN=Signer', documentName: 'a.pdf', documentDigest: 'ab'.repeat(32), outcome: 'signed' as const, detail: null, source: 'web-page' as const, requester: 'https://shop.example' };
 
   it('appends, lists newest first, survives reopening, and refuses edits', async () => {
     const path = join(dir, 'a.sqlite');
@@ -32,13 +32,28 @@ describe('AuditLog', () => {
     await db.close();
   });
 
+  it('keeps entries written before the source column, as web-page attempts', async () => {
+    const path = join(dir, 'old.sqlite');
+    let db = await Database.open(path, auditLogMigrations.slice(0, 1));
+    await db.run("INSERT INTO audit_log (time, client_id, method, signer, document_name, document_digest, outcome, detail) VALUES ('2026-01-01T00:00:00.000Z', 'shop', 'id-signature', 'CN=Old', 'old.pdf', 'cd', 'signed', NULL)");
+    await db.close();
+    db = await Database.open(path, auditLogMigrations);
+    const log = new AuditLog(db, systemClock);
+    await log.append({ ...entry, source: 'cli', clientId: null, requester: null });
+    expect((await log.list()).map((e) => [e.signer, e.source, e.requester])).toEqual([
+      ['CN=Signer', 'cli', null],
+      ['CN=Old', 'web-page', null],
+    ]);
+    await db.close();
+  });
+
   it('is shown by `signing-station audit`', async () => {
     const data = await openStationData({ dataDir: dir }, new OsKeyStore());
     await data.audit.append(entry);
     await data.close();
     const text = await runCli(['audit', '--data-dir', dir]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain('signed   id-signature  client=shop  signer=CN=Signer  a.pdf');
+    expect(text.stdout).toContain('signed   id-signature  from=https://shop.example  client=shop  signer=CN=Signer  a.pdf');
     const json = await runCli(['audit', '--json', '--data-dir', dir]);
     expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ ...entry, id: 1 })]);
   });

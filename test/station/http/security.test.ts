@@ -90,6 +90,17 @@ describe('local server safety', () => {
     await station.data.clients.remove('evil');
   });
 
+  it('answers 400 naming the field for an origin or address that is not one, and saves nothing', async () => {
+    const authorization = await uiAuthorization(station);
+    const body = JSON.stringify({ registration: { clientId: 'typo', allowedOrigins: ['app.example'], allowedIps: ['999.1.1.1'] } });
+    const response = await send(station, '/admin/api/clients', { method: 'POST', headers: { authorization, origin: station.baseUrl, 'content-type': 'application/json' }, body });
+    expect(response.status).toBe(400);
+    const answer = JSON.parse(response.body) as { code: string; errors: Record<string, string[]> };
+    expect(answer.code).toBe('ERR_INPUT_INVALID');
+    expect(Object.keys(answer.errors ?? {})).toEqual(expect.arrayContaining([expect.stringContaining('allowedOrigins.0'), expect.stringContaining('allowedIps.0')]));
+    expect(await station.data.clients.find('typo')).toBeUndefined();
+  });
+
   it('never answers CORS with a wildcard, and refuses preflights from unregistered origins', async () => {
     const refused = await send(station, '/admin/api/clients', {
       method: 'OPTIONS',

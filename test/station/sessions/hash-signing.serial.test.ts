@@ -124,7 +124,7 @@ describe('hash-based signing over HTTP: prepare, reason, start-signing, complete
     const status = (await post('/signing-session/status', { client_id: 'shop', doc_id: docId })).body;
     expect(status).toMatchObject({ signing_session_status: 'SIGNED', signing_session_user_status: 'SIGNED' });
     const audit = await station.data.audit.list();
-    expect(audit[0]).toMatchObject({ clientId: 'shop', method: 'id-signature', outcome: 'signed', documentName: 'contract.pdf' });
+    expect(audit[0]).toMatchObject({ clientId: 'shop', method: 'id-signature', outcome: 'signed', documentName: 'contract.pdf', source: 'web-page', requester: ORIGIN });
   });
 
   it('makes an ASiC-E container of several files that xmlsec1 verifies', async () => {

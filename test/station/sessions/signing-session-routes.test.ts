@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readdir } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startTestStation, type TestStation } from '../../support/station/test-station.js';
 
@@ -162,4 +163,20 @@ describe('signing sessions and signing reasons', () => {
     expect((await post('/signing-session/status', { client_id: 'shop', doc_id: docId })).status).toBe(404);
     clock.time = new Date('2026-11-21T10:00:00.000Z');
   });
+
+  it('removes the staging files a killed station left in its documents on sweep, never those of a live writer', async () => {
+    const docId = await prepare();
+    const directory = join(station.dataDir, 'documents', docId);
+    const gone = spawn(process.execPath, ['-e', '']);
+    const deadPid = await new Promise<number>((resolve) => gone.once('exit', () => resolve(gone.pid!)));
+    const stale = `.signed-1.pdf.${deadPid}-0123456789ab.partial`;
+    const live = `.signed-1.pdf.${process.pid}-ba9876543210.partial`;
+    await writeFile(join(directory, stale), 'left by a killed station');
+    await writeFile(join(directory, live), 'being written');
+    await station.data.sessions.sweep();
+    const names = await readdir(directory);
+    expect(names).not.toContain(stale);
+    expect(names).toContain(live);
+  });
 });
+

@@ -9,7 +9,7 @@ import { registerSignCommand } from '../../../src/cli/commands/sign-command.js';
 import { pkcs12SignerResolver } from '../../../src/cli/commands/pkcs12-signer-resolver.js';
 import { StationError } from '../../../src/core/errors/station-error.js';
 import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.js';
-import { writeBigPdf, writeMinimalPdf } from '../../support/signing/signing-test-pdfs.js';
+import { writeMinimalPdf } from '../../support/signing/signing-test-pdfs.js';
 import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig, xmlsecVerify } from '../../support/signing/signing-validators.js';
 import { extractZip } from '../../support/signing/signing-zip-extract.js';
 import { createTestCa, createTestSigner } from '../../support/pki/test-pki.js';
@@ -20,9 +20,9 @@ const pem = (label: string, der: Uint8Array): string => `-----BEGIN ${label}----
 /** In-process run with the password handed over directly: for cases that need no real stdin or stderr. */
 async function signInProcess(args: string[], password = 'pässword'): Promise<{ code: number; error?: StationError }> {
   const program = new Command('signing-station').exitOverride().configureOutput({ writeErr: () => undefined });
-  registerSignCommand(program, (options) => pkcs12SignerResolver(options, async () => Buffer.from(password)));
+  registerSignCommand(program, (options, context) => pkcs12SignerResolver(options, { ...context, readSecret: async () => Buffer.from(password) }));
   try {
-    await program.parseAsync(['node', 'signing-station', 'sign', ...args]);
+    await program.parseAsync(['node', 'signing-station', 'sign', ...args, '--data-dir', join(dir, 'data')]);
     return { code: 0 };
   } catch (error) {
     if (error instanceof StationError) return { code: 1, error };
@@ -30,10 +30,15 @@ async function signInProcess(args: string[], password = 'pässword'): Promise<{ 
   }
 }
 
+async function runTsaChain(): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [cliPath, 'tsa', 'chain', '--data-dir', join(dir, 'data')]);
+  return stdout;
+}
+
 /** The command in a child process: real stdin for --pin-stdin, real stderr for progress. */
 function signCli(args: string[], stdin = ''): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, 'sign', ...args]);
+    const child = spawn(process.execPath, [cliPath, 'sign', ...args, '--data-dir', join(dir, 'data')]);
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', reject);
@@ -103,7 +108,7 @@ describe('signing-station sign', () => {
     const out = join(dir, 'existing.pdf');
     await writeFile(out, 'precious');
     const refused = await signInProcess([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--no-timestamp']);
-    expect(refused.error?.code).toBe('ERR_SIGNING_OUTPUT_EXISTS');
+    expect(refused.error?.message).toMatch(/Refusing to overwrite .*--force/);
     expect(await readFile(out, 'utf8')).toBe('precious');
     const before = await readFile(input);
     const self = await signInProcess([input, '--out', input, '--force', '--pkcs12', p12, '--pin-stdin', '--no-timestamp']);
@@ -115,14 +120,14 @@ describe('signing-station sign', () => {
     expect((await readdir(dir)).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 
-  it('fails cleanly on a wrong password, a missing timestamp choice, and an unavailable token', async () => {
+  it('fails cleanly on a wrong password, conflicting timestamp choices, and an unavailable token', async () => {
     const input = await writeMinimalPdf(join(dir, 'fail.pdf'));
     const out = join(dir, 'fail-out.pdf');
     const wrong = await signInProcess([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--no-timestamp'], 'nope');
     expect(wrong.error?.code).toBe('ERR_SIGNING_PKCS12_UNREADABLE');
-    const noTsa = await signInProcess([input, '--out', out, '--pkcs12', p12, '--pin-stdin']);
-    expect(noTsa.error?.code).toBe('ERR_INPUT_INVALID');
-    expect(noTsa.error?.message).toContain('--tsa');
+    const both = await signInProcess([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--tsa', tsaHttp.url, '--no-timestamp']);
+    expect(both.error?.code).toBe('ERR_INPUT_INVALID');
+    expect(both.error?.message).toContain('--tsa and --no-timestamp');
     const token = await signInProcess([input, '--out', out, '--token', 'TestToken', '--cert', '01', '--no-timestamp']);
     expect(token.error?.message).toContain('PKCS#11');
     const visibleAsice = await signInProcess([join(dir, 'note.txt'), '--out', out, '--pkcs12', p12, '--visible', '--no-timestamp']);
@@ -130,13 +135,11 @@ describe('signing-station sign', () => {
     await expect(stat(out)).rejects.toThrow();
   });
 
-  it('takes --baseline: a timestamped level needs --tsa, --no-timestamp is B-B only, unknown levels are refused', async () => {
+  it('takes --baseline: --no-timestamp is B-B only, unknown levels are refused, B-B has no timestamp', async () => {
     const input = await writeMinimalPdf(join(dir, 'baseline.pdf'));
     const out = join(dir, 'baseline-out.pdf');
     const noTimestamp = await signInProcess([input, '--out', out, '--pkcs12', p12, '--baseline', 'B-LT', '--no-timestamp']);
     expect(noTimestamp.error?.message).toContain('--no-timestamp is the B-B level; --baseline B-LT needs a timestamp');
-    const noTsa = await signInProcess([input, '--out', out, '--pkcs12', p12, '--baseline', 'B-LTA']);
-    expect(noTsa.error?.message).toContain('Give --tsa URL for a timestamped (B-LTA) signature');
     await expect(signInProcess([input, '--out', out, '--pkcs12', p12, '--baseline', 'B-X', '--no-timestamp'])).rejects.toThrow(/Allowed choices are B-B, B-T, B-LT, B-LTA/);
     await expect(stat(out)).rejects.toThrow();
     const bb = await signInProcess([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--baseline', 'B-B']);
@@ -144,14 +147,23 @@ describe('signing-station sign', () => {
     expect(cmsParts(embeddedSignatures(await readFile(out))[0]!.cms).timestampToken).toBeUndefined();
   });
 
-  it('shows progress on stderr for big files', async () => {
-    const input = await writeBigPdf(join(dir, 'big.pdf'), 24 * 1024 * 1024);
-    const out = join(dir, 'big-signed.pdf');
-    const result = await signCli([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--no-timestamp'], 'pässword\n');
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('signing: 50%');
-    expect(result.stderr).toContain('signing: 100%');
-    const report = await pdfsig(nss, out);
-    expect(report.signatures[0]!.valid && report.signatures[0]!.totalDocumentSigned, report.output).toBe(true);
+  it('writes beside the input by default, never over an earlier signed copy, timestamped by the station’s own TSA', async () => {
+    const input = await writeMinimalPdf(join(dir, 'default.pdf'));
+    const first = await signCli([input, '--pkcs12', p12, '--pin-stdin'], 'pässword\n');
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain(`signed: ${join(dir, 'default.signed.pdf')}`);
+    const second = await signCli([input, '--pkcs12', p12, '--pin-stdin'], 'pässword\n');
+    expect(second.stderr).toContain(`signed: ${join(dir, 'default.signed-2.pdf')}`);
+    const [e] = embeddedSignatures(await readFile(join(dir, 'default.signed.pdf')));
+    const parts = cmsParts(e!.cms);
+    expect(parts.timestampToken).toBeDefined();
+    const chain = await runTsaChain();
+    const stationRoot = join(dir, 'station-tsa-root.pem');
+    await writeFile(stationRoot, chain.slice(chain.lastIndexOf('-----BEGIN CERTIFICATE-----')));
+    expect((await opensslTsVerify(parts.signatureValue, parts.timestampToken!, stationRoot)).code).toBe(0);
+    const note = join(dir, 'memo.txt');
+    await writeFile(note, 'memo');
+    const asice = await signCli([note, '--pkcs12', p12, '--pin-stdin', '--no-timestamp'], 'pässword\n');
+    expect(asice.stderr).toContain(`signed: ${join(dir, 'memo.asice')}`);
   });
 });

@@ -70,3 +70,55 @@ export async function startServe(
   const firstLine = await line(0);
   return { child, firstLine, lines, line, stderr: () => stderr };
 }
+
+export interface InteractiveCli {
+  child: ChildProcessWithoutNullStreams;
+  /** Everything printed so far (stdout and stderr together, as a terminal shows them). */
+  output: () => string;
+  /** Resolves once the output matches, with the output so far; rejects if the process ends first. */
+  waitFor: (pattern: RegExp) => Promise<string>;
+  exit: Promise<number | null>;
+}
+
+function interactive(child: ChildProcessWithoutNullStreams): InteractiveCli {
+  let output = '';
+  const waiters: Array<{ pattern: RegExp; resolve: (text: string) => void; reject: (error: Error) => void }> = [];
+  const onData = (chunk: Buffer): void => {
+    output += chunk.toString();
+    for (const waiter of waiters.filter((w) => w.pattern.test(output))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(output);
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exit = new Promise<number | null>((resolve) => child.once('close', resolve));
+  void exit.then((code) => {
+    for (const waiter of waiters.splice(0)) waiter.reject(new Error(`exited with ${code} before printing ${waiter.pattern}: ${output}`));
+  });
+  return {
+    child,
+    output: () => output,
+    waitFor: (pattern) =>
+      pattern.test(output) ? Promise.resolve(output) : new Promise<string>((resolve, reject) => waiters.push({ pattern, resolve, reject })),
+    exit,
+  };
+}
+
+/** Starts the command with pipes, to answer it as its output comes (a PIN once it is asked for, a kill mid-way). */
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): InteractiveCli {
+  assertBuilt();
+  return interactive(spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, ...env } }));
+}
+
+const shellQuote = (arg: string): string => `'${arg.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Starts the command on a real pseudo-terminal (util-linux `script`): what is written to `child.stdin` is typed on
+ * the terminal, and the output is the screen, echo included, so a test can see what a person would.
+ */
+export function spawnCliOnTerminal(args: string[], env: NodeJS.ProcessEnv = {}): InteractiveCli {
+  assertBuilt();
+  const command = [process.execPath, cliPath, ...args].map(shellQuote).join(' ');
+  return interactive(spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], { env: { ...process.env, ...env } }));
+}

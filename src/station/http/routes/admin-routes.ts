@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { clientCreateRequestSchema, promptAnswerSchema, type Overview } from '../../../core/schemas/admin-api.js';
+import { clientCreateRequestSchema, promptAnswerSchema, verifyRequestSchema, type Overview, type VerifyRequest } from '../../../core/schemas/admin-api.js';
+import type { DocumentVerification } from '../../../core/schemas/verification-report.js';
 import { clientIdSchema } from '../../../core/schemas/client-registration.js';
 import { parseZod } from '../../validation/parse-zod.js';
 import type { ClientRegistry } from '../../clients/client-registry.js';
@@ -14,7 +15,12 @@ export interface AdminRouteDeps {
   audit: AuditLog;
   tokens: TokenRegistry;
   prompts: UiPromptBroker;
+  /** The verify screen: the same verification as `signing-station verify` (src/station/verification). */
+  verify: (request: VerifyRequest) => Promise<DocumentVerification>;
 }
+
+/** Base64 of a 36 MB document, with room for the JSON around it. */
+const VERIFY_BODY_LIMIT = 50 * 1024 * 1024;
 
 const clientParams = z.object({ clientId: clientIdSchema });
 const promptParams = z.object({ id: z.string().uuid() });
@@ -48,6 +54,8 @@ export function adminRoutes(deps: AdminRouteDeps): FastifyPluginAsync {
       const { limit } = parseZod(auditQuery, request.query, 'Invalid audit query');
       return deps.audit.list(limit);
     });
+
+    app.post('/verify', { config, bodyLimit: VERIFY_BODY_LIMIT }, async (request) => deps.verify(parseZod(verifyRequestSchema, request.body, 'Invalid file to verify')));
 
     app.get('/prompts', { config }, async () => deps.prompts.pending());
 

@@ -5,6 +5,8 @@ import { UnsupportedDocumentError } from '../signing-errors.js';
 import { mediaTypeOf } from './media-type-of.js';
 
 export const ASICE_MEDIA_TYPE = 'application/vnd.etsi.asic-e+zip';
+/** ASiC-S (one data file), read by verification only: the station writes ASiC-E. */
+export const ASICS_MEDIA_TYPE = 'application/vnd.etsi.asic-s+zip';
 const MANIFEST_NS = 'urn:oasis:names:tc:opendocument:xmlns:manifest:1.0';
 /** More entries than a signed container carries; a zip claiming more is refused before anything is read. */
 export const MAX_ASICE_ENTRIES = 10_000;
@@ -26,6 +28,8 @@ export class AsiceContainerReader {
   private constructor(
     private readonly zip: yauzl.ZipFile,
     readonly entries: AsiceEntry[],
+    /** The container's mimetype: ASiC-E, or ASiC-S when opened with `acceptAsicS`. */
+    public mediaType: string,
     /** Data files (root-level payload) with their media types from the manifest. */
     readonly dataFiles: { name: string; mediaType: string }[],
   ) {}
@@ -35,7 +39,7 @@ export class AsiceContainerReader {
     return head.length >= 38 && head.readUInt32LE(0) === 0x04034b50 && head.toString('latin1', 30, 38) === 'mimetype';
   }
 
-  static async open(path: string): Promise<AsiceContainerReader> {
+  static async open(path: string, options: { acceptAsicS?: boolean } = {}): Promise<AsiceContainerReader> {
     const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
       yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z))),
     ).catch((cause: Error) => {
@@ -59,10 +63,11 @@ export class AsiceContainerReader {
       zip.close();
       throw cause instanceof UnsupportedDocumentError ? cause : new UnsupportedDocumentError(`Not a readable ASiC-E container: ${(cause as Error).message}`, { cause });
     });
-    const reader = new AsiceContainerReader(zip, entries, []);
+    const reader = new AsiceContainerReader(zip, entries, ASICE_MEDIA_TYPE, []);
     try {
       const first = entries[0];
-      if (!first || first.name !== 'mimetype' || first.compressed || (await reader.readText('mimetype', MAX_MIMETYPE_BYTES)).trim() !== ASICE_MEDIA_TYPE) {
+      reader.mediaType = first && first.name === 'mimetype' && !first.compressed ? (await reader.readText('mimetype', MAX_MIMETYPE_BYTES)).trim() : '';
+      if (reader.mediaType !== ASICE_MEDIA_TYPE && !(options.acceptAsicS && reader.mediaType === ASICS_MEDIA_TYPE)) {
         throw new UnsupportedDocumentError('Not an ASiC-E container: the first entry must be a stored mimetype of application/vnd.etsi.asic-e+zip.');
       }
       const manifestTypes = new Map<string, string>();

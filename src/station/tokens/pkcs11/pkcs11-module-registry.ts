@@ -112,6 +112,11 @@ async function assertReadable(path: string): Promise<void> {
   } catch {
     throw new InvalidInputError(`No readable file at ${path}.`, { path: ['not found or not readable'] });
   }
+  if ((await stat(path)).isDirectory()) {
+    throw new InvalidInputError(`${path} is a directory, not a PKCS#11 library. If it is an NSS database (it holds cert9.db), add it as an NSS database (CLI: --nss-database).`, {
+      path: ['a directory'],
+    });
+  }
 }
 
 /** `trustedSha256`: the file must still be the one the user confirmed when it is opened. */

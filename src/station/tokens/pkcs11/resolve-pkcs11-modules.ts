@@ -62,7 +62,8 @@ function pathModule(path: string, origin: Pkcs11ModuleSpec['origin']): Pkcs11Mod
   return { path, name: basename(path), kind: 'pkcs11', origin, rescanByReinitialize: /softhsm/i.test(basename(path)) };
 }
 
-async function firstExisting(paths: readonly string[]): Promise<string | undefined> {
+/** The first of `paths` that exists and is readable. */
+export async function firstExisting(paths: readonly string[]): Promise<string | undefined> {
   for (const path of paths) {
     try {
       await access(path, constants.R_OK);

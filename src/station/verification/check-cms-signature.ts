@@ -1,0 +1,137 @@
+import { constants, createHash, createPublicKey, verify } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
+import { x509 } from '../pki/x509.js';
+import { VerificationError } from './verification-error.js';
+
+const OID = {
+  signedData: '1.2.840.113549.1.7.2',
+  messageDigest: '1.2.840.113549.1.9.4',
+  signingTime: '1.2.840.113549.1.9.5',
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
+  archiveTimeStampV3: '0.4.0.1733.2.4',
+  rsaPss: '1.2.840.113549.1.1.10',
+  ecdsaPrefix: '1.2.840.10045.',
+};
+
+/** What one CMS SignedData says and whether it holds: the shared core of PAdES, CAdES and timestamp checks. */
+export interface CmsSignatureCheck {
+  signerCertificate: x509.X509Certificate | undefined;
+  /** Every certificate the CMS carries (the chain the signer embedded). */
+  certificates: x509.X509Certificate[];
+  /** DER CRLs the CMS carries. */
+  crls: Uint8Array[];
+  digestAlgorithm: HashAlgorithm | undefined;
+  signingTime: Date | undefined;
+  signatureValue: Uint8Array;
+  /** The signature timestamp token (unsigned attribute), DER. */
+  timestampToken: Uint8Array | undefined;
+  hasArchiveTimestamp: boolean;
+  eContentType: string;
+  /** The encapsulated content (a timestamp token's TSTInfo); undefined for detached signatures. */
+  eContent: Uint8Array | undefined;
+  intact: boolean;
+  problems: string[];
+}
+
+/** Hashes the detached content (PDF byte ranges, the data file of a .p7s) with the signer's digest algorithm. */
+export type ContentDigest = (algorithm: HashAlgorithm) => Promise<Uint8Array>;
+
+/**
+ * Checks the first signer of a CMS SignedData: the message-digest attribute against the content (encapsulated,
+ * or detached through `contentDigest`), and the signature over the signed attributes with the signer
+ * certificate's key. Parsing by pkijs; the signature check by node:crypto on the exact signed bytes.
+ */
+export async function checkCmsSignature(der: Uint8Array, contentDigest?: ContentDigest): Promise<CmsSignatureCheck> {
+  const signedData = parseSignedData(der);
+  const signerInfo = signedData.signerInfos[0];
+  if (!signerInfo) throw new VerificationError('The CMS signature has no signer.');
+  const certificates = (signedData.certificates ?? [])
+    .filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
+    .map((c) => new x509.X509Certificate(c.toSchema().toBER(false)));
+  const eContent = signedData.encapContentInfo.eContent?.getValue();
+  const check: CmsSignatureCheck = {
+    signerCertificate: findSigner(signerInfo, certificates),
+    certificates,
+    crls: (signedData.crls ?? []).filter((c): c is pkijs.CertificateRevocationList => c instanceof pkijs.CertificateRevocationList).map((c) => new Uint8Array(c.toSchema().toBER(false))),
+    digestAlgorithm: hashAlgorithmOf(signerInfo.digestAlgorithm.algorithmId),
+    signingTime: signingTimeOf(signerInfo),
+    signatureValue: new Uint8Array(signerInfo.signature.getValue()).slice(),
+    timestampToken: unsignedAttribute(signerInfo, OID.signatureTimeStampToken),
+    hasArchiveTimestamp: unsignedAttribute(signerInfo, OID.archiveTimeStampV3) !== undefined,
+    eContentType: signedData.encapContentInfo.eContentType,
+    eContent: eContent ? new Uint8Array(eContent) : undefined,
+    intact: false,
+    problems: [],
+  };
+  await checkIntegrity(check, signerInfo, contentDigest);
+  return check;
+}
+
+function parseSignedData(der: Uint8Array): pkijs.SignedData {
+  try {
+    const contentInfo = pkijs.ContentInfo.fromBER(Uint8Array.from(der));
+    if (contentInfo.contentType !== OID.signedData) throw new TypeError(`content type ${contentInfo.contentType}`);
+    return new pkijs.SignedData({ schema: contentInfo.content });
+  } catch (cause) {
+    throw new VerificationError(`Not a CMS signature (${(cause as Error).message}).`, { cause });
+  }
+}
+
+async function checkIntegrity(check: CmsSignatureCheck, signerInfo: pkijs.SignerInfo, contentDigest: ContentDigest | undefined): Promise<void> {
+  const { digestAlgorithm, signerCertificate } = check;
+  if (!digestAlgorithm) return void check.problems.push(`unsupported digest algorithm ${signerInfo.digestAlgorithm.algorithmId}`);
+  if (!signerCertificate) return void check.problems.push('the signer certificate is not in the signature');
+  if (!signerInfo.signedAttrs) return void check.problems.push('no signed attributes (not a CAdES signature)');
+  const expected = signedAttribute(signerInfo, OID.messageDigest);
+  const actual = check.eContent ? createHash(HASH_ALGORITHMS[digestAlgorithm].nodeName).update(check.eContent).digest() : await contentDigest?.(digestAlgorithm);
+  if (!expected || !actual || !Buffer.from(expected.valueBlock.valueHexView).equals(Buffer.from(actual))) {
+    return void check.problems.push('the signed content was changed after signing (its digest does not match)');
+  }
+  const signedBytes = new Uint8Array(signerInfo.signedAttrs.encodedValue.byteLength ? signerInfo.signedAttrs.encodedValue : signerInfo.signedAttrs.toSchema().toBER(false)).slice();
+  signedBytes[0] = 0x31; // signed as a SET OF, stored as [0] IMPLICIT
+  if (!verifySignatureValue(signerInfo.signatureAlgorithm.algorithmId, digestAlgorithm, signerCertificate, signedBytes, check.signatureValue)) {
+    return void check.problems.push('the signature value does not match the signer certificate');
+  }
+  check.intact = true;
+}
+
+function verifySignatureValue(algorithmOid: string, digest: HashAlgorithm, certificate: x509.X509Certificate, data: Uint8Array, signature: Uint8Array): boolean {
+  const key = createPublicKey({ key: Buffer.from(certificate.publicKey.rawData), format: 'der', type: 'spki' });
+  const pss = algorithmOid === OID.rsaPss ? { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO } : {};
+  const ecdsa = algorithmOid.startsWith(OID.ecdsaPrefix) || key.asymmetricKeyType === 'ec' ? { dsaEncoding: 'der' as const } : {};
+  try {
+    return verify(HASH_ALGORITHMS[digest].nodeName, data, { key, ...pss, ...ecdsa }, signature);
+  } catch {
+    return false;
+  }
+}
+
+function findSigner(signerInfo: pkijs.SignerInfo, certificates: x509.X509Certificate[]): x509.X509Certificate | undefined {
+  const sid = signerInfo.sid;
+  if (sid instanceof pkijs.IssuerAndSerialNumber) {
+    const serial = Buffer.from(sid.serialNumber.valueBlock.valueHexView).toString('hex').replace(/^0+/, '');
+    return certificates.find((c) => c.serialNumber.toLowerCase().replace(/^0+/, '') === serial);
+  }
+  const keyId = Buffer.from((sid as asn1js.OctetString).valueBlock.valueHexView).toString('hex');
+  return certificates.find((c) => c.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId === keyId);
+}
+
+function hashAlgorithmOf(oid: string): HashAlgorithm | undefined {
+  return Object.values(HASH_ALGORITHMS).find((info) => info.oid === oid)?.name;
+}
+
+function signedAttribute(signerInfo: pkijs.SignerInfo, type: string): asn1js.OctetString | undefined {
+  return signerInfo.signedAttrs?.attributes.find((a) => a.type === type)?.values[0] as asn1js.OctetString | undefined;
+}
+
+function signingTimeOf(signerInfo: pkijs.SignerInfo): Date | undefined {
+  const value = signerInfo.signedAttrs?.attributes.find((a) => a.type === OID.signingTime)?.values[0] as asn1js.UTCTime | asn1js.GeneralizedTime | undefined;
+  return value?.toDate();
+}
+
+function unsignedAttribute(signerInfo: pkijs.SignerInfo, type: string): Uint8Array | undefined {
+  const value = signerInfo.unsignedAttrs?.attributes.find((a) => a.type === type)?.values[0];
+  return value ? new Uint8Array(value.toBER(false)) : undefined;
+}

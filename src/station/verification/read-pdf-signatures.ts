@@ -1,0 +1,121 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { inflateSync } from 'node:zlib';
+import { PdfDocumentReader } from '../signing/pdf/pdf-document-reader.js';
+import { PdfDict, PdfName, PdfRef, PdfString, type PdfValue } from '../signing/pdf/pdf-object.js';
+
+/** One signature dictionary of a PDF: what it signs (/ByteRange), its CMS (/Contents) and what it says. */
+export interface PdfSignatureField {
+  byteRange: [number, number, number, number];
+  cms: Uint8Array;
+  /** ETSI.RFC3161 for a document timestamp, ETSI.CAdES.detached or adbe.pkcs7.detached for signatures. */
+  subFilter: string;
+  reason: string | null;
+  /** /M, as the signer's clock said. */
+  claimedTime: Date | null;
+}
+
+export interface PdfSignatures {
+  size: number;
+  fields: PdfSignatureField[];
+  /** DER CRLs and whether OCSP responses are in the document security store (/DSS): validation data for B-LT. */
+  dss: { crls: Uint8Array[]; hasOcsps: boolean } | undefined;
+  /** Streams the signed byte ranges of one field through `update`. */
+  readRanges(field: PdfSignatureField, update: (chunk: Uint8Array) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MAX_FIELDS = 10_000;
+const CHUNK = 1024 * 1024;
+
+/** Finds the signature fields of a PDF through its AcroForm (ISO 32000-1 12.7, 12.8) with the station's reader. */
+export async function readPdfSignatures(path: string): Promise<PdfSignatures> {
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    const reader = await PdfDocumentReader.open(file, size);
+    const catalog = await reader.direct(reader.trailer.get('Root'));
+    const fields: PdfSignatureField[] = [];
+    if (catalog instanceof PdfDict) {
+      const acroForm = await reader.direct(catalog.get('AcroForm'));
+      if (acroForm instanceof PdfDict) await collectFields(reader, await reader.direct(acroForm.get('Fields')), fields);
+    }
+    const dss = catalog instanceof PdfDict ? await readDss(reader, await reader.direct(catalog.get('DSS'))) : undefined;
+    return { size, fields, dss, readRanges: (field, update) => readRanges(file, field, update), close: () => file.close() };
+  } catch (error) {
+    await file.close();
+    throw error;
+  }
+}
+
+async function collectFields(reader: PdfDocumentReader, list: PdfValue | undefined, into: PdfSignatureField[], depth = 0): Promise<void> {
+  if (!Array.isArray(list) || depth > 16) return;
+  for (const item of list) {
+    if (into.length >= MAX_FIELDS) return;
+    const field = await reader.direct(item);
+    if (!(field instanceof PdfDict)) continue;
+    await collectFields(reader, await reader.direct(field.get('Kids')), into, depth + 1);
+    const value = await reader.direct(field.get('V'));
+    const signature = value instanceof PdfDict ? signatureField(value) : undefined;
+    if (signature) into.push(signature);
+  }
+}
+
+function signatureField(dict: PdfDict): PdfSignatureField | undefined {
+  const range = dict.get('ByteRange');
+  const contents = dict.get('Contents');
+  if (!Array.isArray(range) || range.length !== 4 || !range.every((n) => typeof n === 'number') || !(contents instanceof PdfString)) return undefined;
+  const subFilter = dict.get('SubFilter');
+  const reason = dict.get('Reason');
+  const time = dict.get('M');
+  return {
+    byteRange: range as [number, number, number, number],
+    cms: contents.bytes,
+    subFilter: subFilter instanceof PdfName ? subFilter.name : '',
+    reason: reason instanceof PdfString ? pdfText(reason.bytes) : null,
+    claimedTime: time instanceof PdfString ? pdfDate(pdfText(time.bytes)) : null,
+  };
+}
+
+async function readDss(reader: PdfDocumentReader, dss: PdfValue | undefined): Promise<PdfSignatures['dss']> {
+  if (!(dss instanceof PdfDict)) return undefined;
+  const crls = await reader.direct(dss.get('CRLs'));
+  const ocsps = await reader.direct(dss.get('OCSPs'));
+  const streams = Array.isArray(crls) ? crls.filter((ref): ref is PdfRef => ref instanceof PdfRef) : [];
+  const decoded = await Promise.all(streams.map(async (ref) => streamBytes(await reader.object(ref.num))));
+  return { crls: decoded.filter((bytes): bytes is Uint8Array => bytes !== undefined), hasOcsps: Array.isArray(ocsps) && ocsps.length > 0 };
+}
+
+function streamBytes(object: { value: PdfValue; stream?: Uint8Array }): Uint8Array | undefined {
+  if (!object.stream || !(object.value instanceof PdfDict)) return undefined;
+  const filter = object.value.get('Filter');
+  if (filter === undefined) return object.stream;
+  return filter instanceof PdfName && filter.name === 'FlateDecode' ? inflateSync(object.stream) : undefined;
+}
+
+async function readRanges(file: FileHandle, field: PdfSignatureField, update: (chunk: Uint8Array) => void): Promise<void> {
+  const [start1, length1, start2, length2] = field.byteRange;
+  for (const [start, length] of [[start1, length1], [start2, length2]] as const) {
+    for (let done = 0; done < length; ) {
+      const buffer = Buffer.alloc(Math.min(CHUNK, length - done));
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, start + done);
+      if (bytesRead === 0) return;
+      update(buffer.subarray(0, bytesRead));
+      done += bytesRead;
+    }
+  }
+}
+
+/** A PDF text string: UTF-16BE with a byte order mark, else PDFDocEncoding (Latin-1 for the printable range). */
+function pdfText(bytes: Uint8Array): string {
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return Buffer.from(bytes.subarray(2)).swap16().toString('utf16le');
+  return Buffer.from(bytes).toString('latin1');
+}
+
+/** D:YYYYMMDDHHmmSS+HH'mm' (ISO 32000-1 7.9.4). */
+function pdfDate(text: string): Date | null {
+  const m = /^D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(Z|[+-]\d{2}'?\d{2}'?)?/.exec(text);
+  if (!m) return null;
+  const zone = !m[7] || m[7] === 'Z' ? 'Z' : `${m[7].slice(0, 3)}:${m[7].replace(/'/g, '').slice(3, 5)}`;
+  const date = new Date(`${m[1]}-${m[2] ?? '01'}-${m[3] ?? '01'}T${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}${zone}`);
+  return Number.isNaN(date.getTime()) ? null : date;
+}

@@ -1,0 +1,138 @@
+import { createHash, webcrypto } from 'node:crypto';
+import { DOMParser, type Element } from '@xmldom/xmldom';
+import { Application, SignedXml, XmlCanonicalizer } from 'xmldsigjs';
+import type { DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
+import { ASICS_MEDIA_TYPE, AsiceContainerReader } from '../signing/asice/asice-container-reader.js';
+import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
+import { checkCmsSignature } from './check-cms-signature.js';
+import { reportCmsSignature } from './report-cms-signature.js';
+import { reportTimestamp } from './report-timestamp.js';
+import { x509 } from '../pki/x509.js';
+import { checkCertificateChain } from './check-certificate-chain.js';
+import { checkTimestampToken } from './check-timestamp-token.js';
+import { VerificationError } from './verification-error.js';
+
+const NS = { ds: 'http://www.w3.org/2000/09/xmldsig#', xades: 'http://uri.etsi.org/01903/v1.3.2#' };
+const MAX_SIGNATURE_XML = 4 * 1024 * 1024;
+const MAX_DATA_FILE = 512 * 1024 * 1024;
+
+Application.setEngine('NodeJS', webcrypto as never);
+
+/**
+ * Every signature of an ASiC container: XAdES (ASiC-E, or ASiC-S's signatures.xml) checked by xmldsigjs against the
+ * data files; in ASiC-S also a CAdES signature.p7s or an RFC 3161 timestamp.tst over its one data file.
+ */
+export async function verifyAsic(path: string, anchors: readonly x509.X509Certificate[]): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
+  const container = await AsiceContainerReader.open(path, { acceptAsicS: true }).catch((cause: Error) => {
+    throw new VerificationError(cause.message, { cause });
+  });
+  try {
+    const signatures: SignatureVerification[] = [];
+    for (const name of container.signatureFiles) signatures.push(await verifyXades(await readEntry(container, name, MAX_SIGNATURE_XML), container, anchors));
+    if (container.mediaType !== ASICS_MEDIA_TYPE) return { format: 'asice', signatures };
+    signatures.push(...(await verifyAsicSCms(container, anchors)));
+    return { format: 'asics', signatures };
+  } finally {
+    container.close();
+  }
+}
+
+/** ASiC-S's META-INF/signature.p7s (CAdES, detached) and META-INF/timestamp.tst, each over the one data file. */
+async function verifyAsicSCms(container: AsiceContainerReader, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification[]> {
+  const [dataFile, ...others] = container.dataFiles;
+  if (!dataFile || others.length > 0) throw new VerificationError('An ASiC-S container holds exactly one data file.');
+  const data = await readEntry(container, dataFile.name, MAX_DATA_FILE);
+  const names = new Set(container.entries.map((e) => e.name));
+  const results: SignatureVerification[] = [];
+  if (names.has('META-INF/signature.p7s')) {
+    const check = await checkCmsSignature(await readEntry(container, 'META-INF/signature.p7s', MAX_SIGNATURE_XML), async (algorithm) =>
+      createHash(HASH_ALGORITHMS[algorithm].nodeName).update(data).digest(),
+    );
+    results.push(await reportCmsSignature(check, { kind: 'CAdES', anchors }));
+  }
+  if (names.has('META-INF/timestamp.tst')) {
+    results.push(reportTimestamp(await checkTimestampToken(await readEntry(container, 'META-INF/timestamp.tst', MAX_SIGNATURE_XML), anchors, data), null));
+  }
+  return results;
+}
+
+async function readEntry(container: AsiceContainerReader, name: string, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of await container.openEntry(name)) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw new VerificationError(`The container's ${name} is larger than ${maxBytes} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification> {
+  if (/<!DOCTYPE/i.test(xml.toString('utf8'))) throw new VerificationError('A signature file declares a DOCTYPE, which XAdES never does.');
+  const doc = new DOMParser().parseFromString(xml.toString('utf8'), 'application/xml');
+  const element = doc.getElementsByTagNameNS(NS.ds, 'Signature')[0];
+  if (!element) throw new VerificationError('A signature file holds no ds:Signature.');
+  const signer = new x509.X509Certificate(Buffer.from(text(element, NS.ds, 'X509Certificate').replace(/\s+/g, ''), 'base64'));
+  const intact = await xmlSignatureHolds(element, container);
+  const token = text(element, NS.xades, 'EncapsulatedTimeStamp');
+  const signatureValue = element.getElementsByTagNameNS(NS.ds, 'SignatureValue')[0];
+  const timestamp = token && signatureValue ? await checkTimestampToken(Buffer.from(token.replace(/\s+/g, ''), 'base64'), anchors, timestampedBytes(element, signatureValue)) : undefined;
+  const trustedTime = timestamp?.valid ? new Date(timestamp.time) : new Date();
+  const pool = [...element.getElementsByTagNameNS(NS.ds, 'X509Certificate')].map((c) => new x509.X509Certificate(Buffer.from((c.textContent ?? '').replace(/\s+/g, ''), 'base64')));
+  const chain = await checkCertificateChain(signer, pool, anchors, trustedTime);
+  const hasValidationData = element.getElementsByTagNameNS(NS.xades, 'RevocationValues').length > 0;
+  const archived = element.getElementsByTagNameNS('http://uri.etsi.org/01903/v1.4.1#', 'ArchiveTimeStamp').length > 0;
+  const timestampReport = timestamp ? { time: timestamp.time, authority: timestamp.authority, valid: timestamp.valid, trusted: timestamp.trusted, problems: timestamp.problems } : null;
+  return {
+    kind: 'XAdES',
+    signer: signer.subject,
+    issuer: signer.issuer,
+    serialNumber: signer.serialNumber,
+    claimedTime: text(element, NS.xades, 'SigningTime') || null,
+    reason: text(element, NS.xades, 'CommitmentTypeQualifier') || null,
+    level: !timestamp ? 'B-B' : !hasValidationData ? 'B-T' : archived ? 'B-LTA' : 'B-LT',
+    intact,
+    coversWholeDocument: null,
+    chain,
+    revocation: 'not embedded',
+    timestamp: timestampReport,
+    valid: intact && chain.trusted && (!timestampReport || (timestampReport.valid && timestampReport.trusted)),
+    problems: [...(intact ? [] : ['the signed files or signed properties were changed after signing']), ...chain.problems, ...(timestampReport?.problems ?? [])],
+  };
+}
+
+/**
+ * The ds:Signature's references (data files by name, signed properties by id) and its value, by xmldsigjs, with
+ * the key of the certificate in its KeyInfo (the one reported as the signer).
+ */
+async function xmlSignatureHolds(element: Element, container: AsiceContainerReader): Promise<boolean> {
+  const signed = new SignedXml(element.ownerDocument as never);
+  signed.LoadXml(element as never);
+  signed.contentHandler = async (reference) => {
+    const uri = reference.Uri ?? '';
+    if (uri.startsWith('#')) return null;
+    const name = decodeURIComponent(uri);
+    if (!container.dataFiles.some((file) => file.name === name)) return new Uint8Array(0);
+    return Uint8Array.from(await readEntry(container, name, MAX_DATA_FILE));
+  };
+  try {
+    return await signed.Verify();
+  } catch {
+    return false;
+  }
+}
+
+function text(element: Element, namespace: string, localName: string): string {
+  return element.getElementsByTagNameNS(namespace, localName)[0]?.textContent?.trim() ?? '';
+}
+
+/**
+ * The bytes a XAdES SignatureTimeStamp covers: the ds:SignatureValue element canonicalised with the method the
+ * timestamp names (ETSI EN 319 132-1 5.3; inclusive C14N when it names none).
+ */
+function timestampedBytes(signature: Element, signatureValue: Element): Buffer {
+  const stamp = signature.getElementsByTagNameNS(NS.xades, 'SignatureTimeStamp')[0];
+  const method = stamp?.getElementsByTagNameNS(NS.ds, 'CanonicalizationMethod')[0]?.getAttribute('Algorithm') ?? '';
+  const canonicalizer = new XmlCanonicalizer(method.endsWith('#WithComments'), method.includes('xml-exc-c14n'));
+  return Buffer.from(canonicalizer.Canonicalize(signatureValue as unknown as Parameters<XmlCanonicalizer['Canonicalize']>[0]), 'utf8');
+}

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import type { SignatureVerification } from '../../core/schemas/verification-report.js';
+import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
+import type { x509 } from '../pki/x509.js';
+import { checkCmsSignature } from './check-cms-signature.js';
+import { checkTimestampToken } from './check-timestamp-token.js';
+import { reportTimestamp } from './report-timestamp.js';
+import { readPdfSignatures, type PdfSignatureField, type PdfSignatures } from './read-pdf-signatures.js';
+import { reportCmsSignature } from './report-cms-signature.js';
+
+const DOCUMENT_TIMESTAMP = 'ETSI.RFC3161';
+
+/** Every signature and document timestamp of a PDF, in the order they were added. */
+export async function verifyPdf(path: string, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification[]> {
+  const pdf = await readPdfSignatures(path);
+  try {
+    const fields = [...pdf.fields].sort((a, b) => a.byteRange[3] + a.byteRange[2] - (b.byteRange[3] + b.byteRange[2]));
+    const results: SignatureVerification[] = [];
+    for (const [index, field] of fields.entries()) {
+      const archived = fields.slice(index + 1).some((later) => later.subFilter === DOCUMENT_TIMESTAMP);
+      results.push(field.subFilter === DOCUMENT_TIMESTAMP ? await verifyDocumentTimestamp(pdf, field, anchors) : await verifySignature(pdf, field, anchors, archived));
+    }
+    return results;
+  } finally {
+    await pdf.close();
+  }
+}
+
+async function rangesDigest(pdf: PdfSignatures, field: PdfSignatureField, algorithm: HashAlgorithm): Promise<Uint8Array> {
+  const hash = createHash(HASH_ALGORITHMS[algorithm].nodeName);
+  await pdf.readRanges(field, (chunk) => hash.update(chunk));
+  return hash.digest();
+}
+
+const coversWhole = (pdf: PdfSignatures, field: PdfSignatureField): boolean => field.byteRange[2] + field.byteRange[3] === pdf.size;
+
+async function verifySignature(pdf: PdfSignatures, field: PdfSignatureField, anchors: readonly x509.X509Certificate[], archived: boolean): Promise<SignatureVerification> {
+  const check = await checkCmsSignature(field.cms, (algorithm) => rangesDigest(pdf, field, algorithm));
+  return reportCmsSignature(check, {
+    kind: 'PAdES',
+    anchors,
+    reason: field.reason,
+    claimedTime: field.claimedTime,
+    coversWholeDocument: coversWhole(pdf, field),
+    ...(pdf.dss ? { extraCrls: pdf.dss.crls, hasOcsps: pdf.dss.hasOcsps } : {}),
+    archived,
+  });
+}
+
+/** A document timestamp (B-LTA): a timestamp token whose imprint is the hash of the byte ranges. */
+async function verifyDocumentTimestamp(pdf: PdfSignatures, field: PdfSignatureField, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification> {
+  const timestamp = await checkTimestampToken(field.cms, anchors, (algorithm) => rangesDigest(pdf, field, algorithm));
+  return reportTimestamp(timestamp, coversWhole(pdf, field));
+}

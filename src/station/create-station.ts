@@ -20,6 +20,7 @@ import { readBearerCredential } from './http/read-bearer-credential.js';
 import { uiSessionRoutes } from './http/routes/ui-session-routes.js';
 import { createHttpServer } from './http/create-http-server.js';
 import { uiRoutes } from './http/routes/ui-routes.js';
+import { clientRoutes } from './http/routes/client-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { signingSessionRoutes } from './sessions/signing-session-routes.js';
@@ -182,6 +183,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const iframeHelper = new IframeHelperService({ tickets: frameTickets, tokens: () => tokens.tokens(), onTokensChange: (listener) => tokens.onChange(listener), pending: pendingSignatures, userPrompt });
   await http.register(iframeHelperRoutes({ clients: data.clients, sessions: data.sessions, tickets: frameTickets, service: iframeHelper }), { prefix: '/web-element' });
   await http.register(uiRoutes(), { prefix: '/ui' });
+  await http.register(clientRoutes({ clients: data.clients }), { prefix: '/client' });
   await http.register(uiSessionRoutes(sessions), { prefix: '/admin/api' });
   await http.register(
     adminRoutes({

@@ -11,6 +11,7 @@ import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-
 import { minimalPdf } from '../support/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing-validators.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/iframe-integrator.js';
+import { runModule } from '../support/client-integrator.js';
 
 const SECRET = 'shop-api-secret-0123456789';
 
@@ -46,7 +47,7 @@ describe('iframe certificate helper in Chromium', () => {
       modules: [{ path: SOFTHSM_MODULE, name: 'SoftHSM', kind: 'pkcs11', origin: 'config', rescanByReinitialize: true }],
     });
     station = await startTestStation({}, { tokenSources: [source], userPrompt: prompt });
-    integrator = await startIntegrator();
+    integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
     stranger = await startIntegrator();
     await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
     await station.data.clients.upsert({ clientId: 'other', allowedOrigins: ['https://other.example'] }, Buffer.from(SECRET));
@@ -82,6 +83,54 @@ describe('iframe certificate helper in Chromium', () => {
     expect(report.signatures, report.output).toHaveLength(1);
     expect(report.signatures[0]).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
     await page.close();
+  });
+
+  it('signs a PDF with a USB token through the station’s own client (serviceBrowserClient); pdfsig accepts it', async () => {
+    const docId = await prepare();
+    const page = await browser.newPage();
+    await page.goto(`${integrator.origin}/`);
+    const outcome = await runModule(page, {
+      client: 'serviceBrowserClient',
+      kind: 'signature',
+      module: 'idCardSignature',
+      settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl },
+      options: { iframeHolder: true },
+    });
+    expect(outcome.calls).toEqual(['success', 'finished']);
+    expect(outcome.result).toMatchObject({ data: { status: 'OK', signing_session_status: 'SIGNED' } });
+    expect(prompt.confirms.at(-1)).toMatchObject({ purpose: 'sign', requester: integrator.origin });
+
+    const download = await fetch(`${station.baseUrl}/api/signatures/download-signed-file`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'shop', secret: SECRET, doc_id: docId }),
+    });
+    const signed = Buffer.from(((await download.json()) as { signed_file_contents: string }).signed_file_contents, 'base64');
+    await writeFile(join(dir, 'signed-ours.pdf'), signed);
+    const report = await pdfsig(await createNssDb(join(dir, 'nss-ours'), softhsm.ca.pem), join(dir, 'signed-ours.pdf'));
+    expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
+    await page.close();
+  });
+
+  it('the station’s own client fails (not as a cancel) when the user declines the signature in the station', async () => {
+    const docId = await prepare();
+    const page = await browser.newPage();
+    await page.goto(`${integrator.origin}/`);
+    prompt.agree = false;
+    try {
+      const outcome = await runModule(page, {
+        client: 'serviceBrowserClient',
+        kind: 'signature',
+        module: 'idCardSignature',
+        settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl },
+        options: { iframeHolder: true },
+      });
+      expect(outcome.calls).toEqual(['fail', 'finished']);
+      expect(outcome.error?.userMessage).toMatch(/declined/i);
+    } finally {
+      prompt.agree = true;
+      await page.close();
+    }
   });
 
   it('announces itself to an allowed embedder, answers only it, and refuses a digest it did not prepare', async () => {

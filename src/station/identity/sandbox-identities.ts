@@ -24,6 +24,8 @@ const person = (country: string, idcode: string, firstname: string, lastname: st
 });
 
 export const SMART_ID_IDENTITIES: readonly SandboxIdentity[] = [
+  // The demo account the service's own documentation and integrators' test code use.
+  { person: person('EE', '10101010005', 'DEMO', 'SMART-ID', '1801-01-01'), behaviour: 'OK' },
   { person: person('EE', '30303039914', 'OK', 'TESTNUMBER', '1903-03-03'), behaviour: 'OK' },
   { person: person('LT', '30303039914', 'OK', 'TESTNUMBER', '1903-03-03'), behaviour: 'OK' },
   { person: person('EE', '30403039917', 'REFUSED', 'TESTNUMBER', '1904-03-03'), behaviour: 'USER_REFUSED' },

@@ -1,0 +1,74 @@
+// Runs a module of either browser client (the published one, `eidEasyBrowserClient`, or the station's,
+// `serviceBrowserClient`) in an integrator page and records its callbacks, so one test drives both clients.
+import type { Page } from 'playwright-core';
+
+export type ClientGlobal = 'eidEasyBrowserClient' | 'serviceBrowserClient';
+export const BOTH_CLIENTS: readonly ClientGlobal[] = ['serviceBrowserClient', 'eidEasyBrowserClient'];
+
+export interface ModuleRunRequest {
+  client: ClientGlobal;
+  kind: 'identification' | 'signature';
+  module: string;
+  /** JSON settings; apiEndpoints are given as URLs and turned into the functions the clients expect. */
+  settings: { clientId: string; docId?: string; countryCode?: string; language?: string; redirectUri?: string; base: string; identityStart?: string; identityFinish?: string; readCard?: string };
+  /** JSON options; `iframeHolder: true` passes the page's holder element. */
+  options?: Record<string, unknown>;
+  /** Calls the returned cancel() once `started` has been called. */
+  cancelWhenStarted?: boolean;
+  /** Answers confirmationCodeRequest with this code. */
+  confirmationCode?: string;
+}
+
+export interface ModuleOutcome {
+  /** Callback names in order, e.g. ['started', 'success', 'finished']. */
+  calls: string[];
+  started?: unknown;
+  result?: unknown;
+  error?: { message: string; isCancel?: boolean; userMessage?: string; userDetails?: unknown };
+  thrown?: string;
+}
+
+export function runModule(page: Page, request: ModuleRunRequest): Promise<ModuleOutcome> {
+  return page.evaluate(
+    (run) =>
+      new Promise<ModuleOutcome>((resolve) => {
+        type Factory = { createClient(settings: object): Record<string, Record<string, { start(options: object): { cancel(): void } }>> };
+        const factory = (window as unknown as Record<string, Factory>)[run.client]!;
+        const { base, identityStart, identityFinish, readCard, ...plain } = run.settings;
+        const outcome: ModuleOutcome = { calls: [] };
+        let controls: { cancel(): void } | undefined;
+        try {
+          const client = factory.createClient({
+            ...plain,
+            sandbox: true,
+            apiEndpoints: { base: () => base, ...(identityStart ? { identityStart: () => identityStart } : {}), ...(identityFinish ? { identityFinish: () => identityFinish } : {}), ...(readCard ? { readCard: () => readCard } : {}) },
+          });
+          const options = { ...run.options, ...(run.options?.iframeHolder ? { iframeHolder: document.getElementById('holder') } : {}) };
+          controls = client[run.kind]![run.module]!.start({
+            ...options,
+            started: (result: unknown) => {
+              outcome.calls.push('started');
+              outcome.started = result;
+              if (run.cancelWhenStarted) setTimeout(() => controls?.cancel(), 0);
+            },
+            success: (result: unknown) => {
+              outcome.calls.push('success');
+              outcome.result = result;
+            },
+            fail: (error: { message: string; isCancel?: boolean; userMessage?: string; userDetails?: unknown }) => {
+              outcome.calls.push('fail');
+              outcome.error = { message: String(error?.message), isCancel: error?.isCancel, userMessage: error?.userMessage, userDetails: error?.userDetails };
+            },
+            finished: () => {
+              outcome.calls.push('finished');
+              resolve(outcome);
+            },
+            confirmationCodeRequest: (_result: unknown, answer: (code: string) => void) => answer(run.confirmationCode ?? ''),
+          });
+        } catch (error) {
+          resolve({ calls: [], thrown: (error as Error).message });
+        }
+      }),
+    request,
+  );
+}

@@ -27,6 +27,7 @@ import { signingSessionRoutes } from './sessions/signing-session-routes.js';
 import { HashSigningService } from './sessions/hash-signing-service.js';
 import { hashSigningMethod } from './sessions/hash-signing-method.js';
 import { SigningMethodTable } from './sessions/signing-method-table.js';
+import { sandboxSigning } from './sessions/sandbox-signing.js';
 import { signingMethodRoutes } from './sessions/signing-method-routes.js';
 import { PendingSignatures } from './sessions/pending-signatures.js';
 import { FrameTickets } from './iframe-helper/frame-tickets.js';
@@ -177,7 +178,9 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     clock,
     timestampClient: new EmbeddedTimestampClient(tsa),
   });
-  await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning)])), { prefix: '/api/signatures' });
+  const sandbox = sandboxSigning({ service: hashSigning, clock, timings, mode: () => config.mode, logger });
+  await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning), ...sandbox.methods])), { prefix: '/api/signatures' });
+  await http.register(sandbox.routes, { prefix: '/sandbox' });
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   const frameTickets = new FrameTickets();
   const iframeHelper = new IframeHelperService({ tickets: frameTickets, tokens: () => tokens.tokens(), onTokensChange: (listener) => tokens.onChange(listener), pending: pendingSignatures, userPrompt });

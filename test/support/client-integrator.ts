@@ -23,6 +23,8 @@ export interface ModuleOutcome {
   /** Callback names in order, e.g. ['started', 'success', 'finished']. */
   calls: string[];
   started?: unknown;
+  /** What onTryComplete received, poll by poll. */
+  tries: unknown[];
   result?: unknown;
   error?: { message: string; isCancel?: boolean; userMessage?: string; userDetails?: unknown };
   thrown?: string;
@@ -35,7 +37,7 @@ export function runModule(page: Page, request: ModuleRunRequest): Promise<Module
         type Factory = { createClient(settings: object): Record<string, Record<string, { start(options: object): { cancel(): void } }>> };
         const factory = (window as unknown as Record<string, Factory>)[run.client]!;
         const { base, identityStart, identityFinish, readCard, ...plain } = run.settings;
-        const outcome: ModuleOutcome = { calls: [] };
+        const outcome: ModuleOutcome = { calls: [], tries: [] };
         let controls: { cancel(): void } | undefined;
         try {
           const client = factory.createClient({
@@ -63,10 +65,11 @@ export function runModule(page: Page, request: ModuleRunRequest): Promise<Module
               outcome.calls.push('finished');
               resolve(outcome);
             },
+            onTryComplete: (result: unknown) => outcome.tries.push(result),
             confirmationCodeRequest: (_result: unknown, answer: (code: string) => void) => answer(run.confirmationCode ?? ''),
           });
         } catch (error) {
-          resolve({ calls: [], thrown: (error as Error).message });
+          resolve({ calls: [], tries: [], thrown: (error as Error).message });
         }
       }),
     request,

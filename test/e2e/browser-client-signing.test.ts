@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.js';
+import { startTestStation, type TestStation } from '../support/test-station.js';
+import { startIntegrator, type Integrator } from '../support/iframe-integrator.js';
+import { BOTH_CLIENTS, runModule, type ClientGlobal } from '../support/client-integrator.js';
+import { minimalPdf } from '../support/signing-test-pdfs.js';
+import { createNssDb, pdfsig, xmlsecVerify } from '../support/signing-validators.js';
+import { extractZip } from '../support/signing-zip-extract.js';
+
+const SECRET = 'shop-api-secret-0123456789';
+
+// Smart-ID, Mobile-ID and OTP signing through the sandbox simulators, with both browser clients on the same
+// integrator page; the signed files are checked by pdfsig and xmlsec1 with the simulators' test CA trusted.
+describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbox simulators', () => {
+  let dir: string;
+  let station: TestStation;
+  let integrator: Integrator;
+  let browser: Browser;
+  let page: Page;
+  let testCaPem: string;
+
+  const prepare = async (containerType: 'pdf' | 'asice' = 'pdf'): Promise<string> => {
+    const file = containerType === 'pdf' ? { fileName: 'contract.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') } : { fileName: 'terms.txt', mimeType: 'text/plain', fileContent: Buffer.from('terms').toString('base64') };
+    const response = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'shop', secret: SECRET, container_type: containerType, files: [file] }),
+    });
+    return ((await response.json()) as { doc_id: string }).doc_id;
+  };
+  const download = async (docId: string): Promise<{ file: Buffer; body: Record<string, unknown> }> => {
+    const response = await fetch(`${station.baseUrl}/api/signatures/download-signed-file`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'shop', secret: SECRET, doc_id: docId }),
+    });
+    const body = (await response.json()) as Record<string, unknown>;
+    return { file: Buffer.from(String(body.signed_file_contents), 'base64'), body };
+  };
+  const sign = (client: ClientGlobal, module: string, docId: string, options: Record<string, unknown>, confirmationCode?: string) =>
+    runModule(page, { client, kind: 'signature', module, settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl }, options, ...(confirmationCode ? { confirmationCode } : {}) });
+  const assertValidPdf = async (docId: string, name: string): Promise<void> => {
+    const { file } = await download(docId);
+    await writeFile(join(dir, `${name}.pdf`), file);
+    const report = await pdfsig(await createNssDb(join(dir, `nss-${name}`), testCaPem), join(dir, `${name}.pdf`));
+    expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
+  };
+  /** Asks the station to send a one-time password, as the integrator's page does, and reads it from the outbox. */
+  const sendOtp = async (docId: string): Promise<string> => {
+    const sent = await page.evaluate(
+      async ([base, doc]) => (await fetch(`${base}/api/signatures/start-signing`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'shop', doc_id: doc, sign_type: 'otp-email-non-qualified', email: 'signer@example.com' }) })).status,
+      [station.baseUrl, docId] as const,
+    );
+    expect(sent).toBe(200);
+    return readOutboxCode(docId);
+  };
+  const readOutboxCode = async (docId: string): Promise<string> => {
+    const { messages } = (await (await fetch(`${station.baseUrl}/sandbox/outbox.json`)).json()) as { messages: Array<{ to: string; text: string }> };
+    const message = messages.find((candidate) => candidate.text.includes(docId));
+    expect(message?.to).toBe('signer@example.com');
+    return /\b(\d{6})\b/.exec(message!.text)![1]!;
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'client-signing-'));
+    station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tuning: { sandboxTimings: { userActionMs: 300, userTimeoutMs: 1_500 } } });
+    integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
+    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
+    testCaPem = await (await fetch(`${station.baseUrl}/sandbox/test-ca.pem`)).text();
+    browser = await launchChromium();
+    page = await browser.newPage();
+    await page.goto(`${integrator.origin}/`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await integrator?.close();
+    await station?.dispose();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves a clearly marked test CA', () => {
+    expect(testCaPem).toMatch(/^-----BEGIN CERTIFICATE-----/);
+  });
+
+  for (const client of BOTH_CLIENTS) {
+    it(`${client}: smartIdSignature for 10101010005 shows the challenge, signs; pdfsig accepts the PDF with the test CA`, async () => {
+      const docId = await prepare();
+      const outcome = await sign(client, 'smartIdSignature', docId, { idcode: '10101010005' });
+      expect(outcome.calls).toEqual(['started', 'success', 'finished']);
+      expect(outcome.result).toMatchObject({ data: { status: 'OK', signer_idcode: '10101010005', signer_firstname: 'DEMO' } });
+      const { body } = await download(docId);
+      expect(body).toMatchObject({ signer_idcode: '10101010005', signing_method: 'smart-id-signature' });
+      await assertValidPdf(docId, `smart-id-${client}`);
+    });
+
+    it(`${client}: mobileIdSignature for 60001019906 / +37200000766 signs`, async () => {
+      const docId = await prepare();
+      const outcome = await sign(client, 'mobileIdSignature', docId, { idcode: '60001019906', phone: '+37200000766' });
+      expect(outcome.calls).toEqual(['started', 'success', 'finished']);
+      expect(outcome.started).toMatchObject({ data: { challenge: expect.stringMatching(/^\d{4}$/) } });
+      await assertValidPdf(docId, `mobile-id-${client}`);
+    });
+
+    it(`${client}: a Smart-ID user who refuses, and one who never answers, fail; nothing is signed`, async () => {
+      const docId = await prepare();
+      const refused = await sign(client, 'smartIdSignature', docId, { idcode: '30403039917' });
+      expect(refused.calls).toEqual(['started', 'fail', 'finished']);
+      expect(refused.error?.userMessage).toMatch(/refused/);
+      const timedOut = await sign(client, 'smartIdSignature', docId, { idcode: '30403039928' });
+      expect(timedOut.calls).toEqual(['started', 'fail', 'finished']);
+      expect(timedOut.error?.userMessage).toMatch(/in time/);
+      expect((await download(docId)).body).toMatchObject({ status: 'error' });
+    });
+
+    it(`${client}: a Mobile-ID number that is not an account fails at start`, async () => {
+      const outcome = await sign(client, 'mobileIdSignature', await prepare(), { idcode: '60001019906', phone: '+37299999999' });
+      expect(outcome.calls).toEqual(['fail', 'finished']);
+      expect(outcome.error?.userMessage).toMatch(/not a Mobile-ID sandbox account/);
+    });
+
+    it(`${client}: otpSignature with the code from the outbox signs an ASiC-E that xmlsec1 accepts with the test CA`, async () => {
+      const docId = await prepare('asice');
+      const wrong = await sign(client, 'otpSignature', docId, { emailToken: '000000x' });
+      expect(wrong.calls).toEqual(['fail', 'finished']);
+      const code = await sendOtp(docId);
+      const outcome = await sign(client, 'otpSignature', docId, { emailToken: code });
+      expect(outcome.calls).toEqual(['success', 'finished']);
+      const { file } = await download(docId);
+      await writeFile(join(dir, `otp-${client}.asice`), file);
+      const root = join(dir, `otp-${client}`);
+      await extractZip(join(dir, `otp-${client}.asice`), root);
+      await writeFile(join(dir, 'test-ca.pem'), testCaPem);
+      const xmlsec = await xmlsecVerify(root, 'META-INF/signatures0.xml', join(dir, 'test-ca.pem'));
+      expect(xmlsec.code, xmlsec.stderr).toBe(0);
+    });
+  }
+
+  it('serviceBrowserClient: smartIdSignature with waitForChallengeCode false gets the challenge with the polls', async () => {
+    const docId = await prepare();
+    const outcome = await sign('serviceBrowserClient', 'smartIdSignature', docId, { idcode: '10101010005', waitForChallengeCode: false });
+    expect(outcome.calls).toEqual(['started', 'success', 'finished']);
+    expect(outcome.started).not.toHaveProperty('data.challenge');
+    expect(outcome.started).toMatchObject({ data: { token: expect.any(String) } });
+    expect(outcome.tries[0]).toMatchObject({ data: { status: 'RUNNING', challenge: expect.stringMatching(/^\d{4}$/) } });
+  });
+
+  it('serviceBrowserClient: otpSignature without a code asks the station to send one and confirmationCodeRequest for it', async () => {
+    const docId = await prepare();
+    const started = runModule(page, {
+      client: 'serviceBrowserClient',
+      kind: 'signature',
+      module: 'otpSignature',
+      settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl },
+      options: { email: 'signer@example.com' },
+      confirmationCode: 'from-outbox',
+    });
+    // The page answers confirmationCodeRequest with a fixed text: the station refuses it as a wrong code.
+    const outcome = await started;
+    expect(outcome.calls).toEqual(['fail', 'finished']);
+    expect(outcome.error?.userDetails).toMatchObject({ email_token: ['does not match'] });
+    expect(await readOutboxCode(docId)).toMatch(/^\d{6}$/);
+  });
+});
+
+describe('sandbox signing in production mode', () => {
+  it('refuses the simulators and hides the sandbox pages', async () => {
+    const station = await startTestStation({ mode: 'production', pcsc: { enabled: false, atrMap: [] } });
+    try {
+      await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [] }, Buffer.from(SECRET));
+      for (const signType of ['smart-id', 'mobile-id', 'otp-email-non-qualified']) {
+        const response = await fetch(`${station.baseUrl}/api/signatures/start-signing`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ client_id: 'shop', doc_id: 'x'.repeat(20), sign_type: signType, idcode: '10101010005', phone: '+37200000766', email: 'a@example.com' }),
+        });
+        expect(response.status, signType).toBe(403);
+        expect(await response.json()).toMatchObject({ status: 'error', code: 'ERR_SIGNING_SANDBOX_ONLY' });
+      }
+      expect((await fetch(`${station.baseUrl}/sandbox/outbox`)).status).toBe(404);
+      expect((await fetch(`${station.baseUrl}/sandbox/test-ca.pem`)).status).toBe(404);
+    } finally {
+      await station.dispose();
+    }
+  });
+});

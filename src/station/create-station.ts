@@ -46,6 +46,9 @@ import { TrustedIssuers } from './pki/trusted-issuers.js';
 import { smartIdSimulator } from './identity/smart-id-simulator.js';
 import { mobileIdSimulator } from './identity/mobile-id-simulator.js';
 import { eudiWalletSimulator } from './identity/eudi-wallet-simulator.js';
+import { ProviderDecisions, redirectProviderSimulator } from './identity/redirect-provider-simulator.js';
+import { REDIRECT_IDENTIFICATION_METHODS } from './identity/redirect-identification-methods.js';
+import { redirectProviderRoutes } from './identity/redirect-provider-routes.js';
 import { DEFAULT_SANDBOX_TIMINGS, type SandboxTimings } from './identity/sandbox-timings.js';
 import { integratorRoutes } from './integrator/integrator-routes.js';
 import { IdentityForwarder } from './integrator/identity-forwarder.js';
@@ -139,6 +142,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const version = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
   const timings = { ...DEFAULT_SANDBOX_TIMINGS, ...ports.tuning?.sandboxTimings };
+  const providerDecisions = new ProviderDecisions();
   const identity = new IdentityService({
     mode: () => config.mode,
     methods: [
@@ -147,6 +151,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
       mobileIdSimulator(timings),
       eudiWalletSimulator(timings, STATION_NAME),
       webEidLogin({ clients: data.clients, clock, mode: () => config.mode, trustedIssuers }),
+      ...REDIRECT_IDENTIFICATION_METHODS.map((code) => redirectProviderSimulator(code, providerDecisions)),
     ],
   });
   const oidc = new OidcService({
@@ -178,7 +183,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     clock,
     timestampClient: new EmbeddedTimestampClient(tsa),
   });
-  const sandbox = sandboxSigning({ service: hashSigning, clock, timings, mode: () => config.mode, logger });
+  const sandbox = sandboxSigning({ service: hashSigning, clock, timings, mode: () => config.mode, logger, clients: data.clients, baseUrl });
   await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning), ...sandbox.methods])), { prefix: '/api/signatures' });
   await http.register(sandbox.routes, { prefix: '/sandbox' });
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
@@ -211,6 +216,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
 
   await http.register(oidcRoutes({ oidc, identity, mode: () => config.mode }));
   await http.register(identityRoutes({ identity, clients: data.clients }), { prefix: '/api' });
+  await http.register(redirectProviderRoutes({ identity, decisions: providerDecisions, clients: data.clients }), { prefix: '/oauth' });
   const forwarder = new IdentityForwarder({ remoteBaseUrl: config.remoteServiceUrl, embedded: () => ({ app: http, host: hostPort() }) });
   await http.register(integratorRoutes({ clients: data.clients, forwarder }), { prefix: '/integrator' });
 

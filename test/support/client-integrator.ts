@@ -15,6 +15,8 @@ export interface ModuleRunRequest {
   options?: Record<string, unknown>;
   /** Calls the returned cancel() once `started` has been called. */
   cancelWhenStarted?: boolean;
+  /** Gives a `redirect` callback that records its argument instead of the clients' default navigation. */
+  captureRedirect?: boolean;
   /** Answers confirmationCodeRequest with this code. */
   confirmationCode?: string;
 }
@@ -25,6 +27,7 @@ export interface ModuleOutcome {
   started?: unknown;
   /** What onTryComplete received, poll by poll. */
   tries: unknown[];
+  redirected?: unknown;
   result?: unknown;
   error?: { message: string; isCancel?: boolean; userMessage?: string; userDetails?: unknown };
   thrown?: string;
@@ -66,6 +69,7 @@ export function runModule(page: Page, request: ModuleRunRequest): Promise<Module
               resolve(outcome);
             },
             onTryComplete: (result: unknown) => outcome.tries.push(result),
+            ...(run.captureRedirect ? { redirect: (context: unknown) => void (outcome.redirected = context) } : {}),
             confirmationCodeRequest: (_result: unknown, answer: (code: string) => void) => answer(run.confirmationCode ?? ''),
           });
         } catch (error) {

@@ -59,3 +59,6 @@ export const WALLET_IDENTITIES: readonly SandboxIdentity[] = [
     pid: { given_name: 'Declined', family_name: 'Testperson', birthdate: '1990-01-01', nationalities: ['AT'] },
   },
 ];
+
+/** Whom the simulated redirect providers (bank IDs, itsme, MitID, ...) identify or sign as, on Approve. */
+export const REDIRECT_PROVIDER_IDENTITY: SandboxIdentity = { person: person('EE', '38001085718', 'REDIRECT', 'TESTPERSON', '1980-01-08'), behaviour: 'OK' };

@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
 import type { StationMode } from '../../core/schemas/station-mode.js';
 import type { Clock } from '../ports/clock.js';
+import type { ClientRegistry } from '../clients/client-registry.js';
+import { RedirectSigningSimulator } from './redirect-signing-simulator.js';
 import type { SandboxTimings } from '../identity/sandbox-timings.js';
 import { appSigningSimulator } from './app-signing-simulator.js';
 import type { HashSigningService } from './hash-signing-service.js';
@@ -19,18 +21,22 @@ export interface SandboxSigningOptions {
   timings: SandboxTimings;
   mode: () => StationMode;
   logger: Logger;
+  clients: Pick<ClientRegistry, 'find'>;
+  baseUrl: () => string;
 }
 
 /**
- * The sandbox simulators of remote signing (Smart-ID, Mobile-ID, OTP) as signing-method rows, with their test CA
- * and outbox, and the routes that show those (test CA certificate, outbox page). Refused in production mode.
+ * The sandbox simulators of remote signing (Smart-ID, Mobile-ID, OTP, redirect providers) as signing-method rows, with their test CA
+ * and outbox, and the routes that show those (test CA certificate, outbox page, provider page). Refused in
+ * production mode.
  */
 export function sandboxSigning(options: SandboxSigningOptions): { methods: SigningMethod[]; routes: FastifyPluginAsync } {
   const ca = new SandboxTestCa(options.clock);
   const outbox = new SandboxOutbox(options.logger);
   const deps = { service: options.service, ca, signings: new SimulatedSignings(), timings: options.timings, mode: options.mode };
+  const redirect = new RedirectSigningSimulator({ ...deps, clients: options.clients, baseUrl: options.baseUrl });
   return {
-    methods: [...SANDBOX_SIGNING_PROVIDERS.map((provider) => appSigningSimulator(provider, deps)), otpSigningSimulator({ ...deps, outbox })],
-    routes: sandboxRoutes({ ca, outbox, mode: options.mode }),
+    methods: [...SANDBOX_SIGNING_PROVIDERS.map((provider) => appSigningSimulator(provider, deps)), otpSigningSimulator({ ...deps, outbox }), redirect.method()],
+    routes: sandboxRoutes({ ca, outbox, redirect, mode: options.mode }),
   };
 }

@@ -31,7 +31,7 @@ const poll: Flow = async (context) => {
 
 /** ID card: a credentialed GET to readCard gives a token, which finish turns into the person. */
 const card: Flow = async (context) => {
-  const readCard = context.settings.apiEndpoints?.readCard?.() ?? `${context.base}/api/identity/${context.settings.clientId}/read-card`;
+  const readCard = context.settings.apiEndpoints?.readCard?.() ?? `${context.base}/api/identity/${context.settings.clientId}/${context.method}/read-card`;
   const { token } = await context.call(get(readCard, true));
   return finish(context, { token, country: context.settings.countryCode });
 };

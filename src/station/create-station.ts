@@ -41,6 +41,8 @@ import type { OidcLifetimes } from './oidc/oidc-lifetimes.js';
 import { IdentityService } from './identity/identity-service.js';
 import { identityRoutes } from './identity/identity-routes.js';
 import { localTokenLogin } from './identity/local-token-login.js';
+import { cardLogin, ID_CARD_LOGIN_METHODS } from './identity/card-login.js';
+import { readCardRoutes } from './identity/read-card-routes.js';
 import { webEidLogin } from './identity/web-eid-login.js';
 import { TrustedIssuers } from './pki/trusted-issuers.js';
 import { smartIdSimulator } from './identity/smart-id-simulator.js';
@@ -143,10 +145,12 @@ export async function createStation(input: StationConfigInput, ports: StationPor
 
   const timings = { ...DEFAULT_SANDBOX_TIMINGS, ...ports.tuning?.sandboxTimings };
   const providerDecisions = new ProviderDecisions();
+  const cardLoginDeps = { tokens: () => tokens.tokens(), userPrompt, clock, mode: () => config.mode, trustedIssuers };
   const identity = new IdentityService({
     mode: () => config.mode,
     methods: [
-      localTokenLogin({ tokens: () => tokens.tokens(), userPrompt, clock, mode: () => config.mode, trustedIssuers }),
+      localTokenLogin(cardLoginDeps),
+      ...ID_CARD_LOGIN_METHODS.map((code) => cardLogin(code, cardLoginDeps)),
       smartIdSimulator(timings),
       mobileIdSimulator(timings),
       eudiWalletSimulator(timings, STATION_NAME),
@@ -216,6 +220,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
 
   await http.register(oidcRoutes({ oidc, identity, mode: () => config.mode }));
   await http.register(identityRoutes({ identity, clients: data.clients }), { prefix: '/api' });
+  await http.register(readCardRoutes({ identity }), { prefix: '/api' });
   await http.register(redirectProviderRoutes({ identity, decisions: providerDecisions, clients: data.clients }), { prefix: '/oauth' });
   const forwarder = new IdentityForwarder({ remoteBaseUrl: config.remoteServiceUrl, embedded: () => ({ app: http, host: hostPort() }) });
   await http.register(integratorRoutes({ clients: data.clients, forwarder }), { prefix: '/integrator' });

@@ -43,6 +43,7 @@ import { identityRoutes } from './identity/identity-routes.js';
 import { localTokenLogin } from './identity/local-token-login.js';
 import { cardLogin, ID_CARD_LOGIN_METHODS } from './identity/card-login.js';
 import { readCardRoutes } from './identity/read-card-routes.js';
+import { APP_LOGIN_METHODS, appLoginSimulator } from './identity/app-login-simulator.js';
 import { webEidLogin } from './identity/web-eid-login.js';
 import { TrustedIssuers } from './pki/trusted-issuers.js';
 import { smartIdSimulator } from './identity/smart-id-simulator.js';
@@ -156,6 +157,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
       eudiWalletSimulator(timings, STATION_NAME),
       webEidLogin({ clients: data.clients, clock, mode: () => config.mode, trustedIssuers }),
       ...REDIRECT_IDENTIFICATION_METHODS.map((code) => redirectProviderSimulator(code, providerDecisions)),
+      ...APP_LOGIN_METHODS.map((code) => appLoginSimulator(code, timings)),
     ],
   });
   const oidc = new OidcService({

@@ -139,6 +139,33 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
     });
   }
 
+  // The other challenge and transaction kinds: the same simulated app, under each module's own inputs and country.
+  const TRANSACTION_MODULES: ReadonlyArray<[string, Record<string, unknown>]> = [
+    ['evroTrustSignature', { idcode: '38001085718', email: 'signer@example.com', phone: '+359888000000' }],
+    ['frejaSimpleSignature', { email: 'signer@example.com', countryCode: 'SE' }],
+    ['swissComQesSignature', { phone: '+41790000000', countryCode: 'CH' }],
+    ['halcomQesSignature', { username: 'signer', email: 'signer@example.com', phone: '+38640000000', countryCode: 'SI' }],
+    ['haricaQesSignature', { username: 'signer', password: 'secret', otpCode: '123456', countryCode: 'GR' }],
+    ['bTrustQesSignature', { profileId: 'profile-1', countryCode: 'BG' }],
+    ['diiaQesSignature', { countryCode: 'UA' }],
+  ];
+  for (const client of BOTH_CLIENTS) {
+    for (const [module, options] of TRANSACTION_MODULES) {
+      it(`${client}: ${module} signs through the simulated app`, async () => {
+        const docId = await prepare();
+        const outcome = await sign(client, module, docId, options);
+        expect(outcome.calls).toEqual(['started', 'success', 'finished']);
+        expect((await download(docId)).body).toMatchObject({ signer_lastname: 'TESTPERSON' });
+      });
+    }
+
+    it(`${client}: evroTrustSignature for the refusing demo account fails`, async () => {
+      const outcome = await sign(client, 'evroTrustSignature', await prepare(), { idcode: '30403039917', email: 'signer@example.com', phone: '+359888000000' });
+      expect(outcome.calls).toEqual(['started', 'fail', 'finished']);
+      expect(outcome.error?.userMessage).toMatch(/refused/);
+    });
+  }
+
   it('serviceBrowserClient: smartIdSignature with waitForChallengeCode false gets the challenge with the polls', async () => {
     const docId = await prepare();
     const outcome = await sign('serviceBrowserClient', 'smartIdSignature', docId, { idcode: '10101010005', waitForChallengeCode: false });

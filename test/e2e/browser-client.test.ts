@@ -105,6 +105,14 @@ describe('browser client: identification, settings, cancel, network errors', () 
       expect(outcome.result).toMatchObject({ data: { status: 'OK', idcode: '60001019906', current_login_method: 'mid-login' } });
     });
 
+    it(`${client}: Freja eID and Evrotrust identification through the simulated app`, async () => {
+      const freja = await identify(client, 'frejaEid', { email: 'person@example.com', countryCode: 'SE' });
+      expect(freja.calls).toEqual(['started', 'success', 'finished']);
+      expect(freja.result).toMatchObject({ data: { status: 'OK', lastname: 'TESTPERSON', current_login_method: 'freja-eid-login' } });
+      const evrotrust = await identify(client, 'evrotrust', { phone: '+37200000766', countryCode: 'BG' });
+      expect(evrotrust.result).toMatchObject({ data: { status: 'OK', idcode: '60001019906', current_login_method: 'evrotrust-login' } });
+    });
+
     it(`${client}: a Smart-ID user who refuses fails with the service's message`, async () => {
       const outcome = await identify(client, 'smartId', { idcode: '30403039917' });
       expect(outcome.calls).toEqual(['started', 'fail', 'finished']);

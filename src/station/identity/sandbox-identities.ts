@@ -62,3 +62,14 @@ export const WALLET_IDENTITIES: readonly SandboxIdentity[] = [
 
 /** Whom the simulated redirect providers (bank IDs, itsme, MitID, ...) identify or sign as, on Approve. */
 export const REDIRECT_PROVIDER_IDENTITY: SandboxIdentity = { person: person('EE', '38001085718', 'REDIRECT', 'TESTPERSON', '1980-01-08'), behaviour: 'OK' };
+
+/**
+ * The account of a provider without demo accounts of its own: the Smart-ID and Mobile-ID accounts keep their
+ * behaviour (matched by idcode or phone), so the refusing and silent ones refuse and time out there too; anyone
+ * else is the sandbox redirect person.
+ */
+export function anySandboxAccount(request: { idcode?: string | undefined; phone?: string | undefined }): SandboxIdentity {
+  const matches = (candidate: SandboxIdentity): boolean =>
+    (request.idcode !== undefined && candidate.person.idcode === request.idcode) || (request.phone !== undefined && candidate.phone === request.phone);
+  return [...SMART_ID_IDENTITIES, ...MOBILE_ID_IDENTITIES].find(matches) ?? REDIRECT_PROVIDER_IDENTITY;
+}

@@ -1,5 +1,5 @@
 import { StationError } from '../../core/errors/station-error.js';
-import { MOBILE_ID_IDENTITIES, SMART_ID_IDENTITIES } from '../identity/sandbox-identities.js';
+import { anySandboxAccount, MOBILE_ID_IDENTITIES, SMART_ID_IDENTITIES } from '../identity/sandbox-identities.js';
 import type { AppSigningProvider } from './app-signing-simulator.js';
 
 /**
@@ -29,4 +29,9 @@ export const SANDBOX_SIGNING_PROVIDERS: readonly AppSigningProvider[] = [
       throw new StationError('ERR_SIGNING_NOT_MID_CLIENT', 'This phone number and identification code are not a Mobile-ID sandbox account (see docs/sandbox-identities.md).', { status: 404 });
     },
   },
+  // The other challenge or transaction providers of the published client: the same simulated app (accounts:
+  // anySandboxAccount).
+  ...['evrotrust-signature', 'freja-simple-signature', 'halcom-qes-signature', 'swiss-id-qes-signature', 'swiss-com-qes-signature', 'lt-id-qes-signature', 'es-lleida-advanced-signature', 'diia-qes-signature', 'b-trust-qes-signature', 'harica-qes-signature'].map(
+    (method): AppSigningProvider => ({ method, signTypes: [method], completePaths: [method], account: anySandboxAccount }),
+  ),
 ];

@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const { name, version } = JSON.parse(readFileSync('src/client/package.json', 'utf8'));
 const banner = `/*! ${name} ${version} | MIT */`;
-const common = ['--bundle', '--minify', '--target=es2020', `--define:CLIENT_VERSION=${JSON.stringify(version)}`, `--banner:js=${banner}`];
+const common = ['--bundle', '--minify', '--log-level=warning', '--target=es2020', `--define:CLIENT_VERSION=${JSON.stringify(version)}`, `--banner:js=${banner}`];
 const steps = [
   ['esbuild', ['src/client/global.ts', ...common, '--format=iife', '--outfile=out/client/service-browser-client.js']],
   ['esbuild', ['src/client/index.ts', ...common, '--format=esm', '--outfile=out/client/service-browser-client.mjs']],

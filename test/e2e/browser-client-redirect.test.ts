@@ -7,7 +7,7 @@ import { launchChromium } from '../support/browser.js';
 import { startTestStation, type TestStation } from '../support/test-station.js';
 import { startIntegrator, type Integrator } from '../support/iframe-integrator.js';
 import { BOTH_CLIENTS, runModule, type ClientGlobal } from '../support/client-integrator.js';
-import { minimalPdf } from '../support/signing-test-pdfs.js';
+import { downloadSigned, prepareDocument } from '../support/signing-session-client.js';
 import { createNssDb, pdfsig } from '../support/signing-validators.js';
 
 const SECRET = 'shop-api-secret-0123456789';
@@ -61,14 +61,8 @@ describe('browser client: redirect-based methods through the simulated provider 
       await page.close();
     }
   };
-  const prepare = async (): Promise<string> => {
-    const response = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: 'shop', secret: SECRET, container_type: 'pdf', files: [{ fileName: 'contract.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }] }),
-    });
-    return ((await response.json()) as { doc_id: string }).doc_id;
-  };
+  const integration = () => ({ baseUrl: station.baseUrl, clientId: 'shop', secret: SECRET });
+  const prepare = (): Promise<string> => prepareDocument(integration());
   const identitySettings = () => ({ clientId: 'shop', countryCode: 'SE', redirectUri: `${integrator.origin}/back`, oauthParamState: 'st-123' });
 
   for (const client of BOTH_CLIENTS) {
@@ -95,15 +89,10 @@ describe('browser client: redirect-based methods through the simulated provider 
       const docId = await prepare();
       const back = await throughProvider(client, 'signature', 'seBankIdSignature', { clientId: 'shop', docId, countryCode: 'SE' }, 'Approve');
       expect(Object.fromEntries(back.searchParams)).toEqual({ doc_id: docId, status: 'OK' });
-      const download = await fetch(`${station.baseUrl}/api/signatures/download-signed-file`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ client_id: 'shop', secret: SECRET, doc_id: docId }),
-      });
-      const body = (await download.json()) as { signed_file_contents: string; signing_method: string };
+      const { file, body } = await downloadSigned(integration(), docId);
       expect(body.signing_method).toBe('swedish-bankid-signature');
       const path = join(dir, `redirect-${client}.pdf`);
-      await writeFile(path, Buffer.from(body.signed_file_contents, 'base64'));
+      await writeFile(path, file);
       const testCa = await (await fetch(`${station.baseUrl}/sandbox/test-ca.pem`)).text();
       const report = await pdfsig(await createNssDb(join(dir, `nss-${client}`), testCa), path);
       expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true });

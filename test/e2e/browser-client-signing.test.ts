@@ -7,7 +7,7 @@ import { launchChromium } from '../support/browser.js';
 import { startTestStation, type TestStation } from '../support/test-station.js';
 import { startIntegrator, type Integrator } from '../support/iframe-integrator.js';
 import { BOTH_CLIENTS, runModule, type ClientGlobal } from '../support/client-integrator.js';
-import { minimalPdf } from '../support/signing-test-pdfs.js';
+import { downloadSigned, prepareDocument } from '../support/signing-session-client.js';
 import { createNssDb, pdfsig, xmlsecVerify } from '../support/signing-validators.js';
 import { extractZip } from '../support/signing-zip-extract.js';
 
@@ -23,24 +23,9 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
   let page: Page;
   let testCaPem: string;
 
-  const prepare = async (containerType: 'pdf' | 'asice' = 'pdf'): Promise<string> => {
-    const file = containerType === 'pdf' ? { fileName: 'contract.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') } : { fileName: 'terms.txt', mimeType: 'text/plain', fileContent: Buffer.from('terms').toString('base64') };
-    const response = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: 'shop', secret: SECRET, container_type: containerType, files: [file] }),
-    });
-    return ((await response.json()) as { doc_id: string }).doc_id;
-  };
-  const download = async (docId: string): Promise<{ file: Buffer; body: Record<string, unknown> }> => {
-    const response = await fetch(`${station.baseUrl}/api/signatures/download-signed-file`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: 'shop', secret: SECRET, doc_id: docId }),
-    });
-    const body = (await response.json()) as Record<string, unknown>;
-    return { file: Buffer.from(String(body.signed_file_contents), 'base64'), body };
-  };
+  const integration = () => ({ baseUrl: station.baseUrl, clientId: 'shop', secret: SECRET });
+  const prepare = (containerType: 'pdf' | 'asice' = 'pdf'): Promise<string> => prepareDocument(integration(), containerType);
+  const download = (docId: string) => downloadSigned(integration(), docId);
   const sign = (client: ClientGlobal, module: string, docId: string, options: Record<string, unknown>, confirmationCode?: string) =>
     runModule(page, { client, kind: 'signature', module, settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl }, options, ...(confirmationCode ? { confirmationCode } : {}) });
   const assertValidPdf = async (docId: string, name: string): Promise<void> => {

@@ -12,6 +12,7 @@ import { minimalPdf } from '../support/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing-validators.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/iframe-integrator.js';
 import { runModule } from '../support/client-integrator.js';
+import { downloadSigned } from '../support/signing-session-client.js';
 
 const SECRET = 'shop-api-secret-0123456789';
 
@@ -100,13 +101,8 @@ describe('iframe certificate helper in Chromium', () => {
     expect(outcome.result).toMatchObject({ data: { status: 'OK', signing_session_status: 'SIGNED' } });
     expect(prompt.confirms.at(-1)).toMatchObject({ purpose: 'sign', requester: integrator.origin });
 
-    const download = await fetch(`${station.baseUrl}/api/signatures/download-signed-file`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: 'shop', secret: SECRET, doc_id: docId }),
-    });
-    const signed = Buffer.from(((await download.json()) as { signed_file_contents: string }).signed_file_contents, 'base64');
-    await writeFile(join(dir, 'signed-ours.pdf'), signed);
+    const { file } = await downloadSigned({ baseUrl: station.baseUrl, clientId: 'shop', secret: SECRET }, docId);
+    await writeFile(join(dir, 'signed-ours.pdf'), file);
     const report = await pdfsig(await createNssDb(join(dir, 'nss-ours'), softhsm.ca.pem), join(dir, 'signed-ours.pdf'));
     expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
     await page.close();

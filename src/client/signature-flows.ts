@@ -47,6 +47,7 @@ const continueThenComplete: Flow = async (context) => {
 /** Cloud certificate with a confirmation code: start, ask the code, complete with it. */
 const confirm: Flow = async (context) => {
   const answer = await startSigning(context);
+  context.settings.started?.({ data: answer });
   const code = await confirmationCode(context, answer);
   return complete(context, { token: answer.token, confirmation_code: code });
 };

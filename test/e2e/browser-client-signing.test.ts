@@ -58,6 +58,11 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
     testCaPem = await (await fetch(`${station.baseUrl}/sandbox/test-ca.pem`)).text();
     browser = await launchChromium();
     page = await browser.newPage();
+    // The user reading the confirmation code the station "sent" to the cloud account (its outbox), and typing it.
+    await page.exposeFunction('confirmationCode', async () => {
+      const { messages } = (await (await fetch(`${station.baseUrl}/sandbox/outbox.json`)).json()) as { messages: Array<{ to: string; text: string }> };
+      return /\b(\d{6})\b/.exec(messages.find((message) => message.to === 'cloud-user')!.text)![1]!;
+    });
     await page.goto(`${integrator.origin}/`);
   });
   afterAll(async () => {
@@ -151,6 +156,18 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
     });
   }
 
+  for (const client of BOTH_CLIENTS) {
+    it(`${client}: uanatacaQesSignature asks confirmationCodeRequest for the code the account received, then signs`, async () => {
+      const docId = await prepare();
+      const wrong = await sign(client, 'uanatacaQesSignature', docId, { username: 'cloud-user', password: 'pw', pin: '1234', countryCode: 'ES' }, '999999x');
+      expect(wrong.calls).toEqual(['started', 'confirmationCodeRequest', 'fail', 'finished']);
+      expect(wrong.error?.userDetails).toMatchObject({ confirmation_code: ['does not match'] });
+      const outcome = await sign(client, 'uanatacaQesSignature', docId, { username: 'cloud-user', password: 'pw', pin: '1234', countryCode: 'ES' }, 'exposed');
+      expect(outcome.calls).toEqual(['started', 'confirmationCodeRequest', 'success', 'finished']);
+      expect((await download(docId)).body).toMatchObject({ signing_method: 'uanataca-qes-signature', signer_lastname: 'TESTPERSON' });
+    });
+  }
+
   it('serviceBrowserClient: smartIdSignature with waitForChallengeCode false gets the challenge with the polls', async () => {
     const docId = await prepare();
     const outcome = await sign('serviceBrowserClient', 'smartIdSignature', docId, { idcode: '10101010005', waitForChallengeCode: false });
@@ -172,7 +189,7 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
     });
     // The page answers confirmationCodeRequest with a fixed text: the station refuses it as a wrong code.
     const outcome = await started;
-    expect(outcome.calls).toEqual(['fail', 'finished']);
+    expect(outcome.calls).toEqual(['confirmationCodeRequest', 'fail', 'finished']);
     expect(outcome.error?.userDetails).toMatchObject({ email_token: ['does not match'] });
     expect(await readOutboxCode(docId)).toMatch(/^\d{6}$/);
   });

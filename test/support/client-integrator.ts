@@ -17,7 +17,10 @@ export interface ModuleRunRequest {
   cancelWhenStarted?: boolean;
   /** Gives a `redirect` callback that records its argument instead of the clients' default navigation. */
   captureRedirect?: boolean;
-  /** Answers confirmationCodeRequest with this code. */
+  /**
+   * Answers confirmationCodeRequest with this code, or with what the page's `window.confirmationCode()` gives (a
+   * function the test exposes, e.g. reading the station's outbox) when it is 'exposed'.
+   */
   confirmationCode?: string;
 }
 
@@ -70,7 +73,12 @@ export function runModule(page: Page, request: ModuleRunRequest): Promise<Module
             },
             onTryComplete: (result: unknown) => outcome.tries.push(result),
             ...(run.captureRedirect ? { redirect: (context: unknown) => void (outcome.redirected = context) } : {}),
-            confirmationCodeRequest: (_result: unknown, answer: (code: string) => void) => answer(run.confirmationCode ?? ''),
+            confirmationCodeRequest: (_result: unknown, answer: (code: string) => void) => {
+              outcome.calls.push('confirmationCodeRequest');
+              const exposed = (window as unknown as { confirmationCode?: () => Promise<string> }).confirmationCode;
+              if (run.confirmationCode === 'exposed' && exposed) void exposed().then(answer);
+              else answer(run.confirmationCode ?? '');
+            },
           });
         } catch (error) {
           resolve({ calls: [], tries: [], thrown: (error as Error).message });

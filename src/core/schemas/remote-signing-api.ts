@@ -14,6 +14,8 @@ export const remoteSigningStartSchema = z.object({
   idcode: z.string().max(64).optional(),
   phone: z.string().regex(/^\+[0-9]{6,15}$/, 'must be an international number: + and digits').optional(),
   email: z.string().email().max(254).optional(),
+  /** Cloud-certificate providers: the account the confirmation code goes to. */
+  username: z.string().max(128).optional(),
   country: z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code').optional(),
   lang: z.string().max(8).optional(),
   /** Smart-ID: false answers at once and gives the challenge with the polls (the recommended integration). */
@@ -31,5 +33,7 @@ export const remoteSigningCompleteSchema = z.object({
   lang: z.string().max(8).optional(),
   email_token: z.string().max(32).optional(),
   sms_token: z.string().max(32).optional(),
+  /** Cloud-certificate providers: the code from confirmationCodeRequest. */
+  confirmation_code: z.string().max(32).optional(),
 });
 export type RemoteSigningComplete = z.infer<typeof remoteSigningCompleteSchema>;

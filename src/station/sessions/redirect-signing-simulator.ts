@@ -11,6 +11,7 @@ import { REDIRECT_SIGNING_METHODS } from './redirect-signing-methods.js';
 import type { SandboxTestCa } from './sandbox-test-ca.js';
 import { assertSandboxSigning } from './sandbox-signing-mode.js';
 import type { SigningMethod } from './signing-method.js';
+import { signAtOnce } from './sign-at-once.js';
 
 interface Visit {
   clientId: string;
@@ -79,11 +80,7 @@ export class RedirectSigningSimulator {
       back.searchParams.set('error', 'access_denied');
       return back.toString();
     }
-    const signer = await this.#deps.ca.issue(REDIRECT_PROVIDER_IDENTITY.person);
-    const request = { client_id: visit.clientId, doc_id: visit.docId };
-    const started = await this.#deps.service.startElsewhere(request, signer.certificate, visit.method);
-    const signature = await signer.sign(Buffer.from(started.hexDigest, 'hex'), started.digestAlgorithm);
-    await this.#deps.service.complete(visit.method, { ...request, token: started.token, signature_value: Buffer.from(signature).toString('base64') });
+    await signAtOnce(this.#deps, { client_id: visit.clientId, doc_id: visit.docId }, REDIRECT_PROVIDER_IDENTITY.person, visit.method);
     back.searchParams.set('status', 'OK');
     return back.toString();
   }

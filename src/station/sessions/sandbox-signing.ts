@@ -8,6 +8,8 @@ import type { SandboxTimings } from '../identity/sandbox-timings.js';
 import { appSigningSimulator } from './app-signing-simulator.js';
 import type { HashSigningService } from './hash-signing-service.js';
 import { otpSigningSimulator } from './otp-signing-simulator.js';
+import { OneTimeCodes } from './one-time-codes.js';
+import { CONFIRMATION_CODE_METHODS, confirmationCodeSigningSimulator } from './confirmation-code-signing-simulator.js';
 import { SandboxOutbox } from './sandbox-outbox.js';
 import { sandboxRoutes } from './sandbox-routes.js';
 import { SANDBOX_SIGNING_PROVIDERS } from './sandbox-signing-providers.js';
@@ -26,7 +28,7 @@ export interface SandboxSigningOptions {
 }
 
 /**
- * The sandbox simulators of remote signing (Smart-ID, Mobile-ID, OTP, redirect providers) as signing-method rows, with their test CA
+ * The sandbox simulators of remote signing (Smart-ID, Mobile-ID, OTP, confirmation codes, redirect providers) as signing-method rows, with their test CA
  * and outbox, and the routes that show those (test CA certificate, outbox page, provider page). Refused in
  * production mode.
  */
@@ -35,8 +37,14 @@ export function sandboxSigning(options: SandboxSigningOptions): { methods: Signi
   const outbox = new SandboxOutbox(options.logger);
   const deps = { service: options.service, ca, signings: new SimulatedSignings(), timings: options.timings, mode: options.mode };
   const redirect = new RedirectSigningSimulator({ ...deps, clients: options.clients, baseUrl: options.baseUrl });
+  const codes = new OneTimeCodes(outbox);
   return {
-    methods: [...SANDBOX_SIGNING_PROVIDERS.map((provider) => appSigningSimulator(provider, deps)), otpSigningSimulator({ ...deps, outbox }), redirect.method()],
+    methods: [
+      ...SANDBOX_SIGNING_PROVIDERS.map((provider) => appSigningSimulator(provider, deps)),
+      otpSigningSimulator({ ...deps, codes }),
+      ...CONFIRMATION_CODE_METHODS.map((method) => confirmationCodeSigningSimulator(method, { ...deps, codes })),
+      redirect.method(),
+    ],
     routes: sandboxRoutes({ ca, outbox, redirect, mode: options.mode }),
   };
 }

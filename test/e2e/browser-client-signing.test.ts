@@ -168,6 +168,21 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
     });
   }
 
+  it('serviceBrowserClient: cancel() while Smart-ID signing waits for the user fails with isCancel; nothing is signed', async () => {
+    const docId = await prepare();
+    const outcome = await runModule(page, {
+      client: 'serviceBrowserClient',
+      kind: 'signature',
+      module: 'smartIdSignature',
+      settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl },
+      options: { idcode: '30403039928' },
+      cancelWhenStarted: true,
+    });
+    expect(outcome.calls).toEqual(['started', 'fail', 'finished']);
+    expect(outcome.error?.isCancel).toBe(true);
+    expect((await download(docId)).body).toMatchObject({ status: 'error' });
+  });
+
   it('serviceBrowserClient: smartIdSignature with waitForChallengeCode false gets the challenge with the polls', async () => {
     const docId = await prepare();
     const outcome = await sign('serviceBrowserClient', 'smartIdSignature', docId, { idcode: '10101010005', waitForChallengeCode: false });

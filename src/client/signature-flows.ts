@@ -36,12 +36,12 @@ const poll: Flow = async (context) => {
   return complete(context, { token: answer.token });
 };
 
-/** Icelandic qualified: a continue step between the challenge and complete. */
+/** Icelandic qualified: start, then a continue step whose answer carries the challenge, then complete. */
 const continueThenComplete: Flow = async (context) => {
   const answer = await startSigning(context);
-  context.settings.started?.({ data: answer });
-  await context.call(post(`${signatures(context)}/${context.row[2]}/continue`, { token: answer.token, ...session(context), lang: context.settings.language }, false));
-  return complete(context, { token: answer.token });
+  const continued = await context.call(post(`${signatures(context)}/${context.row[2]}/continue`, { token: answer.token, ...session(context), lang: context.settings.language }, false));
+  context.settings.started?.({ data: continued });
+  return complete(context, { token: continued.token ?? answer.token });
 };
 
 /** Cloud certificate with a confirmation code: start, ask the code, complete with it. */

@@ -138,13 +138,14 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
     ['haricaQesSignature', { username: 'signer', password: 'secret', otpCode: '123456', countryCode: 'GR' }],
     ['bTrustQesSignature', { profileId: 'profile-1', countryCode: 'BG' }],
     ['diiaQesSignature', { countryCode: 'UA' }],
+    ['audkenniQesSignature', { idcode: '1201743399', countryCode: 'IS' }],
   ];
   for (const client of BOTH_CLIENTS) {
     for (const [module, options] of TRANSACTION_MODULES) {
       it(`${client}: ${module} signs through the simulated app`, async () => {
         const docId = await prepare();
         const outcome = await sign(client, module, docId, options);
-        expect(outcome.calls).toEqual(['started', 'success', 'finished']);
+        expect(outcome.calls, JSON.stringify(outcome)).toEqual(['started', 'success', 'finished']);
         expect((await download(docId)).body).toMatchObject({ signer_lastname: 'TESTPERSON' });
       });
     }

@@ -20,6 +20,8 @@ export interface AppSigningProvider {
   completePaths: readonly string[];
   /** The sandbox account, or throws the provider's "not found" error. */
   account(request: RemoteSigningStart): SandboxIdentity;
+  /** The provider has a continue step that gives the challenge (Icelandic app): it answers the token and challenge. */
+  hasContinue?: true;
 }
 
 export interface AppSigningDeps {
@@ -63,5 +65,14 @@ export function appSigningSimulator(provider: AppSigningProvider, deps: AppSigni
       const answer = await deps.signings.complete(request.token ?? '', request.client_id, request.doc_id, request.timeout ?? 0);
       return 'running' in answer ? { status: 'RUNNING', challenge: answer.challenge } : completedAnswer(answer);
     },
+    ...(provider.hasContinue
+      ? {
+          async continue(_path: string, body: unknown) {
+            const request = parseZod(remoteSigningCompleteSchema, body, 'Invalid continue request');
+            const token = request.token ?? '';
+            return { status: 'OK', token, challenge: deps.signings.challenge(token, request.client_id, request.doc_id) };
+          },
+        }
+      : {}),
   };
 }

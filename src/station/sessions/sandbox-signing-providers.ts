@@ -34,4 +34,5 @@ export const SANDBOX_SIGNING_PROVIDERS: readonly AppSigningProvider[] = [
   ...['evrotrust-signature', 'freja-simple-signature', 'halcom-qes-signature', 'swiss-id-qes-signature', 'swiss-com-qes-signature', 'lt-id-qes-signature', 'es-lleida-advanced-signature', 'diia-qes-signature', 'b-trust-qes-signature', 'harica-qes-signature'].map(
     (method): AppSigningProvider => ({ method, signTypes: [method], completePaths: [method], account: anySandboxAccount }),
   ),
+  { method: 'audkenni-qes-signature', signTypes: ['audkenni-qes-signature'], completePaths: ['audkenni-qes-signature'], account: anySandboxAccount, hasContinue: true },
 ];

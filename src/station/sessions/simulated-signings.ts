@@ -56,13 +56,20 @@ export class SimulatedSignings {
     return token;
   }
 
+  /** The challenge of an open signing of this client's document; throws for any other token. */
+  challenge(token: string, clientId: string, docId: string): string {
+    const entry = this.#entries.get(token);
+    if (!entry || entry.clientId !== clientId || entry.docId !== docId) throw notFound();
+    return entry.signing.challenge;
+  }
+
   /**
    * Waits up to `waitSeconds` (capped) for the user; then RUNNING with the challenge, or the final answer once. A
    * page that has not seen the challenge gets it at once, as the user needs it before acting.
    */
   async complete(token: string, clientId: string, docId: string, waitSeconds: number): Promise<HashSigningCompleted | { running: true; challenge: string }> {
-    const entry = this.#entries.get(token);
-    if (!entry || entry.clientId !== clientId || entry.docId !== docId) throw notFound();
+    this.challenge(token, clientId, docId);
+    const entry = this.#entries.get(token)!;
     if (!entry.challengeShown) {
       entry.challengeShown = true;
       return { running: true, challenge: entry.signing.challenge };

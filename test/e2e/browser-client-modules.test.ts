@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
-import { startTestStation, type TestStation } from '../support/test-station.js';
-import { startIntegrator, type Integrator } from '../support/iframe-integrator.js';
+import type { TestStation } from '../support/test-station.js';
+import type { Integrator } from '../support/iframe-integrator.js';
 import { prepareDocument } from '../support/signing-session-client.js';
+import { startClientTestbed, type ClientTestbed } from '../support/client-integrator.js';
 import { IDENTIFICATION_MODULES, SIGNATURE_MODULES, type ModuleFlow, type ModuleRow } from '../../src/client/module-table.js';
 
 const SECRET = 'shop-api-secret-0123456789';
@@ -19,23 +19,18 @@ interface Started {
 // Every redirect-based module of the station's client, under every key, reaches the station's simulated provider
 // page: signature modules through start-signing, identification modules through /oauth/start/<method>.
 describe('browser client: every redirect-based module key reaches a provider page', () => {
+  let testbed: ClientTestbed | undefined;
   let station: TestStation;
   let integrator: Integrator;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } });
-    integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
-    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin], redirectUris: [`${integrator.origin}/back`] }, Buffer.from(SECRET));
-    browser = await launchChromium();
-    page = await browser.newPage();
-    await page.goto(`${integrator.origin}/`);
+    testbed = await startClientTestbed({ secret: SECRET });
+    ({ station, integrator, browser, page } = testbed);
   });
   afterAll(async () => {
-    await browser?.close();
-    await integrator?.close();
-    await station?.dispose();
+    await testbed?.close();
   });
 
   const keysOf = (rows: readonly ModuleRow[], flow: ModuleFlow): string[] => rows.filter((row) => row[1] === flow).map((row) => row[0]);

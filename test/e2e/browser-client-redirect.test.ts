@@ -3,10 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
-import { startTestStation, type TestStation } from '../support/test-station.js';
-import { startIntegrator, type Integrator } from '../support/iframe-integrator.js';
-import { BOTH_CLIENTS, runModule, type ClientGlobal } from '../support/client-integrator.js';
+import type { TestStation } from '../support/test-station.js';
+import type { Integrator } from '../support/iframe-integrator.js';
+import { BOTH_CLIENTS, runModule, startClientTestbed, type ClientGlobal, type ClientTestbed } from '../support/client-integrator.js';
 import { downloadSigned, prepareDocument } from '../support/signing-session-client.js';
 import { createNssDb, pdfsig } from '../support/signing-validators.js';
 
@@ -16,21 +15,18 @@ const SECRET = 'shop-api-secret-0123456789';
 // user approves or denies there, and the browser comes back to the integrator's redirect URI.
 describe('browser client: redirect-based methods through the simulated provider page', () => {
   let dir: string;
+  let testbed: ClientTestbed | undefined;
   let station: TestStation;
   let integrator: Integrator;
   let browser: Browser;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'client-redirect-'));
-    station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } });
-    integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
-    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin], redirectUris: [`${integrator.origin}/back`] }, Buffer.from(SECRET));
-    browser = await launchChromium();
+    testbed = await startClientTestbed({ secret: SECRET });
+    ({ station, integrator, browser } = testbed);
   });
   afterAll(async () => {
-    await browser?.close();
-    await integrator?.close();
-    await station?.dispose();
+    await testbed?.close();
     await rm(dir, { recursive: true, force: true });
   });
 

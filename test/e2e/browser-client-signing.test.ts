@@ -3,10 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
 import { startTestStation, type TestStation } from '../support/test-station.js';
-import { startIntegrator, type Integrator } from '../support/iframe-integrator.js';
-import { BOTH_CLIENTS, runModule, type ClientGlobal } from '../support/client-integrator.js';
+import type { Integrator } from '../support/iframe-integrator.js';
+import { BOTH_CLIENTS, runModule, startClientTestbed, type ClientTestbed, type ClientGlobal } from '../support/client-integrator.js';
 import { downloadSigned, prepareDocument } from '../support/signing-session-client.js';
 import { createNssDb, pdfsig, xmlsecVerify } from '../support/signing-validators.js';
 import { extractZip } from '../support/signing-zip-extract.js';
@@ -17,6 +16,7 @@ const SECRET = 'shop-api-secret-0123456789';
 // integrator page; the signed files are checked by pdfsig and xmlsec1 with the simulators' test CA trusted.
 describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbox simulators', () => {
   let dir: string;
+  let testbed: ClientTestbed | undefined;
   let station: TestStation;
   let integrator: Integrator;
   let browser: Browser;
@@ -52,23 +52,17 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'client-signing-'));
-    station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tuning: { sandboxTimings: { userActionMs: 300, userTimeoutMs: 1_500 } } });
-    integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
-    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
+    testbed = await startClientTestbed({ secret: SECRET, sandboxTimings: { userActionMs: 300, userTimeoutMs: 1_500 } });
+    ({ station, integrator, browser, page } = testbed);
     testCaPem = await (await fetch(`${station.baseUrl}/sandbox/test-ca.pem`)).text();
-    browser = await launchChromium();
-    page = await browser.newPage();
     // The user reading the confirmation code the station "sent" to the cloud account (its outbox), and typing it.
     await page.exposeFunction('confirmationCode', async () => {
       const { messages } = (await (await fetch(`${station.baseUrl}/sandbox/outbox.json`)).json()) as { messages: Array<{ to: string; text: string }> };
       return /\b(\d{6})\b/.exec(messages.find((message) => message.to === 'cloud-user')!.text)![1]!;
     });
-    await page.goto(`${integrator.origin}/`);
   });
   afterAll(async () => {
-    await browser?.close();
-    await integrator?.close();
-    await station?.dispose();
+    await testbed?.close();
     await rm(dir, { recursive: true, force: true });
   });
 

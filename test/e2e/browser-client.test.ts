@@ -2,33 +2,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
-import { startTestStation, type TestStation } from '../support/test-station.js';
-import { startIntegrator, type Integrator } from '../support/iframe-integrator.js';
-import { BOTH_CLIENTS, runModule, type ClientGlobal, type ModuleRunRequest } from '../support/client-integrator.js';
+import type { TestStation } from '../support/test-station.js';
+import type { Integrator } from '../support/iframe-integrator.js';
+import { BOTH_CLIENTS, runModule, startClientTestbed, type ClientTestbed, type ClientGlobal, type ModuleRunRequest } from '../support/client-integrator.js';
 
 const SECRET = 'shop-api-secret-0123456789';
 
 // The station's browser client and the published one on the same integrator page (another 127.0.0.1 port),
 // against a headless station: identification through the station's integrator-server endpoints.
 describe('browser client: identification, settings, cancel, network errors', () => {
+  let testbed: ClientTestbed | undefined;
   let station: TestStation;
   let integrator: Integrator;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tuning: { sandboxTimings: { userActionMs: 300, userTimeoutMs: 1_500 } } });
-    integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
-    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
-    browser = await launchChromium();
-    page = await browser.newPage();
-    await page.goto(`${integrator.origin}/`);
+    testbed = await startClientTestbed({ secret: SECRET, sandboxTimings: { userActionMs: 300, userTimeoutMs: 1_500 } });
+    ({ station, integrator, browser, page } = testbed);
   });
   afterAll(async () => {
-    await browser?.close();
-    await integrator?.close();
-    await station?.dispose();
+    await testbed?.close();
   });
 
   const identify = (client: ClientGlobal, module: string, options: Record<string, unknown>, extra: Partial<ModuleRunRequest> = {}) =>

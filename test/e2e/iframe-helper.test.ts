@@ -36,6 +36,9 @@ describe('iframe certificate helper in Chromium', () => {
   };
 
   const framed = (helperUrl: string, embedder = integrator): Promise<Page> => pageWithHelper(browser, embedder, helperUrl);
+  /** The station's own client's idCardSignature module, in the integrator page, through the real helper. */
+  const signWithOurClient = (page: Page, docId: string) =>
+    runModule(page, { client: 'serviceBrowserClient', kind: 'signature', module: 'idCardSignature', settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl }, options: { iframeHolder: true } });
   const messages = helperMessages;
   const ask = (page: Page, message: unknown): Promise<void> => askHelper(page, station.baseUrl, message);
 
@@ -90,13 +93,7 @@ describe('iframe certificate helper in Chromium', () => {
     const docId = await prepare();
     const page = await browser.newPage();
     await page.goto(`${integrator.origin}/`);
-    const outcome = await runModule(page, {
-      client: 'serviceBrowserClient',
-      kind: 'signature',
-      module: 'idCardSignature',
-      settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl },
-      options: { iframeHolder: true },
-    });
+    const outcome = await signWithOurClient(page, docId);
     expect(outcome.calls).toEqual(['success', 'finished']);
     expect(outcome.result).toMatchObject({ data: { status: 'OK', signing_session_status: 'SIGNED' } });
     expect(prompt.confirms.at(-1)).toMatchObject({ purpose: 'sign', requester: integrator.origin });
@@ -114,13 +111,7 @@ describe('iframe certificate helper in Chromium', () => {
     await page.goto(`${integrator.origin}/`);
     prompt.agree = false;
     try {
-      const outcome = await runModule(page, {
-        client: 'serviceBrowserClient',
-        kind: 'signature',
-        module: 'idCardSignature',
-        settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl },
-        options: { iframeHolder: true },
-      });
+      const outcome = await signWithOurClient(page, docId);
       expect(outcome.calls).toEqual(['fail', 'finished']);
       expect(outcome.error?.userMessage).toMatch(/declined/i);
     } finally {

@@ -1,6 +1,10 @@
 // Runs a module of either browser client (the published one, `eidEasyBrowserClient`, or the station's,
-// `serviceBrowserClient`) in an integrator page and records its callbacks, so one test drives both clients.
-import type { Page } from 'playwright-core';
+// `serviceBrowserClient`) in an integrator page and records its callbacks, so one test drives both clients; and
+// the testbed those tests share.
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './browser.js';
+import { startTestStation, type TestStation } from './test-station.js';
+import { startIntegrator, type Integrator } from './iframe-integrator.js';
 
 export type ClientGlobal = 'eidEasyBrowserClient' | 'serviceBrowserClient';
 export const BOTH_CLIENTS: readonly ClientGlobal[] = ['serviceBrowserClient', 'eidEasyBrowserClient'];
@@ -86,4 +90,37 @@ export function runModule(page: Page, request: ModuleRunRequest): Promise<Module
       }),
     request,
   );
+}
+
+/** A headless station, an integrator page on another port with both clients loaded, and Chromium on that page. */
+export interface ClientTestbed {
+  station: TestStation;
+  integrator: Integrator;
+  browser: Browser;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the testbed with client `shop` registered for the integrator's origin (secret `secret`, redirect URI
+ * `<integrator>/back`). `sandboxTimings` shortens the simulated users' delays.
+ */
+export async function startClientTestbed(options: { secret: string; sandboxTimings?: { userActionMs: number; userTimeoutMs: number } }): Promise<ClientTestbed> {
+  const station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, options.sandboxTimings ? { tuning: { sandboxTimings: options.sandboxTimings } } : {});
+  const integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
+  await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin], redirectUris: [`${integrator.origin}/back`] }, Buffer.from(options.secret));
+  const browser = await launchChromium();
+  const page = await browser.newPage();
+  await page.goto(`${integrator.origin}/`);
+  return {
+    station,
+    integrator,
+    browser,
+    page,
+    close: async () => {
+      await browser.close();
+      await integrator.close();
+      await station.dispose();
+    },
+  };
 }

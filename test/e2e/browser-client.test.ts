@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import type { TestStation } from '../support/test-station.js';
 import type { Integrator } from '../support/iframe-integrator.js';
-import { BOTH_CLIENTS, runModule, startClientTestbed, type ClientTestbed, type ClientGlobal, type ModuleRunRequest } from '../support/client-integrator.js';
+import { BOTH_CLIENTS, runModule, startClientTestbed, stationIdentitySettings, type ClientTestbed, type ClientGlobal, type ModuleRunRequest } from '../support/client-integrator.js';
 
 const SECRET = 'shop-api-secret-0123456789';
 
@@ -30,13 +30,7 @@ describe('browser client: identification, settings, cancel, network errors', () 
       client,
       kind: 'identification',
       module,
-      settings: {
-        clientId: 'shop',
-        countryCode: 'EE',
-        base: station.baseUrl,
-        identityStart: `${station.baseUrl}/integrator/shop/identity/start`,
-        identityFinish: `${station.baseUrl}/integrator/shop/identity/finish`,
-      },
+      settings: stationIdentitySettings(station.baseUrl),
       options,
       ...extra,
     });

@@ -14,7 +14,7 @@ import { createNssDb, pdfsig } from '../support/signing-validators.js';
 import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';
 import { verifyWebEidAuthToken } from '../../src/station/identity/web-eid-auth-token.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/iframe-integrator.js';
-import { BOTH_CLIENTS, runModule, type ClientGlobal } from '../support/client-integrator.js';
+import { BOTH_CLIENTS, runModule, stationIdentitySettings, type ClientGlobal } from '../support/client-integrator.js';
 
 const SECRET = 'shop-api-secret-0123456789';
 const SIGN_PIN = '12345';
@@ -201,14 +201,7 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
       client,
       kind: 'identification',
       module,
-      settings: {
-        clientId: 'shop',
-        countryCode: 'EE',
-        base: station.baseUrl,
-        identityStart: `${station.baseUrl}/integrator/shop/identity/start`,
-        identityFinish: `${station.baseUrl}/integrator/shop/identity/finish`,
-        ...(readCard ? { readCard } : {}),
-      },
+      settings: { ...stationIdentitySettings(station.baseUrl), ...(readCard ? { readCard } : {}) },
       options: { iframeHolder: true },
     });
   let pageForClients: Page | undefined;

@@ -40,6 +40,17 @@ export interface ModuleOutcome {
   thrown?: string;
 }
 
+/** Identification settings for client `shop` whose identity calls go through the station's integrator-server role. */
+export function stationIdentitySettings(baseUrl: string): ModuleRunRequest['settings'] {
+  return {
+    clientId: 'shop',
+    countryCode: 'EE',
+    base: baseUrl,
+    identityStart: `${baseUrl}/integrator/shop/identity/start`,
+    identityFinish: `${baseUrl}/integrator/shop/identity/finish`,
+  };
+}
+
 export function runModule(page: Page, request: ModuleRunRequest): Promise<ModuleOutcome> {
   return page.evaluate(
     (run) =>

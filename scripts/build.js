@@ -8,6 +8,7 @@ const steps = [
   ['electron-vite', ['build']],
   ['esbuild', ['src/iframe/main.ts', '--bundle', '--format=iife', '--minify', '--target=es2020', '--outfile=out/iframe/iframe-helper.js']],
   ['tsc', ['-p', 'tsconfig.node.json']],
+  ['node', ['scripts/build-client.js']],
 ];
 for (const [command, args] of steps) {
   const started = Date.now();

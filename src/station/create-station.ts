@@ -20,12 +20,14 @@ import { readBearerCredential } from './http/read-bearer-credential.js';
 import { uiSessionRoutes } from './http/routes/ui-session-routes.js';
 import { createHttpServer } from './http/create-http-server.js';
 import { uiRoutes } from './http/routes/ui-routes.js';
+import { clientRoutes } from './http/routes/client-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { signingSessionRoutes } from './sessions/signing-session-routes.js';
 import { HashSigningService } from './sessions/hash-signing-service.js';
 import { hashSigningMethod } from './sessions/hash-signing-method.js';
 import { SigningMethodTable } from './sessions/signing-method-table.js';
+import { sandboxSigning } from './sessions/sandbox-signing.js';
 import { signingMethodRoutes } from './sessions/signing-method-routes.js';
 import { PendingSignatures } from './sessions/pending-signatures.js';
 import { FrameTickets } from './iframe-helper/frame-tickets.js';
@@ -39,11 +41,17 @@ import type { OidcLifetimes } from './oidc/oidc-lifetimes.js';
 import { IdentityService } from './identity/identity-service.js';
 import { identityRoutes } from './identity/identity-routes.js';
 import { localTokenLogin } from './identity/local-token-login.js';
+import { cardLogin, ID_CARD_LOGIN_METHODS } from './identity/card-login.js';
+import { readCardRoutes } from './identity/read-card-routes.js';
+import { APP_LOGIN_METHODS, appLoginSimulator } from './identity/app-login-simulator.js';
 import { webEidLogin } from './identity/web-eid-login.js';
 import { TrustedIssuers } from './pki/trusted-issuers.js';
 import { smartIdSimulator } from './identity/smart-id-simulator.js';
 import { mobileIdSimulator } from './identity/mobile-id-simulator.js';
 import { eudiWalletSimulator } from './identity/eudi-wallet-simulator.js';
+import { ProviderDecisions, redirectProviderSimulator } from './identity/redirect-provider-simulator.js';
+import { REDIRECT_IDENTIFICATION_METHODS } from './identity/redirect-identification-methods.js';
+import { redirectProviderRoutes } from './identity/redirect-provider-routes.js';
 import { DEFAULT_SANDBOX_TIMINGS, type SandboxTimings } from './identity/sandbox-timings.js';
 import { integratorRoutes } from './integrator/integrator-routes.js';
 import { IdentityForwarder } from './integrator/identity-forwarder.js';
@@ -139,14 +147,19 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   const version = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
   const timings = { ...DEFAULT_SANDBOX_TIMINGS, ...ports.tuning?.sandboxTimings };
+  const providerDecisions = new ProviderDecisions();
+  const cardLoginDeps = { tokens: () => tokens.tokens(), userPrompt, clock, mode: () => config.mode, trustedIssuers };
   const identity = new IdentityService({
     mode: () => config.mode,
     methods: [
-      localTokenLogin({ tokens: () => tokens.tokens(), userPrompt, clock, mode: () => config.mode, trustedIssuers }),
+      localTokenLogin(cardLoginDeps),
+      ...ID_CARD_LOGIN_METHODS.map((code) => cardLogin(code, cardLoginDeps)),
       smartIdSimulator(timings),
       mobileIdSimulator(timings),
       eudiWalletSimulator(timings, STATION_NAME, clock),
       webEidLogin({ clients: data.clients, clock, mode: () => config.mode, trustedIssuers }),
+      ...REDIRECT_IDENTIFICATION_METHODS.map((code) => redirectProviderSimulator(code, providerDecisions)),
+      ...APP_LOGIN_METHODS.map((code) => appLoginSimulator(code, timings)),
     ],
   });
   const oidc = new OidcService({
@@ -180,12 +193,15 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     issuers: trustedIssuers.certificates,
     stationOrigin: baseUrl,
   });
-  await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning)])), { prefix: '/api/signatures' });
+  const sandbox = sandboxSigning({ service: hashSigning, clock, timings, mode: () => config.mode, logger, clients: data.clients, baseUrl });
+  await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning), ...sandbox.methods])), { prefix: '/api/signatures' });
+  await http.register(sandbox.routes, { prefix: '/sandbox' });
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   const frameTickets = new FrameTickets();
   const iframeHelper = new IframeHelperService({ tickets: frameTickets, tokens: () => tokens.tokens(), onTokensChange: (listener) => tokens.onChange(listener), pending: pendingSignatures, userPrompt });
   await http.register(iframeHelperRoutes({ clients: data.clients, sessions: data.sessions, tickets: frameTickets, service: iframeHelper }), { prefix: '/web-element' });
   await http.register(uiRoutes(), { prefix: '/ui' });
+  await http.register(clientRoutes({ clients: data.clients }), { prefix: '/client' });
   await http.register(uiSessionRoutes(sessions), { prefix: '/admin/api' });
   await http.register(
     adminRoutes({
@@ -211,6 +227,8 @@ export async function createStation(input: StationConfigInput, ports: StationPor
 
   await http.register(oidcRoutes({ oidc, identity, mode: () => config.mode }));
   await http.register(identityRoutes({ identity, clients: data.clients }), { prefix: '/api' });
+  await http.register(readCardRoutes({ identity }), { prefix: '/api' });
+  await http.register(redirectProviderRoutes({ identity, decisions: providerDecisions, clients: data.clients }), { prefix: '/oauth' });
   const forwarder = new IdentityForwarder({ remoteBaseUrl: config.remoteServiceUrl, embedded: () => ({ app: http, host: hostPort() }) });
   await http.register(integratorRoutes({ clients: data.clients, forwarder }), { prefix: '/integrator' });
 

@@ -14,6 +14,7 @@ import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
 import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';
 import { verifyWebEidAuthToken } from '../../src/station/identity/web-eid-auth-token.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
+import { BOTH_CLIENTS, runModule, stationIdentitySettings, type ClientGlobal } from '../support/browser/client-integrator.js';
 
 const SECRET = 'shop-api-secret-0123456789';
 const SIGN_PIN = '12345';
@@ -60,7 +61,7 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
     daemon = await startPcscd();
     card = await CardProcess.start({ kind: 'national-id', nationalId: { subject: 'CN=MÄNNIK\\,MARI-LIIS\\,48010010000,2.5.4.4=MÄNNIK,2.5.4.42=MARI-LIIS,2.5.4.5=PNOEE-48010010000,C=EE', signPin: SIGN_PIN } });
     station = await startTestStation({}, { userPrompt: prompt });
-    integrator = await startIntegrator();
+    integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
     await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
     browser = await launchChromium();
     await card.insert();
@@ -193,5 +194,47 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
     expect(outcome, outcome.detail).toMatchObject({ ok: true });
     expect(JSON.parse(outcome.detail)).toMatchObject({ data: { status: 'OK', idcode: '48010010000', firstname: 'MARI-LIIS', lastname: 'MÄNNIK', country: 'EE', current_login_method: 'ee-web-eid-login' } });
     await page.close();
+  });
+
+  const identify = (client: ClientGlobal, module: string, readCard?: string) =>
+    runModule(pageForClients!, {
+      client,
+      kind: 'identification',
+      module,
+      settings: { ...stationIdentitySettings(station.baseUrl), ...(readCard ? { readCard } : {}) },
+      options: { iframeHolder: true },
+    });
+  let pageForClients: Page | undefined;
+
+  it('identifies the card holder through the station’s own client’s Web eID module', async () => {
+    prompt.pin = '1234';
+    pageForClients = await browser.newPage();
+    await pageForClients.goto(`${integrator.origin}/`);
+    const outcome = await identify('serviceBrowserClient', 'webEid');
+    expect(outcome.calls).toEqual(['started', 'success', 'finished']);
+    expect(outcome.result).toMatchObject({ data: { status: 'OK', idcode: '48010010000', lastname: 'MÄNNIK', current_login_method: 'ee-web-eid-login' } });
+  });
+
+  for (const client of BOTH_CLIENTS) {
+    it(`${client}: ID-card identification (idCard, ee-id-login): readCard gives a token, finish identifies the holder`, async () => {
+      prompt.pin = '1234';
+      const confirmsBefore = prompt.confirms.length;
+      const outcome = await identify(client, 'idCard', `${station.baseUrl}/api/identity/shop/ee-id-login/read-card`);
+      expect(outcome.calls).toEqual(['success', 'finished']);
+      expect(outcome.result).toMatchObject({ data: { status: 'OK', idcode: '48010010000', firstname: 'MARI-LIIS', current_login_method: 'ee-id-login' } });
+      expect(prompt.confirms.slice(confirmsBefore).every((request) => request.requester === integrator.origin)).toBe(true);
+    });
+  }
+
+  it('ID-card identification fails (not as a cancel) when the user declines in the station', async () => {
+    prompt.agree = false;
+    try {
+      const outcome = await identify('serviceBrowserClient', 'idCard');
+      expect(outcome.calls).toEqual(['fail', 'finished']);
+      expect(outcome.error?.isCancel).toBeFalsy();
+    } finally {
+      prompt.agree = true;
+      await pageForClients?.close();
+    }
   });
 });

@@ -11,6 +11,8 @@ import { writePkcs12 } from '../support/pkcs11/pkcs11-nss-database.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
 import { signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
+import { runModule } from '../support/browser/client-integrator.js';
+import { downloadSigned, prepareDocument } from '../support/signing/signing-session-client.js';
 import { openStationData } from '../../src/station/open-station-data.js';
 import { OsKeyStore } from '../../src/station/keychain/os-key-store.js';
 import { SoftTokenStore } from '../../src/station/tokens/soft/soft-token-store.js';
@@ -37,7 +39,7 @@ describe('iframe helper with the local certificate store', () => {
     await new SoftTokenStore(data.database, data.vault).importPkcs12(p12, new TextEncoder().encode('pw'), 'My store key');
     await data.close();
     station = await startTestStation({ dataDir, pcsc: { enabled: false, atrMap: [] } }, { userPrompt: prompt });
-    integrator = await startIntegrator();
+    integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
     await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
     browser = await launchChromium();
   });
@@ -68,6 +70,22 @@ describe('iframe helper with the local certificate store', () => {
       const path = join(dir, `${module}.signed.pdf`);
       await writeFile(path, Buffer.from(((await download.json()) as { signed_file_contents: string }).signed_file_contents, 'base64'));
       const report = await pdfsig(await createNssDb(join(dir, `nss-${module}`), ca.pem), path);
+      expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true });
+      await page.close();
+    });
+  }
+
+  for (const module of ['certStoreQesSignature', 'certStoreAdvancedSignature', 'certStoreAdvancedUnverifiedSignature']) {
+    it(`${module}: the station's own client signs from the store too; pdfsig accepts the PDF`, async () => {
+      const integration = { baseUrl: station.baseUrl, clientId: 'shop', secret: SECRET };
+      const docId = await prepareDocument(integration);
+      const page = await browser.newPage();
+      await page.goto(`${integrator.origin}/`);
+      const outcome = await runModule(page, { client: 'serviceBrowserClient', kind: 'signature', module, settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl }, options: { iframeHolder: true } });
+      expect(outcome.calls).toEqual(['success', 'finished']);
+      const path = join(dir, `${module}.ours.pdf`);
+      await writeFile(path, (await downloadSigned(integration, docId)).file);
+      const report = await pdfsig(await createNssDb(join(dir, `nss-ours-${module}`), ca.pem), path);
       expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true });
       await page.close();
     });

@@ -11,6 +11,8 @@ import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
+import { runModule } from '../support/browser/client-integrator.js';
+import { downloadSigned } from '../support/signing/signing-session-client.js';
 
 const SECRET = 'shop-api-secret-0123456789';
 
@@ -34,6 +36,9 @@ describe('iframe certificate helper in Chromium', () => {
   };
 
   const framed = (helperUrl: string, embedder = integrator): Promise<Page> => pageWithHelper(browser, embedder, helperUrl);
+  /** The station's own client's idCardSignature module, in the integrator page, through the real helper. */
+  const signWithOurClient = (page: Page, docId: string) =>
+    runModule(page, { client: 'serviceBrowserClient', kind: 'signature', module: 'idCardSignature', settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl }, options: { iframeHolder: true } });
   const messages = helperMessages;
   const ask = (page: Page, message: unknown): Promise<void> => askHelper(page, station.baseUrl, message);
 
@@ -46,7 +51,7 @@ describe('iframe certificate helper in Chromium', () => {
       modules: [{ path: SOFTHSM_MODULE, name: 'SoftHSM', kind: 'pkcs11', origin: 'config', rescanByReinitialize: true }],
     });
     station = await startTestStation({}, { tokenSources: [source], userPrompt: prompt });
-    integrator = await startIntegrator();
+    integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
     stranger = await startIntegrator();
     await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
     await station.data.clients.upsert({ clientId: 'other', allowedOrigins: ['https://other.example'] }, Buffer.from(SECRET));
@@ -82,6 +87,37 @@ describe('iframe certificate helper in Chromium', () => {
     expect(report.signatures, report.output).toHaveLength(1);
     expect(report.signatures[0]).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
     await page.close();
+  });
+
+  it('signs a PDF with a USB token through the station’s own client (serviceBrowserClient); pdfsig accepts it', async () => {
+    const docId = await prepare();
+    const page = await browser.newPage();
+    await page.goto(`${integrator.origin}/`);
+    const outcome = await signWithOurClient(page, docId);
+    expect(outcome.calls).toEqual(['success', 'finished']);
+    expect(outcome.result).toMatchObject({ data: { status: 'OK', signing_session_status: 'SIGNED' } });
+    expect(prompt.confirms.at(-1)).toMatchObject({ purpose: 'sign', requester: integrator.origin });
+
+    const { file } = await downloadSigned({ baseUrl: station.baseUrl, clientId: 'shop', secret: SECRET }, docId);
+    await writeFile(join(dir, 'signed-ours.pdf'), file);
+    const report = await pdfsig(await createNssDb(join(dir, 'nss-ours'), softhsm.ca.pem), join(dir, 'signed-ours.pdf'));
+    expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
+    await page.close();
+  });
+
+  it('the station’s own client fails (not as a cancel) when the user declines the signature in the station', async () => {
+    const docId = await prepare();
+    const page = await browser.newPage();
+    await page.goto(`${integrator.origin}/`);
+    prompt.agree = false;
+    try {
+      const outcome = await signWithOurClient(page, docId);
+      expect(outcome.calls).toEqual(['fail', 'finished']);
+      expect(outcome.error?.userMessage).toMatch(/declined/i);
+    } finally {
+      prompt.agree = true;
+      await page.close();
+    }
   });
 
   it('announces itself to an allowed embedder, answers only it, and refuses a digest it did not prepare', async () => {

@@ -3,13 +3,12 @@ import { z } from 'zod';
 /**
  * The postMessage protocol between an embedding page and the station's iframe helper
  * (`/web-element/os-broker/<client_id>/<method>`), wire-compatible with the widely deployed browser client
- * (CLIENT-REFERENCE.md "Iframe-based modules"). Every reply carries this sender tag, the request's `operation`
- * and `status`; that client matches replies by tag and operation, so the tag is a wire fact, not a brand.
+ * (CLIENT-REFERENCE.md "Iframe-based modules"). The reply tags live in a schema-free file so that the browser
+ * client can use them without bundling zod.
  */
-export const IFRAME_REPLY_SENDER = 'EIDEASY_ID_CARD_INTEGRATION';
+import { IFRAME_REPLY_SENDER, IFRAME_USER_CANCEL } from './iframe-reply-tags.js';
 
-/** The answer that client reads as "the user cancelled" (`result` or `message` equal to it). */
-export const IFRAME_USER_CANCEL = 'user_cancel';
+export { IFRAME_REPLY_SENDER, IFRAME_USER_CANCEL };
 
 const hexDigest = z.string().regex(/^[0-9a-fA-F]{40,128}$/, 'must be a hex digest');
 const base64 = z.string().max(65_536).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64');

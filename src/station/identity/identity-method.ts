@@ -35,5 +35,10 @@ export interface IdentityMethod {
   readonly inputs: ReadonlyArray<'idcode' | 'phone'>;
   /** False for methods whose proof comes from the client's own web page (Web eID): not on the station's login page. */
   readonly onLoginPage?: false;
+  /**
+   * How long complete waits for the user when the caller names no `timeout`: callers that complete once instead of
+   * polling (the published client's ID-card finish) need the answer, not RUNNING. Default 0.
+   */
+  readonly completeWaitMs?: number;
   begin(request: IdentityBeginRequest, context: IdentityContext): Promise<IdentityAttempt>;
 }

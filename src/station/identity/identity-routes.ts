@@ -46,7 +46,7 @@ export function identityRoutes(deps: IdentityRoutesDeps): FastifyPluginAsync {
       const body = parseZod(identityCompleteRequestSchema, request.body, 'Invalid identity complete request');
       await authenticate(deps, params.client_id, body);
       const { session, evidence } = sessionAndEvidence(body);
-      const result = await deps.identity.complete(params.method, session, params.client_id, body.timeout ?? 0, evidence);
+      const result = await deps.identity.complete(params.method, session, params.client_id, body.timeout, evidence);
       return result === 'RUNNING' ? { status: 'RUNNING' } : { status: 'OK', ...result };
     });
   };

@@ -40,10 +40,13 @@ export class IdentityService {
     return { ...attempt.response, token: this.#sessions.open(context.clientId, method.code, attempt) };
   }
 
-  /** `evidence`: what the caller brings to complete (Web eID's authentication token), for methods that need it. */
-  async complete(methodCode: string, token: string, clientId: string, waitSeconds: number, evidence?: Readonly<Record<string, unknown>>): Promise<IdentifiedPerson | 'RUNNING'> {
+  /**
+   * `evidence`: what the caller brings to complete (Web eID's authentication token), for methods that need it.
+   * `waitSeconds` undefined: the method's own wait (completeWaitMs).
+   */
+  async complete(methodCode: string, token: string, clientId: string, waitSeconds: number | undefined, evidence?: Readonly<Record<string, unknown>>): Promise<IdentifiedPerson | 'RUNNING'> {
     const method = this.#method(methodCode);
-    const waitMs = Math.min(Math.max(0, waitSeconds) * 1000, this.#options.maxWaitMs ?? 10_000);
+    const waitMs = waitSeconds === undefined ? (method.completeWaitMs ?? 0) : Math.min(Math.max(0, waitSeconds) * 1000, this.#options.maxWaitMs ?? 10_000);
     return this.#sessions.complete(token, clientId, method.code, waitMs, evidence);
   }
 

@@ -24,6 +24,8 @@ const person = (country: string, idcode: string, firstname: string, lastname: st
 });
 
 export const SMART_ID_IDENTITIES: readonly SandboxIdentity[] = [
+  // The demo account the service's own documentation and integrators' test code use.
+  { person: person('EE', '10101010005', 'DEMO', 'SMART-ID', '1801-01-01'), behaviour: 'OK' },
   { person: person('EE', '30303039914', 'OK', 'TESTNUMBER', '1903-03-03'), behaviour: 'OK' },
   { person: person('LT', '30303039914', 'OK', 'TESTNUMBER', '1903-03-03'), behaviour: 'OK' },
   { person: person('EE', '30403039917', 'REFUSED', 'TESTNUMBER', '1904-03-03'), behaviour: 'USER_REFUSED' },
@@ -57,3 +59,17 @@ export const WALLET_IDENTITIES: readonly SandboxIdentity[] = [
     pid: { given_name: 'Declined', family_name: 'Testperson', birthdate: '1990-01-01', nationalities: ['AT'] },
   },
 ];
+
+/** Whom the simulated redirect providers (bank IDs, itsme, MitID, ...) identify or sign as, on Approve. */
+export const REDIRECT_PROVIDER_IDENTITY: SandboxIdentity = { person: person('EE', '38001085718', 'REDIRECT', 'TESTPERSON', '1980-01-08'), behaviour: 'OK' };
+
+/**
+ * The account of a provider without demo accounts of its own: the Smart-ID and Mobile-ID accounts keep their
+ * behaviour (matched by idcode or phone), so the refusing and silent ones refuse and time out there too; anyone
+ * else is the sandbox redirect person.
+ */
+export function anySandboxAccount(request: { idcode?: string | undefined; phone?: string | undefined }): SandboxIdentity {
+  const matches = (candidate: SandboxIdentity): boolean =>
+    (request.idcode !== undefined && candidate.person.idcode === request.idcode) || (request.phone !== undefined && candidate.phone === request.phone);
+  return [...SMART_ID_IDENTITIES, ...MOBILE_ID_IDENTITIES].find(matches) ?? REDIRECT_PROVIDER_IDENTITY;
+}

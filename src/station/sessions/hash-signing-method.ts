@@ -1,6 +1,6 @@
 import { completeSigningRequestSchema, hashSigningMethods, startSigningRequestSchema } from '../../core/schemas/hash-signing-api.js';
 import { parseZod } from '../validation/parse-zod.js';
-import type { HashSigningService } from './hash-signing-service.js';
+import type { HashSigningCompleted, HashSigningService } from './hash-signing-service.js';
 import type { SigningMethod } from './signing-method.js';
 
 /** The hash-based methods (ID card, USB token, certificate store) as the browser-facing endpoints see them. */
@@ -21,16 +21,20 @@ export function hashSigningMethod(service: HashSigningService): SigningMethod {
     },
     async complete(method, body, context) {
       const request = parseZod(completeSigningRequestSchema, body, 'Invalid complete request');
-      const completed = await service.complete(method, request, context);
-      return {
-        status: 'OK',
-        signing_session_status: 'SIGNED',
-        signer_idcode: completed.idcode,
-        signer_firstname: completed.firstname,
-        signer_lastname: completed.lastname,
-        signer_country: completed.country,
-        signed_file_sha256: completed.signedFileSha256,
-      };
+      return completedAnswer(await service.complete(method, request, context));
     },
+  };
+}
+
+/** What complete answers once the signed version is stored, whichever way the signature was made. */
+export function completedAnswer(completed: HashSigningCompleted): Record<string, unknown> {
+  return {
+    status: 'OK',
+    signing_session_status: 'SIGNED',
+    signer_idcode: completed.idcode,
+    signer_firstname: completed.firstname,
+    signer_lastname: completed.lastname,
+    signer_country: completed.country,
+    signed_file_sha256: completed.signedFileSha256,
   };
 }

@@ -64,8 +64,22 @@ export class HashSigningService {
     const session = await this.#deps.sessions.assertMaySign(request.client_id, request.doc_id);
     const certificate = decodeBinary((request.certificate ?? request.base64_certificate)!);
     await this.#askConsent(session, certificate, request.sign_type, context);
+    return this.#begin(session, certificate, request.sign_type);
+  }
+
+  /**
+   * A signer whose consent is given elsewhere (the sandbox simulators' simulated app or phone): the digest is
+   * prepared with its certificate, without the station's own prompt, and complete() finishes it as usual.
+   */
+  async startElsewhere(request: { client_id: string; doc_id: string }, certificate: Uint8Array, method: string): Promise<HashSigningStarted> {
+    await assertClientRegistered(this.#deps.clients, request.client_id);
+    const session = await this.#deps.sessions.assertMaySign(request.client_id, request.doc_id);
+    return this.#begin(session, certificate, method);
+  }
+
+  async #begin(session: SigningSession, certificate: Uint8Array, method: string): Promise<HashSigningStarted> {
     await this.#deps.sessions.markSigningStarted(session.docId);
-    const { token, prepared } = await this.#prepare(session, certificate, request.sign_type);
+    const { token, prepared } = await this.#prepare(session, certificate, method);
     return {
       token,
       hexDigest: prepared.dataToSignDigest,
@@ -83,6 +97,12 @@ export class HashSigningService {
     if (!pending) throw new SigningNotStartedError();
     const session = await this.#finish(pending, method, signatureValue, context.origin);
     return this.#record(session, pending, context.origin);
+  }
+
+  /** Drops a signature started elsewhere that will never be signed (the simulated user refused or timed out). */
+  async abandon(token: string, clientId: string, docId: string): Promise<void> {
+    const pending = this.#deps.pending.take(token, clientId, docId);
+    if (pending) await SignatureEngine.abort(pending.state);
   }
 
   async #askConsent(session: SigningSession, certificate: Uint8Array, method: string, context: SigningRequestContext): Promise<void> {

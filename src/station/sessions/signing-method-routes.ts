@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseZod } from '../validation/parse-zod.js';
+import { NotFoundError } from '../../core/errors/not-found-error.js';
 import type { SigningMethodTable } from './signing-method-table.js';
 import type { SigningRequestContext } from './signing-method.js';
 import { requesterGoneSignal } from '../http/requester-gone-signal.js';
@@ -21,6 +22,13 @@ export function signingMethodRoutes(methods: SigningMethodTable): FastifyPluginA
     app.post('/:method/complete', { config }, async (request, reply) => {
       const { method } = parseZod(completeParams, request.params, 'Unknown signing method');
       return methods.forCompletePath(method).complete(method, request.body, contextOf(request, reply));
+    });
+
+    app.post('/:method/continue', { config }, async (request, reply) => {
+      const { method } = parseZod(completeParams, request.params, 'Unknown signing method');
+      const found = methods.forCompletePath(method);
+      if (!found.continue) throw new NotFoundError('ERR_SIGNING_NO_CONTINUE', `Signing method "${method}" has no continue step.`);
+      return found.continue(method, request.body, contextOf(request, reply));
     });
   };
 }

@@ -9,6 +9,8 @@ export interface SigningMethod {
   readonly completePaths: readonly string[];
   start(body: unknown, context: SigningRequestContext): Promise<Record<string, unknown>>;
   complete(completePath: string, body: unknown, context: SigningRequestContext): Promise<Record<string, unknown>>;
+  /** `POST /api/signatures/<path>/continue`, for providers with a step between start and complete (Icelandic app). */
+  continue?(completePath: string, body: unknown, context: SigningRequestContext): Promise<Record<string, unknown>>;
 }
 
 /** What a method may know of the HTTP request: the browser-set Origin, shown in consent prompts. */

@@ -13,11 +13,13 @@ export interface Integrator {
   close(): Promise<void>;
 }
 
-export async function startIntegrator(): Promise<Integrator> {
+/** `scripts`: more script tags for the page (the station's own client, loaded from the station as integrators do). */
+export async function startIntegrator(options: { scripts?: readonly string[] } = {}): Promise<Integrator> {
   const client = await readFile(PUBLISHED_CLIENT);
+  const more = (options.scripts ?? []).map((src) => `<script src="${src}"></script>`).join('');
   const server: Server = createServer((request, response) => {
     if (request.url === '/client.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(client);
-    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>shop</title><script src="/client.js"></script><div id="holder" style="height:80px"></div>');
+    response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>shop</title><script src="/client.js"></script>${more}<div id="holder" style="height:80px"></div>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

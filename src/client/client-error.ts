@@ -1,0 +1,25 @@
+import type { ServiceAnswer } from '../core/schemas/browser-client-wire.js';
+
+/**
+ * What `fail` receives: the published client's fields (`isCancel`, `userMessage` from the service's `message`,
+ * `userDetails` from its `errors`) plus the station's stable `code` and the whole answer as `response`.
+ */
+export class ClientError extends Error {
+  readonly isCancel: boolean;
+  readonly userMessage: string | undefined;
+  readonly userDetails: Record<string, string[]> | undefined;
+  readonly code: string;
+  readonly response: { data: ServiceAnswer } | undefined;
+
+  constructor(code: string, message: string, options: { isCancel?: boolean; answer?: ServiceAnswer } = {}) {
+    super(message);
+    this.name = 'ClientError';
+    this.code = code;
+    this.isCancel = options.isCancel ?? false;
+    this.userMessage = options.answer?.message;
+    this.userDetails = options.answer?.errors;
+    this.response = options.answer ? { data: options.answer } : undefined;
+  }
+}
+
+export const cancelled = (): ClientError => new ClientError('ERR_CLIENT_CANCELLED', 'Cancelled by the user.', { isCancel: true });

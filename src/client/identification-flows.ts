@@ -1,0 +1,79 @@
+import type { ServiceAnswer } from '../core/schemas/browser-client-wire.js';
+import { ClientError } from './client-error.js';
+import type { Result } from './client-settings.js';
+import { bodyFields, type Flow, type FlowContext } from './flow-context.js';
+import { IframeMessenger } from './iframe-messenger.js';
+import type { ModuleFlow } from './module-table.js';
+import { IDENTIFICATION_POLL, pollUntilDone } from './poll.js';
+import { get, post } from './transport.js';
+import { redirectTo } from './redirect-to.js';
+
+const identityStart = (context: FlowContext): string => context.settings.apiEndpoints!.identityStart!();
+const identityFinish = (context: FlowContext): string => context.settings.apiEndpoints!.identityFinish!();
+
+/** Polls the integrator's finish endpoint (credentials included) until the person is identified. */
+async function finish(context: FlowContext, body: Record<string, unknown>): Promise<Result> {
+  const request = post(identityFinish(context), { method: context.method, timeout: 2, lang: context.settings.language, ...body }, true);
+  return { data: await pollUntilDone(() => context.call(request), IDENTIFICATION_POLL, context.run) };
+}
+
+async function started(context: FlowContext, body: Record<string, unknown>): Promise<ServiceAnswer> {
+  const answer = await context.call(post(identityStart(context), { ...body, method: context.method }, true));
+  context.settings.started?.({ data: answer });
+  return answer;
+}
+
+/** Smart-ID, Mobile-ID, Freja, EUDI wallet...: start shows a challenge, finish is polled. */
+const poll: Flow = async (context) => {
+  const answer = await started(context, bodyFields(context, 'start'));
+  return finish(context, { token: answer.token });
+};
+
+/** ID card: a credentialed GET to readCard gives a token, which finish turns into the person. */
+const card: Flow = async (context) => {
+  const readCard = context.settings.apiEndpoints?.readCard?.() ?? `${context.base}/api/identity/${context.settings.clientId}/${context.method}/read-card`;
+  const { token } = await context.call(get(readCard, true));
+  return finish(context, { token, country: context.settings.countryCode });
+};
+
+/** Web eID (and iframe identification): start gives a nonce, the iframe's authentication token proves the card. */
+const webEid: Flow = async (context) => {
+  const url = `${context.base}/web-element/os-broker/${context.settings.clientId}/${context.row[2]}?doc_id=`;
+  const messenger = new IframeMessenger(context.settings.iframeHolder!, url, context.run);
+  const answer = await started(context, { country: context.settings.countryCode, lang: context.settings.language });
+  const reply = await messenger.request('getAuthToken', { nonce: answer.nonce });
+  return finish(context, { token: reply.token, auth_token: answer.token });
+};
+
+/** ZealiD-type: the service names the provider's iframe; the provider posts the session token when done. */
+const zealid: Flow = async (context) => {
+  const { iframe_url: url } = await context.call(get(`${context.base}/api/identity/${context.settings.clientId}/zealid/get_iframe_url`, false));
+  if (typeof url !== 'string') throw new ClientError('ERR_CLIENT_NO_IFRAME_URL', 'The service gave no iframe URL.');
+  const frame = document.createElement('iframe');
+  frame.src = url;
+  context.settings.iframeHolder!.replaceChildren(frame);
+  const token = await context.run.race(
+    new Promise<unknown>((resolve) => {
+      const listen = (event: MessageEvent<{ token?: unknown }>): void => {
+        if (event.source !== frame.contentWindow || event.origin !== new URL(url).origin || !event.data?.token) return;
+        window.removeEventListener('message', listen);
+        resolve(event.data.token);
+      };
+      window.addEventListener('message', listen);
+    }),
+  );
+  return finish(context, { token });
+};
+
+/** Redirect-based: to the service's OAuth start for the method, back to redirectUri with a code. */
+const oauth: Flow = async (context) => {
+  const { clientId, redirectUri, language, oauthParamState } = context.settings;
+  const [path, method] = context.row[2].split(':');
+  const query = new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri!, response_type: 'code', lang: language ?? 'en' });
+  if (method) query.set('method', method);
+  if (oauthParamState) query.set('state', oauthParamState);
+  const target = method ? `${context.base}/oauth/authorize?${query}` : `${context.base}/oauth/start/${path}?${query}`;
+  return redirectTo(context, { redirect_uri: target });
+};
+
+export const IDENTIFICATION_FLOWS: Partial<Record<ModuleFlow, Flow>> = { poll, card, webEid, iframe: webEid, zealid, oauth };

@@ -1,0 +1,31 @@
+/**
+ * What the browser client and the service exchange over HTTP, as plain types (the client ships to web pages and
+ * carries no schema library; the station validates the same bodies with its zod schemas). Wire facts:
+ * CLIENT-REFERENCE.md.
+ */
+
+/** Statuses the client keeps polling on. */
+export const PENDING_STATUSES = ['RUNNING', 'IN_PROGRESS'] as const;
+
+/** Any answer of the service: `status` plus method-specific members (challenge, token, redirect_uri, person...). */
+export interface ServiceAnswer {
+  status?: string;
+  message?: string;
+  code?: string;
+  errors?: Record<string, string[]>;
+  [member: string]: unknown;
+}
+
+/** The body every call carries (the published client's header set, which every CORS preflight must allow). */
+export const JSON_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'application/json',
+  Accept: 'application/json',
+  'Cache-Control': 'no-cache',
+};
+
+/** One entry of `getAllMethods()`. */
+export interface MethodDescription {
+  actionType: string;
+  handlingModule: string;
+  supportedCountries: string[];
+}

@@ -1,0 +1,38 @@
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import type { FastifyPluginAsync } from 'fastify';
+import { StationError } from '../../../core/errors/station-error.js';
+import type { ClientRegistry } from '../../clients/client-registry.js';
+import { packageRoot } from '../../files/package-root.js';
+
+const FILES: Readonly<Record<string, string>> = {
+  'service-browser-client.js': 'text/javascript; charset=utf-8',
+  'service-browser-client.mjs': 'text/javascript; charset=utf-8',
+  'service-browser-client.d.ts': 'text/plain; charset=utf-8',
+};
+
+/**
+ * The browser client's build (out/client) at `/client/<file>` (DESIGN.md): the IIFE, the ESM file, the typings.
+ * The URL carries no version, so caches revalidate after five minutes by ETag. A registered client's origin gets
+ * its own origin back in CORS, which `<script integrity crossorigin>` (SRI) needs; no wildcard.
+ */
+export function clientRoutes(deps: { clients: Pick<ClientRegistry, 'allOrigins'> }): FastifyPluginAsync {
+  return async (app) => {
+    const root = join(packageRoot(), 'out', 'client');
+    app.get('/:file', async (request, reply) => {
+      const { file } = request.params as { file: string };
+      const contentType = FILES[file];
+      if (!contentType) throw new StationError('ERR_CLIENT_FILE_NOT_FOUND', `No client file "${file}"; there are ${Object.keys(FILES).join(', ')}.`, { status: 404 });
+      const body = await readFile(join(root, file)).catch(() => {
+        throw new StationError('ERR_CLIENT_NOT_BUILT', 'The browser client is not built: run `npm run build`.', { status: 503 });
+      });
+      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+      const origin = request.headers.origin;
+      if (origin && (await deps.clients.allOrigins()).has(origin)) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+      reply.header('cache-control', 'public, max-age=300, must-revalidate').header('etag', etag);
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply.type(contentType).send(body);
+    });
+  };
+}

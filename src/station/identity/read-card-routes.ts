@@ -1,0 +1,25 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { clientIdSchema } from '../../core/schemas/client-registration.js';
+import { parseZod } from '../validation/parse-zod.js';
+import type { IdentityService } from './identity-service.js';
+import { ID_CARD_LOGIN_METHODS } from './card-login.js';
+
+const paramsSchema = z.object({ client_id: clientIdSchema, method: z.enum(ID_CARD_LOGIN_METHODS) });
+
+/**
+ * `GET /api/identity/<client_id>/<method>/read-card`: the browser clients' `readCard` call (credentialed, from the
+ * client's registered origins only). It starts the card login, whose prompts name the requesting origin, and
+ * answers `{status:"OK", token}`; the integrator's server then completes that token through the identity API.
+ */
+export function readCardRoutes(deps: { identity: IdentityService }): FastifyPluginAsync {
+  return async (app) => {
+    const config = { browserAccess: 'client', originRequired: true } as const;
+    app.get('/identity/:client_id/:method/read-card', { config }, async (request) => {
+      const params = parseZod(paramsSchema, request.params, 'Invalid read-card path');
+      const requester = request.headers.origin ?? params.client_id;
+      const started = await deps.identity.start(params.method, {}, { clientId: params.client_id, requester });
+      return { status: 'OK', token: started.token };
+    });
+  };
+}

@@ -54,6 +54,7 @@ import { createStationTokenSources } from './tokens/create-station-token-sources
 import { openConfiguredTsaSigner } from './tsa/open-configured-tsa-signer.js';
 import { configuredPkcs11Modules } from './config/configured-pkcs11-modules.js';
 import { pkcs11ModuleRoutes } from './tokens/pkcs11/pkcs11-module-routes.js';
+import { installStationWindow, type StationWindow } from './ui-state/install-station-window.js';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
 
@@ -84,6 +85,8 @@ export interface Station {
   readonly http: FastifyInstance;
   readonly logger: Logger;
   readonly oidc: OidcService;
+  /** The station window's pushed state, desk and launch links. */
+  readonly window: StationWindow;
   /** A fresh one-time URL that opens the station UI (printed headless); the token is in the fragment. */
   uiUrl(): string;
   /** A UI credential handed to the Electron window through its preload (no link to leak). */
@@ -167,6 +170,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
   const pendingSignatures = new PendingSignatures();
   await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
+  const timestampClient = new EmbeddedTimestampClient(tsa);
   const hashSigning = new HashSigningService({
     sessions: data.sessions,
     pending: pendingSignatures,
@@ -174,7 +178,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     userPrompt,
     audit: data.audit,
     clock,
-    timestampClient: new EmbeddedTimestampClient(tsa),
+    timestampClient,
   });
   await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning)])), { prefix: '/api/signatures' });
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
@@ -183,23 +187,21 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await http.register(iframeHelperRoutes({ clients: data.clients, sessions: data.sessions, tickets: frameTickets, service: iframeHelper }), { prefix: '/web-element' });
   await http.register(uiRoutes(), { prefix: '/ui' });
   await http.register(uiSessionRoutes(sessions), { prefix: '/admin/api' });
-  await http.register(
-    adminRoutes({
-      clients: data.clients,
-      audit: data.audit,
-      tokens,
-      prompts,
-      station: () => ({
-        name: STATION_NAME,
-        version,
-        mode: config.mode,
-        baseUrl: baseUrl(),
-        dataDir: config.dataDir,
-        keyStore: ports.keyStore.description,
-      }),
-    }),
-    { prefix: '/admin/api' },
-  );
+  const uiUrl = (): string => `${baseUrl()}/ui/#launch=${sessions.issueLaunchToken()}`;
+  const stationWindow = await installStationWindow({
+    http,
+    data,
+    dataDir: config.dataDir,
+    tokens,
+    builtInSources,
+    prompts,
+    userPrompt,
+    pending: pendingSignatures,
+    timestampClient,
+    uiUrl,
+    station: () => ({ name: STATION_NAME, version, mode: config.mode, baseUrl: baseUrl(), dataDir: config.dataDir, keyStore: ports.keyStore.description }),
+  });
+  await http.register(adminRoutes({ clients: data.clients, audit: data.audit, feed: stationWindow.feed, prompts }), { prefix: '/admin/api' });
   if (builtInSources) {
     await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, userPrompt }), { prefix: '/admin/api' });
   }
@@ -212,12 +214,13 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   try {
     await http.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await Promise.allSettled([tokens.stop(), http.close(), tsa.close()]);
+    await Promise.allSettled([stationWindow.close(), tokens.stop(), http.close(), tsa.close()]);
     await data.close();
     throw listenError(error, config);
   }
   const address = http.server.address();
   if (address && typeof address === 'object') port = address.port;
+  await stationWindow.listening(baseUrl());
   const sweep = (): void => {
     data.sessions.sweep().catch((error: unknown) => logger.error({ err: error }, 'sweeping expired signing sessions failed'));
   };
@@ -237,11 +240,13 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     http,
     logger,
     oidc,
-    uiUrl: () => `${baseUrl()}/ui/#launch=${sessions.issueLaunchToken()}`,
+    window: stationWindow,
+    uiUrl,
     issueUiCredential: () => sessions.issueCredential(),
     close: () =>
       (closing ??= (async () => {
         clearInterval(sweeper);
+        await stationWindow.close();
         await http.close();
         await pendingSignatures.clear();
         await tokens.stop();

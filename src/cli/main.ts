@@ -7,6 +7,7 @@ import { registerTsaCommand } from './commands/tsa-command.js';
 import { registerTimestampCommand } from './commands/timestamp-command.js';
 import { registerTokensCommand } from './commands/tokens-command.js';
 import { registerSignCommand } from './commands/sign-command.js';
+import { registerUiCommand } from './commands/ui-command.js';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('signing-station')
@@ -20,6 +21,7 @@ export async function main(argv: string[]): Promise<number> {
   registerTimestampCommand(program);
   registerTokensCommand(program);
   registerSignCommand(program);
+  registerUiCommand(program);
   try {
     await program.parseAsync(argv);
     return 0;

@@ -4,6 +4,7 @@ import { createStation, type Station } from '../station/create-station.js';
 import { loadStationConfig } from '../station/config/load-station-config.js';
 import { OsKeyStore } from '../station/keychain/os-key-store.js';
 import { shellChannels, setStartAtLoginSchema, type IpcResult } from '../core/ipc/shell-api.js';
+import { registerShowItemInFolder } from './show-item-in-folder.js';
 
 // Thin host: the station (server, tokens, store) is the same code the headless CLI runs; this file only owns
 // the window, the tray, the single-instance lock and login-item settings.
@@ -88,6 +89,10 @@ function registerIpc(): void {
     }
     return { ok: true, value: station.issueUiCredential() };
   });
+  registerShowItemInFolder(
+    () => station?.window.outputDir ?? '',
+    (url) => Boolean(station && url && new URL(url).origin === new URL(station.baseUrl).origin),
+  );
   ipcMain.handle(shellChannels.getStartAtLogin, (): IpcResult<boolean> => ({ ok: true, value: app.getLoginItemSettings().openAtLogin }));
   ipcMain.handle(shellChannels.setStartAtLogin, (_event, raw: unknown): IpcResult<boolean> => {
     const parsed = setStartAtLoginSchema.safeParse(raw);

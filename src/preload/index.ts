@@ -7,6 +7,7 @@ const api: StationShellApi = {
   getStartAtLogin: () => ipcRenderer.invoke(shellChannels.getStartAtLogin),
   setStartAtLogin: (enabled) => ipcRenderer.invoke(shellChannels.setStartAtLogin, { enabled }),
   uiCredential: () => ipcRenderer.invoke(shellChannels.uiCredential),
+  showItemInFolder: (path) => ipcRenderer.invoke(shellChannels.showItemInFolder, { path }),
 };
 
 contextBridge.exposeInMainWorld('stationShell', api);

@@ -5,9 +5,11 @@ export const shellChannels = {
   getStartAtLogin: 'shell:get-start-at-login',
   setStartAtLogin: 'shell:set-start-at-login',
   uiCredential: 'shell:ui-credential',
+  showItemInFolder: 'shell:show-item-in-folder',
 } as const;
 
 export const setStartAtLoginSchema = z.object({ enabled: z.boolean() });
+export const showItemInFolderSchema = z.object({ path: z.string().min(1).max(4096) });
 
 /** IPC answers `{ok, value|error}` (DESIGN.md): errors cross as data, never as thrown objects. */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
@@ -19,6 +21,8 @@ export interface StationShellApi {
   setStartAtLogin(enabled: boolean): Promise<IpcResult<boolean>>;
   /** The station UI credential for this window, so the window never needs a launch link. */
   uiCredential(): Promise<IpcResult<string>>;
+  /** Shows a file the station saved (a signed document, a timestamp) in the OS file manager. */
+  showItemInFolder?(path: string): Promise<IpcResult<boolean>>;
 }
 
 declare global {

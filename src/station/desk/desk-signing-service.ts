@@ -8,7 +8,7 @@ import type { UserPrompt } from '../ports/user-prompt.js';
 import type { Token } from '../tokens/token.js';
 import { SigningNotStartedError } from '../sessions/signing-not-started-error.js';
 import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
-import { DESK_CLIENT_ID } from './desk-client.js';
+import { DESK_CLIENT_ID } from '../../core/constants.js';
 import { copyExclusive, saveWithoutOverwriting } from './output-directory.js';
 
 export interface DeskSigningDeps {

@@ -46,22 +46,22 @@ export class UiPromptBroker implements UserPrompt {
   }
 
   async confirm(request: SignatureConsentRequest, signal?: AbortSignal): Promise<boolean> {
-    const answer = await this.#ask({ id: randomUUID(), kind: 'consent', createdAt: new Date().toISOString(), request }, signal);
+    const answer = await this.#ask({ ...promptTimes(), kind: 'consent', request }, signal);
     return answer.kind === 'consent' && answer.accept;
   }
 
   async askPin(request: PinRequest, signal?: AbortSignal): Promise<Uint8Array | null> {
-    const answer = await this.#ask({ id: randomUUID(), kind: 'pin', createdAt: new Date().toISOString(), request }, signal);
+    const answer = await this.#ask({ ...promptTimes(), kind: 'pin', request }, signal);
     return answer.kind === 'pin' ? new Uint8Array(Buffer.from(answer.pin, 'utf8')) : null;
   }
 
   async chooseCertificate(request: CertificateChoiceRequest, signal?: AbortSignal): Promise<number | null> {
-    const answer = await this.#ask({ id: randomUUID(), kind: 'certificate', createdAt: new Date().toISOString(), request }, signal);
+    const answer = await this.#ask({ ...promptTimes(), kind: 'certificate', request }, signal);
     return answer.kind === 'certificate' && answer.index < request.candidates.length ? answer.index : null;
   }
 
   async confirmModule(request: ModuleTrustRequest, signal?: AbortSignal): Promise<boolean> {
-    const answer = await this.#ask({ id: randomUUID(), kind: 'module', createdAt: new Date().toISOString(), request }, signal);
+    const answer = await this.#ask({ ...promptTimes(), kind: 'module', request }, signal);
     return answer.kind === 'module' && answer.trust;
   }
 
@@ -93,4 +93,9 @@ export class UiPromptBroker implements UserPrompt {
   #notify(): void {
     for (const listener of this.#listeners) listener();
   }
+}
+
+function promptTimes(): { id: string; createdAt: string; expiresAt: string } {
+  const now = Date.now();
+  return { id: randomUUID(), createdAt: new Date(now).toISOString(), expiresAt: new Date(now + PROMPT_TIMEOUT_MS).toISOString() };
 }

@@ -7,7 +7,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { TokenRegistry } from '../tokens/token-registry.js';
 import type { UiPromptBroker } from '../prompts/ui-prompt-broker.js';
 import { TokenSnapshots } from './token-snapshots.js';
-import { DESK_CLIENT_ID } from '../desk/desk-client.js';
+import { DESK_CLIENT_ID } from '../../core/constants.js';
 
 /** Changes arriving together (a prompt answered, the audit entry, the token's new PIN status) make one event. */
 const SETTLE_MS = 40;

@@ -1,0 +1,46 @@
+import { useState, type FormEvent, type JSX } from 'react';
+import { useI18n } from '../i18n/i18n.js';
+import { FilePicker } from '../parts/file-picker.js';
+import { ErrorAlert, messageOf } from '../parts/error-alert.js';
+import { verifyFile, type VerificationReport } from '../verify/verify-flow.js';
+
+/** A signed PDF, ASiC-E container or timestamp token, checked by the station's verification service. */
+export function VerifyScreen(): JSX.Element {
+  const { t } = useI18n();
+  const [file, setFile] = useState<File>();
+  const [report, setReport] = useState<VerificationReport | null>();
+  const [error, setError] = useState<string>();
+
+  async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
+    event.preventDefault();
+    if (!file) return;
+    setError(undefined);
+    try {
+      setReport((await verifyFile(file)) ?? null);
+    } catch (reason) {
+      setError(messageOf(reason));
+    }
+  }
+
+  return (
+    <section className="panel" aria-labelledby="verify-heading">
+      <h2 id="verify-heading">{t('verify.heading')}</h2>
+      <p className="muted">{t('verify.intro')}</p>
+      <form className="stack" aria-label={t('verify.heading')} onSubmit={(event) => void submit(event)}>
+        <FilePicker multiple={false} label={t('common.chooseFiles')} onFiles={(files) => setFile(files[0])} />
+        <div>
+          <button type="submit" className="button primary" disabled={!file}>
+            {t('verify.submit')}
+          </button>
+        </div>
+      </form>
+      {report === null && <p role="status">{t('verify.unavailable')}</p>}
+      {report && (
+        <div role="status">
+          <p>{report.summary}</p>
+        </div>
+      )}
+      <ErrorAlert message={error} />
+    </section>
+  );
+}

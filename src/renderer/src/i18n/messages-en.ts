@@ -30,7 +30,7 @@ export const en = {
   'common.none': '—',
   'common.busy': 'Working…',
   'common.openFolder': 'Show in folder',
-  'common.savedTo': 'Saved to {path}',
+  'common.savedTo': 'Saved to:',
   'common.chooseFiles': 'Choose files',
   'common.dropHere': 'or drop files here',
   'common.files': 'Files',

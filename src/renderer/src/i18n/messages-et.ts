@@ -27,7 +27,7 @@ export const et: Messages = {
   'common.none': '—',
   'common.busy': 'Töötan…',
   'common.openFolder': 'Näita kaustas',
-  'common.savedTo': 'Salvestatud: {path}',
+  'common.savedTo': 'Salvestatud kausta:',
   'common.chooseFiles': 'Vali failid',
   'common.dropHere': 'või lohista failid siia',
   'common.files': 'Failid',

@@ -27,7 +27,7 @@ export const lt: Messages = {
   'common.none': '—',
   'common.busy': 'Dirbama…',
   'common.openFolder': 'Rodyti aplanke',
-  'common.savedTo': 'Išsaugota: {path}',
+  'common.savedTo': 'Išsaugota:',
   'common.chooseFiles': 'Pasirinkti failus',
   'common.dropHere': 'arba nutempkite failus čia',
   'common.files': 'Failai',

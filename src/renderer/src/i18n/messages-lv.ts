@@ -27,7 +27,7 @@ export const lv: Messages = {
   'common.none': '—',
   'common.busy': 'Strādāju…',
   'common.openFolder': 'Rādīt mapē',
-  'common.savedTo': 'Saglabāts: {path}',
+  'common.savedTo': 'Saglabāts:',
   'common.chooseFiles': 'Izvēlēties failus',
   'common.dropHere': 'vai ievelciet failus šeit',
   'common.files': 'Faili',

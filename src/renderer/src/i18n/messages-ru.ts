@@ -27,7 +27,7 @@ export const ru: Messages = {
   'common.none': '—',
   'common.busy': 'Выполняется…',
   'common.openFolder': 'Показать в папке',
-  'common.savedTo': 'Сохранено: {path}',
+  'common.savedTo': 'Сохранено:',
   'common.chooseFiles': 'Выбрать файлы',
   'common.dropHere': 'или перетащите файлы сюда',
   'common.files': 'Файлы',

@@ -9,7 +9,11 @@ export function SavedFile({ saved, heading }: { saved: DeskSavedFile; heading: s
   return (
     <div className="result" role="status" data-testid="result">
       <p>
-        <strong>{heading}</strong> {t('common.savedTo', { path: saved.path })}
+        <strong>{heading}</strong>
+      </p>
+      <p>{t('common.savedTo')}</p>
+      <p className="mono" data-testid="saved-path">
+        {saved.path}
       </p>
       <p className="muted mono">SHA-256 {saved.sha256}</p>
       {shell?.showItemInFolder && (

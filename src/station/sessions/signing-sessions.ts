@@ -191,7 +191,8 @@ export class SigningSessions {
 
   /** Where the next signed version of the session is written (never an existing file). */
   nextSignedPath(session: SigningSession): { relative: string; absolute: string } {
-    const relative = `signed-${session.round + 1}`;
+    // With its format's extension, so a signed version found in the data directory opens in the right program.
+    const relative = `signed-${session.round + 1}.${session.containerType === 'pdf' ? 'pdf' : 'asice'}`;
     return { relative, absolute: join(session.directory, relative) };
   }
 

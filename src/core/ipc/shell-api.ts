@@ -6,7 +6,15 @@ export const shellChannels = {
   setStartAtLogin: 'shell:set-start-at-login',
   uiCredential: 'shell:ui-credential',
   showItemInFolder: 'shell:show-item-in-folder',
+  /** main → window: files the user opened with the app (file association, deep link, second launch). */
+  openFiles: 'shell:open-files',
 } as const;
+
+/** A document handed to the window to sign: read by main, which may read the user's files; the window may not. */
+export interface OpenedFile {
+  name: string;
+  bytes: Uint8Array;
+}
 
 export const setStartAtLoginSchema = z.object({ enabled: z.boolean() });
 export const showItemInFolderSchema = z.object({ path: z.string().min(1).max(4096) });
@@ -23,6 +31,8 @@ export interface StationShellApi {
   uiCredential(): Promise<IpcResult<string>>;
   /** Shows a file the station saved (a signed document, a timestamp) in the OS file manager. */
   showItemInFolder?(path: string): Promise<IpcResult<boolean>>;
+  /** Calls `listener` with the files the user opens with the app; returns a function that stops listening. */
+  onOpenFiles?(listener: (files: OpenedFile[]) => void): () => void;
 }
 
 declare global {

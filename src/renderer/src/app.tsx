@@ -1,4 +1,4 @@
-import { useState, type JSX } from 'react';
+import { useEffect, useState, type JSX } from 'react';
 import type { StationState } from '../../core/schemas/station-state.js';
 import type { MessageKey } from './i18n/messages-en.js';
 import { I18nProvider, useI18n } from './i18n/i18n.js';
@@ -27,6 +27,16 @@ function Station(): JSX.Element {
   const { t } = useI18n();
   const view = useStationState();
   const [screen, setScreen] = useState<Screen>('sign');
+  const [opened, setOpened] = useState<File[]>();
+  // Documents opened with the desktop app (file association, deep link) land on the Sign screen.
+  useEffect(
+    () =>
+      window.stationShell?.onOpenFiles?.((files) => {
+        setOpened(files.map((file) => new File([new Uint8Array(file.bytes)], file.name)));
+        setScreen('sign');
+      }),
+    [],
+  );
   const state = view.state;
   return (
     <div className="page">
@@ -60,7 +70,7 @@ function Station(): JSX.Element {
         ) : state ? (
           <>
             <PromptsPanel prompts={state.prompts} />
-            <ScreenView screen={screen} state={state} />
+            <ScreenView screen={screen} state={state} opened={opened} />
           </>
         ) : (
           <p>{t('app.loading')}</p>
@@ -70,10 +80,10 @@ function Station(): JSX.Element {
   );
 }
 
-function ScreenView({ screen, state }: { screen: Screen; state: StationState }): JSX.Element {
+function ScreenView({ screen, state, opened }: { screen: Screen; state: StationState; opened: File[] | undefined }): JSX.Element {
   switch (screen) {
     case 'sign':
-      return <SignScreen state={state} />;
+      return <SignScreen state={state} opened={opened} />;
     case 'timestamp':
       return <TimestampScreen />;
     case 'verify':

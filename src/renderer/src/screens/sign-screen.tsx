@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type JSX } from 'react';
+import { useEffect, useState, type FormEvent, type JSX } from 'react';
 import type { StationState } from '../../../core/schemas/station-state.js';
 import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { MessageKey } from '../i18n/messages-en.js';
@@ -10,9 +10,12 @@ import { commonName } from '../parts/humane-name.js';
 import { signDocuments, type SignStep } from '../signing/sign-flow.js';
 
 /** Pick or drop files, choose a signing certificate among those plugged in now, sign, and see where it went. */
-export function SignScreen({ state }: { state: StationState }): JSX.Element {
+export function SignScreen({ state, opened }: { state: StationState; opened?: File[] | undefined }): JSX.Element {
   const { t, date } = useI18n();
   const [files, setFiles] = useState<File[]>([]);
+  useEffect(() => {
+    if (opened) setFiles(opened);
+  }, [opened]);
   const [step, setStep] = useState<SignStep>();
   const [saved, setSaved] = useState<DeskSavedFile>();
   const [error, setError] = useState<string>();

@@ -150,6 +150,36 @@ describe('the station window: pushed state, desk signing, new links', () => {
     }
   });
 
+  it('pushes the token’s low PIN tries after a wrong PIN, as the CLI shows them', async () => {
+    const events = await openEvents();
+    try {
+      const state = await events.next(() => true);
+      const token = state.tokens[0]!;
+      const certificate = token.certificates[0]!;
+      const prepared = await call<{ docId: string; clientId: string }>('/admin/api/desk/sessions', {
+        containerType: 'pdf',
+        files: [{ fileName: 'tries.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }],
+      });
+      const { docId, clientId } = prepared.body;
+      const started = call('/api/signatures/start-signing', { client_id: clientId, doc_id: docId, sign_type: 'certeurope-usb-token-signature', certificate: certificate.certificate }, { origin: ui.origin });
+      const consent = (await events.next(pendingOf('consent'))).prompts.find((prompt) => prompt.kind === 'consent')!;
+      await call('/admin/api/prompts/' + consent.id, { kind: 'consent', accept: true });
+      expect((await started).status).toBe(200);
+      // The token may still hold the earlier test's login: log it out so this signature asks for the PIN.
+      await station.tokens.find(token.id)!.release();
+      const signed = call<{ code: string }>(`/admin/api/desk/sessions/${docId}/signature`, { tokenId: token.id, certificateId: certificate.id });
+      const pin = (await events.next(pendingOf('pin'))).prompts.find((prompt) => prompt.kind === 'pin')!;
+      await call('/admin/api/prompts/' + pin.id, { kind: 'pin', pin: '9999' });
+      const again = (await events.next((next) => next.prompts.some((prompt) => prompt.kind === 'pin' && prompt.id !== pin.id))).prompts.find((prompt) => prompt.kind === 'pin')!;
+      await call('/admin/api/prompts/' + again.id, { kind: 'cancel' });
+      expect((await signed).body.code).toBe('ERR_TOKEN_USER_CANCELLED');
+      const low = await events.next((next) => next.tokens[0]?.pin.countLow === true);
+      expect(low.tokens[0]!.pin.locked).toBe(false);
+    } finally {
+      events.close();
+    }
+  });
+
   it('timestamps a file with the station TSA; the token verifies with openssl against the TSA chain', async () => {
     const content = Buffer.from('minutes of the meeting\n');
     const saved = await call<DeskSavedFile>('/admin/api/desk/timestamp', { fileName: 'minutes.txt', mimeType: 'text/plain', fileContent: content.toString('base64') });

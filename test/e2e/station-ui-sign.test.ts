@@ -10,6 +10,7 @@ import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../support/pkcs11-s
 import { minimalPdf } from '../support/signing-test-pdfs.js';
 import { createNssDb, opensslTsVerify, pdfsig } from '../support/signing-validators.js';
 import { extractZip } from '../support/signing-zip-extract.js';
+import { pem } from '../support/pkcs11-nss-database.js';
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 
 /** Presses Tab (and nothing else) until the focused element is the one `matches` picks; fails after 40 presses. */
@@ -141,8 +142,7 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     await page.screenshot({ path: 'docs/screenshots/timestamp.png', fullPage: true });
     const path = (await page.getByTestId('saved-path').textContent())!;
     const root = join(dir, 'tsa-root.pem');
-    const chain = station.tsa.certificates;
-    await writeFile(root, `-----BEGIN CERTIFICATE-----\n${Buffer.from(chain[chain.length - 1]!).toString('base64')}\n-----END CERTIFICATE-----\n`);
+    await writeFile(root, pem('CERTIFICATE', station.tsa.certificates.at(-1)!));
     const verified = await opensslTsVerify(await readFile(file), await readFile(path), root);
     expect(verified.stdout + verified.stderr).toContain('Verification: OK');
   });

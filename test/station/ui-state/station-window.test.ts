@@ -11,6 +11,7 @@ import { startTestStation, type TestStation } from '../../support/test-station.j
 import { uiHeaders } from '../../support/ui-credential.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../support/pkcs11-softhsm.js';
 import { minimalPdf } from '../../support/signing-test-pdfs.js';
+import { pem } from '../../support/pkcs11-nss-database.js';
 import { createNssDb, opensslTsVerify, pdfsig } from '../../support/signing-validators.js';
 
 let softhsm: SoftHsm;
@@ -78,6 +79,29 @@ async function openEvents(): Promise<{ next(match: (state: StationState) => bool
 
 const pendingOf = (kind: PendingPrompt['kind']) => (state: StationState) => state.prompts.some((prompt) => prompt.kind === kind);
 
+type Events = Awaited<ReturnType<typeof openEvents>>;
+
+/** A desk document started for signing as the window does it: prepared, start-signing sent, consent given. */
+async function startDeskSignature(events: Events, fileName: string) {
+  const state = await events.next(() => true);
+  const token = state.tokens[0]!;
+  const certificate = token.certificates[0]!;
+  const prepared = await call<{ docId: string; clientId: string }>('/admin/api/desk/sessions', {
+    containerType: 'pdf',
+    files: [{ fileName, mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }],
+  });
+  expect(prepared.status).toBe(201);
+  const { docId, clientId } = prepared.body;
+  // start-signing exactly as a web page of the desk client: the consent prompt names the station's own origin.
+  const started = call<{ hexDigest: string; token: string }>('/api/signatures/start-signing', { client_id: clientId, doc_id: docId, sign_type: 'certeurope-usb-token-signature', certificate: certificate.certificate }, { origin: ui.origin });
+  const consent = (await events.next(pendingOf('consent'))).prompts.find((prompt) => prompt.kind === 'consent')!;
+  expect(consent.kind === 'consent' && consent.request.requester).toBe(ui.origin);
+  expect((await call('/admin/api/prompts/' + consent.id, { kind: 'consent', accept: true })).status).toBe(204);
+  const start = await started;
+  expect(start.status).toBe(200);
+  return { token, certificate, docId, clientId, start };
+}
+
 describe('the station window: pushed state, desk signing, new links', () => {
   it('pushes the whole state at once and again when the store changes, a client registered elsewhere included', async () => {
     const events = await openEvents();
@@ -101,23 +125,7 @@ describe('the station window: pushed state, desk signing, new links', () => {
   it('signs a PDF from the window: overview never waits on the PIN, a wrong PIN asks again in place, the result is saved beside the others', async () => {
     const events = await openEvents();
     try {
-      const state = await events.next(() => true);
-      const token = state.tokens[0]!;
-      const certificate = token.certificates[0]!;
-      const prepared = await call<{ docId: string; clientId: string }>('/admin/api/desk/sessions', {
-        containerType: 'pdf',
-        files: [{ fileName: 'contract.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }],
-      });
-      expect(prepared.status).toBe(201);
-      const { docId, clientId } = prepared.body;
-
-      // start-signing exactly as a web page of the desk client: the consent prompt names the station's own origin.
-      const started = call<{ hexDigest: string; token: string }>('/api/signatures/start-signing', { client_id: clientId, doc_id: docId, sign_type: 'certeurope-usb-token-signature', certificate: certificate.certificate }, { origin: ui.origin });
-      const consent = (await events.next(pendingOf('consent'))).prompts.find((prompt) => prompt.kind === 'consent')!;
-      expect(consent.kind === 'consent' && consent.request.requester).toBe(ui.origin);
-      expect((await call('/admin/api/prompts/' + consent.id, { kind: 'consent', accept: true })).status).toBe(204);
-      const start = await started;
-      expect(start.status).toBe(200);
+      const { token, certificate, docId, clientId, start } = await startDeskSignature(events, 'contract.pdf');
 
       const signed = call<{ signatureValue: string }>(`/admin/api/desk/sessions/${docId}/signature`, { tokenId: token.id, certificateId: certificate.id });
       const firstPin = (await events.next(pendingOf('pin'))).prompts.find((prompt) => prompt.kind === 'pin')!;
@@ -153,18 +161,7 @@ describe('the station window: pushed state, desk signing, new links', () => {
   it('pushes the token’s low PIN tries after a wrong PIN, as the CLI shows them', async () => {
     const events = await openEvents();
     try {
-      const state = await events.next(() => true);
-      const token = state.tokens[0]!;
-      const certificate = token.certificates[0]!;
-      const prepared = await call<{ docId: string; clientId: string }>('/admin/api/desk/sessions', {
-        containerType: 'pdf',
-        files: [{ fileName: 'tries.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }],
-      });
-      const { docId, clientId } = prepared.body;
-      const started = call('/api/signatures/start-signing', { client_id: clientId, doc_id: docId, sign_type: 'certeurope-usb-token-signature', certificate: certificate.certificate }, { origin: ui.origin });
-      const consent = (await events.next(pendingOf('consent'))).prompts.find((prompt) => prompt.kind === 'consent')!;
-      await call('/admin/api/prompts/' + consent.id, { kind: 'consent', accept: true });
-      expect((await started).status).toBe(200);
+      const { token, certificate, docId } = await startDeskSignature(events, 'tries.pdf');
       // The token may still hold the earlier test's login: log it out so this signature asks for the PIN.
       await station.tokens.find(token.id)!.release();
       const signed = call<{ code: string }>(`/admin/api/desk/sessions/${docId}/signature`, { tokenId: token.id, certificateId: certificate.id });
@@ -186,8 +183,7 @@ describe('the station window: pushed state, desk signing, new links', () => {
     expect(saved.status).toBe(200);
     expect(saved.body.fileName).toMatch(/^minutes\.txt( \(\d+\))?\.tsr$/);
     const root = join(scratch, 'tsa-root.pem');
-    const chain = station.tsa.certificates;
-    await writeFile(root, `-----BEGIN CERTIFICATE-----\n${Buffer.from(chain[chain.length - 1]!).toString('base64')}\n-----END CERTIFICATE-----\n`);
+    await writeFile(root, pem('CERTIFICATE', station.tsa.certificates.at(-1)!));
     const verified = await opensslTsVerify(content, await readFile(saved.body.path), root);
     expect(verified.stdout + verified.stderr).toContain('Verification: OK');
     const tampered = await opensslTsVerify(Buffer.from('other minutes\n'), await readFile(saved.body.path), root);

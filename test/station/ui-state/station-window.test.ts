@@ -12,6 +12,7 @@ import { uiHeaders } from '../../support/ui-credential.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../support/pkcs11-softhsm.js';
 import { minimalPdf } from '../../support/signing-test-pdfs.js';
 import { pem } from '../../support/pkcs11-nss-database.js';
+import { openStationEvents, type StationEvents } from '../../support/station-events.js';
 import { createNssDb, opensslTsVerify, pdfsig } from '../../support/signing-validators.js';
 
 let softhsm: SoftHsm;
@@ -47,42 +48,13 @@ async function call<T>(path: string, body?: unknown, headers: Record<string, str
   return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
-/** The window's push channel as the page reads it: fetch streaming, one `state` event per change. */
-async function openEvents(): Promise<{ next(match: (state: StationState) => boolean): Promise<StationState>; close(): void }> {
-  const abort = new AbortController();
-  const response = await fetch(`${station.baseUrl}/admin/api/events`, { headers: ui, signal: abort.signal });
-  expect(response.headers.get('content-type')).toContain('text/event-stream');
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  return {
-    async next(match) {
-      for (;;) {
-        const end = buffer.indexOf('\n\n');
-        if (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (/^event: state$/m.test(block) && data) {
-            const state = JSON.parse(data) as StationState;
-            if (match(state)) return state;
-          }
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error('the event stream ended');
-        buffer += value;
-      }
-    },
-    close: () => abort.abort(),
-  };
-}
+const openEvents = (): Promise<StationEvents> => openStationEvents(station.baseUrl, ui);
 
 const pendingOf = (kind: PendingPrompt['kind']) => (state: StationState) => state.prompts.some((prompt) => prompt.kind === kind);
 
-type Events = Awaited<ReturnType<typeof openEvents>>;
 
 /** A desk document started for signing as the window does it: prepared, start-signing sent, consent given. */
-async function startDeskSignature(events: Events, fileName: string) {
+async function startDeskSignature(events: StationEvents, fileName: string) {
   const state = await events.next(() => true);
   const token = state.tokens[0]!;
   const certificate = token.certificates[0]!;

@@ -57,7 +57,7 @@ export class StationStateFeed {
     this.#unsubscribe.push(this.#deps.prompts.onChange(() => this.#tokensChanged()));
     if (this.#deps.dataDir) {
       this.#watcher = watch(this.#deps.dataDir, (_event, file) => {
-        if (file?.startsWith('station.sqlite')) this.#storeWritten();
+        if (file === 'station.sqlite' || file === 'station.sqlite-wal') this.#storeWritten();
       });
       this.#watcher.unref();
     }

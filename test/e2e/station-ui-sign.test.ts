@@ -115,14 +115,16 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
   });
 
-  it('puts several files into an ASiC-E container; the token stays logged in briefly, so no second PIN', async () => {
+  it('puts several files into an ASiC-E container, showing the upload progress; the token stays logged in briefly, so no second PIN', async () => {
     const a = join(dir, 'notes.txt');
     const b = join(dir, 'data.csv');
     await writeFile(a, 'notes\n');
     await writeFile(b, 'a,b\n1,2\n');
     await page.locator('input[type=file]').first().setInputFiles([a, b]);
     expect(await page.getByRole('form', { name: 'Sign documents' }).textContent()).toContain('ASiC-E container');
+    const progress = page.waitForSelector('progress[aria-label="Preparing the documents…"]', { state: 'attached' });
     await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
+    await progress;
     await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
     const result = page.getByTestId('result');
     await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/notes( \(\d+\))?\.asice$/);

@@ -2,7 +2,7 @@ import type { ClientCreateRequest, PromptAnswer } from '../../core/schemas/admin
 import type { ClientRegistration } from '../../core/schemas/client-registration.js';
 import type { JsonErrorBody } from '../../core/schemas/json-error-body.js';
 import type { Pkcs11ModuleAddRequest } from '../../core/schemas/pkcs11-modules.js';
-import type { DeskPrepareRequest, DeskPrepareResponse, DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
+import type { DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
 import { forgetUiCredential, LinkProblem, uiCredential } from './ui-credential.js';
 
 /** An error answered by the station, rebuilt with its stable code and field errors. */
@@ -52,7 +52,6 @@ export const stationApi = {
   removeClient: (clientId: string): Promise<void> => stationCall(`/admin/api/clients/${encodeURIComponent(clientId)}`, { method: 'DELETE' }),
   addModule: (request: Pkcs11ModuleAddRequest): Promise<void> => post('/admin/api/pkcs11/modules', request),
   removeModule: (path: string): Promise<void> => stationCall(`/admin/api/pkcs11/modules?path=${encodeURIComponent(path)}`, { method: 'DELETE' }),
-  prepareDocuments: (request: DeskPrepareRequest): Promise<DeskPrepareResponse> => post('/admin/api/desk/sessions', request),
   deskSignature: (docId: string, tokenId: string, certificateId: string): Promise<{ signatureValue: string }> =>
     post(`/admin/api/desk/sessions/${encodeURIComponent(docId)}/signature`, { tokenId, certificateId }),
   saveSigned: (docId: string): Promise<DeskSavedFile> => post(`/admin/api/desk/sessions/${encodeURIComponent(docId)}/save`, {}),

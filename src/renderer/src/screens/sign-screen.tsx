@@ -17,6 +17,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
     if (opened) setFiles(opened);
   }, [opened]);
   const [step, setStep] = useState<SignStep>();
+  const [sent, setSent] = useState<number>();
   const [saved, setSaved] = useState<DeskSavedFile>();
   const [error, setError] = useState<string>();
   const choices = state.tokens.flatMap((token) =>
@@ -34,7 +35,13 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
     setSaved(undefined);
     setError(undefined);
     try {
-      setSaved(await signDocuments({ files, containerType, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}) }, setStep));
+      const order = { files, containerType, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}) } as const;
+      setSaved(
+        await signDocuments(order, (next, fraction) => {
+          setStep(next);
+          setSent(fraction);
+        }),
+      );
     } catch (reason) {
       setError(t('sign.failed', { message: messageOf(reason) }));
     } finally {
@@ -94,6 +101,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       <p role="status" aria-live="polite" className="muted">
         {step ? t(`sign.progress.${step}` as MessageKey) : ''}
       </p>
+      {step === 'prepare' && sent !== undefined && <progress max={1} value={sent} aria-label={t('sign.progress.prepare')} />}
       {saved && <SavedFile saved={saved} heading={t('sign.done')} />}
       <ErrorAlert message={error} />
     </section>

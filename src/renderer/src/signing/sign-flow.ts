@@ -1,8 +1,9 @@
-import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
+import type { DeskPrepareRequest, DeskPrepareResponse, DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { HashSigningMethod } from '../../../core/schemas/hash-signing-api.js';
 import type { TokenDescription } from '../../../core/schemas/token-description.js';
 import { stationApi, stationCall } from '../station-api.js';
 import { readAsBase64 } from './read-as-base64.js';
+import { postWithProgress } from './post-with-progress.js';
 
 export type SignStep = 'prepare' | 'consent' | 'pin' | 'finish' | 'save';
 
@@ -22,14 +23,11 @@ export interface SignOrder {
  * When the browser client is bundled (src/client), the middle steps become its
  * `createClient(...).signature.<module>.start(...)`, with the same prepare before and save after.
  */
-export async function signDocuments(order: SignOrder, onStep: (step: SignStep) => void): Promise<DeskSavedFile> {
-  onStep('prepare');
+export async function signDocuments(order: SignOrder, onStep: (step: SignStep, fraction?: number) => void): Promise<DeskSavedFile> {
+  onStep('prepare', 0);
   const files = await Promise.all(order.files.map(async (file) => ({ fileName: file.name, mimeType: file.type || 'application/octet-stream', fileContent: await readAsBase64(file) })));
-  const { clientId, docId } = await stationApi.prepareDocuments({
-    files,
-    containerType: order.containerType,
-    ...(order.reason ? { signingReason: order.reason, requireSigningReason: true } : {}),
-  });
+  const request: DeskPrepareRequest = { files, containerType: order.containerType, ...(order.reason ? { signingReason: order.reason, requireSigningReason: true } : {}) };
+  const { clientId, docId } = await postWithProgress<DeskPrepareResponse>('/admin/api/desk/sessions', request, (fraction) => onStep('prepare', fraction));
   const session = { client_id: clientId, doc_id: docId };
   if (order.reason) await stationCall('/api/signatures/signing-session/reason/accept', { method: 'POST', body: JSON.stringify({ ...session, reason_text: order.reason }) });
   const certificate = order.token.certificates.find((candidate) => candidate.id === order.certificateId);

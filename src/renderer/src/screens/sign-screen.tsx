@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent, type JSX } from 'react';
 import type { StationState } from '../../../core/schemas/station-state.js';
 import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
+import type { TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
 import type { MessageKey } from '../i18n/messages-en.js';
 import { useI18n } from '../i18n/i18n.js';
 import { FilePicker } from '../parts/file-picker.js';
@@ -11,7 +12,7 @@ import { signDocuments, type SignStep } from '../signing/sign-flow.js';
 
 /** Pick or drop files, choose a signing certificate among those plugged in now, sign, and see where it went. */
 export function SignScreen({ state, opened }: { state: StationState; opened?: File[] | undefined }): JSX.Element {
-  const { t, date } = useI18n();
+  const { t } = useI18n();
   const [files, setFiles] = useState<File[]>([]);
   useEffect(() => {
     if (opened) setFiles(opened);
@@ -20,9 +21,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
   const [sent, setSent] = useState<number>();
   const [saved, setSaved] = useState<DeskSavedFile>();
   const [error, setError] = useState<string>();
-  const choices = state.tokens.flatMap((token) =>
-    token.certificates.filter((certificate) => certificate.usage === 'signing' && certificate.valid).map((certificate) => ({ token, certificate, key: `${token.id}/${certificate.id}` })),
-  );
+  const choices = signingChoices(state);
   const single = files.length === 1 && /\.pdf$/i.test(files[0]!.name);
   const containerType = single ? 'pdf' : 'asice';
 
@@ -55,36 +54,8 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       <p className="muted">{t('sign.intro')}</p>
       <form className="stack" aria-label={t('sign.heading')} onSubmit={(event) => void submit(event)}>
         <FilePicker multiple label={t('common.chooseFiles')} onFiles={setFiles} />
-        {files.length > 0 && (
-          <ul className="list" aria-label={t('common.files')}>
-            {files.map((file) => (
-              <li key={file.name}>
-                {file.name} <span className="muted">({t('prompt.module.bytes', { n: file.size })})</span>
-              </li>
-            ))}
-          </ul>
-        )}
-        {files.length > 0 && (
-          <p>
-            {t('sign.container')}: <strong>{t(single ? 'sign.container.pdf' : 'sign.container.asice')}</strong>
-          </p>
-        )}
-        {choices.length === 0 ? (
-          <p className="warning" data-testid="no-certificate">
-            {t('sign.noCertificate')}
-          </p>
-        ) : (
-          <label className="field">
-            {t('sign.certificate')}
-            <select name="certificate" required>
-              {choices.map(({ token, certificate, key }) => (
-                <option key={key} value={key}>
-                  {commonName(certificate.subject)} — {token.label} ({t('tokens.validUntil', { date: date(certificate.notAfter) })})
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        <ChosenFiles files={files} single={single} />
+        <CertificateChoice choices={choices} />
         <label className="field">
           {t('sign.reason')}
           <input name="reason" maxLength={1000} />
@@ -105,5 +76,60 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       {saved && <SavedFile saved={saved} heading={t('sign.done')} />}
       <ErrorAlert message={error} />
     </section>
+  );
+}
+
+interface Choice {
+  token: TokenDescription;
+  certificate: TokenCertificate;
+  key: string;
+}
+
+/** Every valid signing certificate on the cards, tokens and stores present now. */
+function signingChoices(state: StationState): Choice[] {
+  return state.tokens.flatMap((token) =>
+    token.certificates.filter((certificate) => certificate.usage === 'signing' && certificate.valid).map((certificate) => ({ token, certificate, key: `${token.id}/${certificate.id}` })),
+  );
+}
+
+function ChosenFiles({ files, single }: { files: File[]; single: boolean }): JSX.Element | null {
+  const { t } = useI18n();
+  if (files.length === 0) return null;
+  return (
+    <>
+      <ul className="list" aria-label={t('common.files')}>
+        {files.map((file) => (
+          <li key={file.name}>
+            {file.name} <span className="muted">({t('prompt.module.bytes', { n: file.size })})</span>
+          </li>
+        ))}
+      </ul>
+      <p>
+        {t('sign.container')}: <strong>{t(single ? 'sign.container.pdf' : 'sign.container.asice')}</strong>
+      </p>
+    </>
+  );
+}
+
+function CertificateChoice({ choices }: { choices: Choice[] }): JSX.Element {
+  const { t, date } = useI18n();
+  if (choices.length === 0) {
+    return (
+      <p className="warning" data-testid="no-certificate">
+        {t('sign.noCertificate')}
+      </p>
+    );
+  }
+  return (
+    <label className="field">
+      {t('sign.certificate')}
+      <select name="certificate" required>
+        {choices.map(({ token, certificate, key }) => (
+          <option key={key} value={key}>
+            {commonName(certificate.subject)} — {token.label} ({t('tokens.validUntil', { date: date(certificate.notAfter) })})
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -138,6 +138,20 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     expect(entries).toEqual(expect.arrayContaining(['mimetype', 'notes.txt', 'data.csv', 'META-INF/manifest.xml']));
   });
 
+  it('adds a signature to an existing ASiC-E container, keeping the first, and saves it under a new name', async () => {
+    const container = join(dir, 'existing.asice');
+    await writeFile(container, await readFile((await page.getByTestId('saved-path').textContent())!));
+    await page.locator('input[type=file]').first().setInputFiles(container);
+    expect(await page.getByRole('form', { name: 'Sign documents' }).textContent()).toContain('Add a signature to this ASiC-E container');
+    await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
+    await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
+    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/existing( \(\d+\))?\.asice$/);
+    const path = (await page.getByTestId('saved-path').textContent())!;
+    const entries = await extractZip(path, join(dir, 'asice-2'));
+    expect(entries).toEqual(expect.arrayContaining(['notes.txt', 'data.csv', 'META-INF/signatures0.xml', 'META-INF/signatures1.xml']));
+    expect(entries).not.toContain('existing.asice');
+  });
+
   it('timestamps a file; the .tsr verifies with openssl against the station TSA', async () => {
     const file = join(dir, 'minutes.txt');
     await writeFile(file, 'minutes of the meeting\n');

@@ -7,6 +7,7 @@ import type { PendingSignatures } from '../sessions/pending-signatures.js';
 import type { UserPrompt } from '../ports/user-prompt.js';
 import type { Token } from '../tokens/token.js';
 import { SigningNotStartedError } from '../sessions/signing-not-started-error.js';
+import { ASICE_MEDIA_TYPE } from '../signing/asice/asice-container-reader.js';
 import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
 import { DESK_CLIENT_ID } from '../../core/constants.js';
 import { copyExclusive, saveWithoutOverwriting } from './output-directory.js';
@@ -45,6 +46,7 @@ export class DeskSigningService {
       ...(request.signingReason === undefined ? {} : { signing_reason: request.signingReason }),
       ...(request.requireSigningReason === undefined ? {} : { require_signing_reason: request.requireSigningReason }),
     });
+    if (isExistingContainer(request)) await this.#deps.sessions.adoptContainer(session);
     return { clientId: DESK_CLIENT_ID, docId: session.docId, expiresAt: session.expiresAt };
   }
 
@@ -78,6 +80,13 @@ export class DeskSigningService {
     const path = await saveWithoutOverwriting(this.#deps.outputDir, fileName, copyExclusive(this.#deps.sessions.pathOf(session, signed)));
     return { path, fileName: path.slice(this.#deps.outputDir.length + 1), directory: this.#deps.outputDir, sha256: signed.sha256 };
   }
+}
+
+/** One ASiC-E container picked alone (stored `mimetype` entry first, as EN 319 162-1 requires): sign inside it. */
+function isExistingContainer(request: DeskPrepareRequest): boolean {
+  if (request.containerType !== 'asice' || request.files.length !== 1) return false;
+  const head = Buffer.from(request.files[0]!.fileContent.slice(0, 128), 'base64');
+  return head.subarray(30, 38).toString('latin1') === 'mimetype' && head.subarray(38, 38 + ASICE_MEDIA_TYPE.length).toString('latin1') === ASICE_MEDIA_TYPE;
 }
 
 function signedFileName(name: string, containerType: 'pdf' | 'asice'): string {

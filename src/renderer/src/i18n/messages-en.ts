@@ -39,6 +39,7 @@ export const en = {
   'sign.container': 'Signature format',
   'sign.container.pdf': 'PDF signature (PAdES)',
   'sign.container.asice': 'ASiC-E container (XAdES)',
+  'sign.container.existing': 'Add a signature to this ASiC-E container (earlier signatures are kept)',
   'sign.certificate': 'Signing certificate',
   'sign.noCertificate': 'Insert an ID card or plug in a USB token with a signing certificate.',
   'sign.reason': 'Reason (optional)',

@@ -36,6 +36,7 @@ export const et: Messages = {
   'sign.container': 'Allkirja vorming',
   'sign.container.pdf': 'PDF-allkiri (PAdES)',
   'sign.container.asice': 'ASiC-E konteiner (XAdES)',
+  'sign.container.existing': 'Lisa allkiri sellesse ASiC-E konteinerisse (varasemad allkirjad jäävad alles)',
   'sign.certificate': 'Allkirjastamise sertifikaat',
   'sign.noCertificate': 'Sisesta ID-kaart või ühenda allkirjastamise sertifikaadiga USB-pulk.',
   'sign.reason': 'Põhjus (valikuline)',

@@ -36,6 +36,7 @@ export const lt: Messages = {
   'sign.container': 'Parašo formatas',
   'sign.container.pdf': 'PDF parašas (PAdES)',
   'sign.container.asice': 'ASiC-E konteineris (XAdES)',
+  'sign.container.existing': 'Pridėti parašą į šį ASiC-E konteinerį (ankstesni parašai išlieka)',
   'sign.certificate': 'Pasirašymo sertifikatas',
   'sign.noCertificate': 'Įdėkite asmens tapatybės kortelę arba prijunkite USB raktą su pasirašymo sertifikatu.',
   'sign.reason': 'Priežastis (neprivaloma)',

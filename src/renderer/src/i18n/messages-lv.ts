@@ -36,6 +36,7 @@ export const lv: Messages = {
   'sign.container': 'Paraksta formāts',
   'sign.container.pdf': 'PDF paraksts (PAdES)',
   'sign.container.asice': 'ASiC-E konteiners (XAdES)',
+  'sign.container.existing': 'Pievienot parakstu šim ASiC-E konteineram (iepriekšējie paraksti saglabājas)',
   'sign.certificate': 'Parakstīšanas sertifikāts',
   'sign.noCertificate': 'Ievietojiet eID karti vai pievienojiet USB marķieri ar parakstīšanas sertifikātu.',
   'sign.reason': 'Iemesls (nav obligāts)',

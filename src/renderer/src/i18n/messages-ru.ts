@@ -36,6 +36,7 @@ export const ru: Messages = {
   'sign.container': 'Формат подписи',
   'sign.container.pdf': 'Подпись PDF (PAdES)',
   'sign.container.asice': 'Контейнер ASiC-E (XAdES)',
+  'sign.container.existing': 'Добавить подпись в этот контейнер ASiC-E (прежние подписи сохраняются)',
   'sign.certificate': 'Сертификат подписи',
   'sign.noCertificate': 'Вставьте ID-карту или подключите USB-токен с сертификатом подписи.',
   'sign.reason': 'Причина (необязательно)',

@@ -105,7 +105,7 @@ function ChosenFiles({ files, single }: { files: File[]; single: boolean }): JSX
         ))}
       </ul>
       <p>
-        {t('sign.container')}: <strong>{t(single ? 'sign.container.pdf' : 'sign.container.asice')}</strong>
+        {t('sign.container')}: <strong>{t(single ? 'sign.container.pdf' : files.length === 1 && /\.(asice|sce)$/i.test(files[0]!.name) ? 'sign.container.existing' : 'sign.container.asice')}</strong>
       </p>
     </>
   );

@@ -198,6 +198,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     userPrompt,
     pending: pendingSignatures,
     timestampClient,
+    identity,
     uiUrl,
     station: () => ({ name: STATION_NAME, version, mode: config.mode, baseUrl: baseUrl(), dataDir: config.dataDir, keyStore: ports.keyStore.description }),
   });

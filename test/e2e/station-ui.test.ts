@@ -179,6 +179,21 @@ describe('station UI in Chromium', () => {
     expect(Buffer.from((await pin)!).toString()).toBe('1234');
   });
 
+  it('tries an identification method from the Identify screen: the sandbox Smart-ID confirms one person and refuses another', async () => {
+    await go('Identify');
+    const form = page.getByRole('form', { name: 'Identify' });
+    await form.getByLabel('Method').selectOption({ label: 'Smart-ID (sandbox)' });
+    await form.getByLabel('Personal code').fill('30303039914');
+    await form.getByLabel('Country').fill('EE');
+    await form.getByRole('button', { name: 'Identify' }).click();
+    await expect.poll(() => page.getByTestId('identified').textContent(), { timeout: 15_000 }).toContain('TESTNUMBER');
+    expect(await page.getByTestId('identified').textContent()).toContain('30303039914');
+    await form.getByLabel('Personal code').fill('30403039917');
+    await form.getByRole('button', { name: 'Identify' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Identify' }).getByRole('alert').textContent(), { timeout: 15_000 }).toBeTruthy();
+    expect(await page.getByTestId('identified').count()).toBe(0);
+  });
+
   it('speaks the browser’s language, switches in place, and formats dates the local way', async () => {
     for (const [locale, sign] of [['et-EE', 'Allkirjasta'], ['lv-LV', 'Parakstīt'], ['lt-LT', 'Pasirašyti'], ['ru-RU', 'Подписать'], ['de-DE', 'Sign']] as const) {
       const context = await browser.newContext({ locale });

@@ -34,3 +34,16 @@ export const deskTimestampRequestSchema = deskFileSchema;
 export type DeskTimestampRequest = z.infer<typeof deskTimestampRequestSchema>;
 
 export const deskSessionParamsSchema = z.object({ docId: docIdSchema });
+
+/** POST /admin/api/desk/identify: try an identification method from the window, as an integration would. */
+export const deskIdentifyRequestSchema = z.object({
+  method: z.string().min(1).max(100),
+  idcode: z.string().min(1).max(64).optional(),
+  phone: z.string().min(1).max(32).optional(),
+  country: z.string().length(2).optional(),
+});
+export type DeskIdentifyRequest = z.infer<typeof deskIdentifyRequestSchema>;
+
+/** GET /admin/api/desk/identify: the methods the station offers now, with the fields each needs. */
+export const deskIdentifyMethodSchema = z.object({ code: z.string(), label: z.string(), inputs: z.array(z.enum(['idcode', 'phone'])) });
+export type DeskIdentifyMethod = z.infer<typeof deskIdentifyMethodSchema>;

@@ -2,7 +2,8 @@ import type { ClientCreateRequest, PromptAnswer } from '../../core/schemas/admin
 import type { ClientRegistration } from '../../core/schemas/client-registration.js';
 import type { JsonErrorBody } from '../../core/schemas/json-error-body.js';
 import type { Pkcs11ModuleAddRequest } from '../../core/schemas/pkcs11-modules.js';
-import type { DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
+import type { DeskIdentifyMethod, DeskIdentifyRequest, DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
+import type { IdentifiedPerson } from '../../core/schemas/identity-api.js';
 import { forgetUiCredential, LinkProblem, uiCredential } from './ui-credential.js';
 
 /** An error answered by the station, rebuilt with its stable code and field errors. */
@@ -56,4 +57,6 @@ export const stationApi = {
     post(`/admin/api/desk/sessions/${encodeURIComponent(docId)}/signature`, { tokenId, certificateId }),
   saveSigned: (docId: string): Promise<DeskSavedFile> => post(`/admin/api/desk/sessions/${encodeURIComponent(docId)}/save`, {}),
   timestamp: (file: DeskTimestampRequest): Promise<DeskSavedFile> => post('/admin/api/desk/timestamp', file),
+  identifyMethods: (): Promise<DeskIdentifyMethod[]> => stationCall('/admin/api/desk/identify'),
+  identify: (request: DeskIdentifyRequest): Promise<IdentifiedPerson> => post('/admin/api/desk/identify', request),
 };

@@ -15,6 +15,8 @@ import { stationHomeRoutes } from '../http/routes/station-home-routes.js';
 import { UiControl } from '../http/ui-control.js';
 import { DeskSigningService } from '../desk/desk-signing-service.js';
 import { DeskTimestampService } from '../desk/desk-timestamp-service.js';
+import { DeskIdentifyService } from '../desk/desk-identify-service.js';
+import type { IdentityService } from '../identity/identity-service.js';
 import { registerDeskClient } from '../desk/desk-client.js';
 import { defaultOutputDirectory } from '../desk/output-directory.js';
 
@@ -28,6 +30,7 @@ export interface StationWindowDeps {
   userPrompt: UserPrompt;
   pending: PendingSignatures;
   timestampClient: TimestampClient;
+  identity: IdentityService;
   station: () => Overview['station'];
   uiUrl: () => string;
   outputDir?: string;
@@ -83,7 +86,8 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
   });
   const timestamps = new DeskTimestampService(deps.timestampClient, outputDir);
   await deps.http.register(eventsRoutes(feed), { prefix: '/admin/api' });
-  await deps.http.register(deskRoutes({ signing, timestamps }), { prefix: '/admin/api' });
+  const identify = new DeskIdentifyService(deps.identity);
+  await deps.http.register(deskRoutes({ signing, timestamps, identify }), { prefix: '/admin/api' });
   await deps.http.register(launchLinkRoutes(control, deps.uiUrl), { prefix: '/admin/api' });
   await deps.http.register(stationHomeRoutes());
   return {

@@ -5,6 +5,7 @@ import type { IdentifiedPerson } from '../../../core/schemas/identity-api.js';
 import { useI18n } from '../i18n/i18n.js';
 import { ErrorAlert, messageOf } from '../parts/error-alert.js';
 import { stationApi } from '../station-api.js';
+import { useAction } from '../parts/use-action.js';
 
 /**
  * Trying an integration from the window: the station's identification methods (a card or token, and in sandbox
@@ -14,11 +15,10 @@ export function IdentifyScreen({ state }: { state: StationState }): JSX.Element 
   const { t } = useI18n();
   const [methods, setMethods] = useState<DeskIdentifyMethod[]>([]);
   const [chosen, setChosen] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const [person, setPerson] = useState<IdentifiedPerson>();
-  const [error, setError] = useState<string>();
+  const [loadError, setLoadError] = useState<string>();
+  const { busy, result: person, error, run } = useAction<IdentifiedPerson>();
   useEffect(() => {
-    stationApi.identifyMethods().then(setMethods, (reason: unknown) => setError(messageOf(reason)));
+    stationApi.identifyMethods().then(setMethods, (reason: unknown) => setLoadError(messageOf(reason)));
   }, [state.station.mode]);
   const method = methods.find((candidate) => candidate.code === chosen) ?? methods[0];
   const discovery = `${state.station.baseUrl}/.well-known/openid-configuration`;
@@ -29,16 +29,7 @@ export function IdentifyScreen({ state }: { state: StationState }): JSX.Element 
     const form = new FormData(event.currentTarget);
     const field = (name: string): string | undefined => String(form.get(name) ?? '').trim() || undefined;
     const [idcode, phone, country] = [field('idcode'), field('phone'), field('country')];
-    setBusy(true);
-    setError(undefined);
-    setPerson(undefined);
-    try {
-      setPerson(await stationApi.identify({ method: method.code, ...(idcode ? { idcode } : {}), ...(phone ? { phone } : {}), ...(country ? { country } : {}) }));
-    } catch (reason) {
-      setError(messageOf(reason));
-    } finally {
-      setBusy(false);
-    }
+    await run(() => stationApi.identify({ method: method.code, ...(idcode ? { idcode } : {}), ...(phone ? { phone } : {}), ...(country ? { country } : {}) }));
   }
 
   return (
@@ -91,7 +82,7 @@ export function IdentifyScreen({ state }: { state: StationState }): JSX.Element 
           </p>
         </div>
       )}
-      <ErrorAlert message={error} />
+      <ErrorAlert message={error ?? loadError} />
       <p className="muted">
         {t('identify.discovery')}:{' '}
         <a href={discovery} target="_blank" rel="noreferrer">

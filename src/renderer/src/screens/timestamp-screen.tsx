@@ -3,7 +3,8 @@ import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import { useI18n } from '../i18n/i18n.js';
 import { FilePicker } from '../parts/file-picker.js';
 import { SavedFile } from '../parts/saved-file.js';
-import { ErrorAlert, messageOf } from '../parts/error-alert.js';
+import { ErrorAlert } from '../parts/error-alert.js';
+import { useAction } from '../parts/use-action.js';
 import { stationApi } from '../station-api.js';
 import { readAsBase64 } from '../signing/read-as-base64.js';
 
@@ -11,23 +12,12 @@ import { readAsBase64 } from '../signing/read-as-base64.js';
 export function TimestampScreen(): JSX.Element {
   const { t } = useI18n();
   const [file, setFile] = useState<File>();
-  const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState<DeskSavedFile>();
-  const [error, setError] = useState<string>();
+  const { busy, result: saved, error, run } = useAction<DeskSavedFile>();
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
     if (!file) return;
-    setBusy(true);
-    setError(undefined);
-    setSaved(undefined);
-    try {
-      setSaved(await stationApi.timestamp({ fileName: file.name, mimeType: file.type || 'application/octet-stream', fileContent: await readAsBase64(file) }));
-    } catch (reason) {
-      setError(messageOf(reason));
-    } finally {
-      setBusy(false);
-    }
+    await run(async () => stationApi.timestamp({ fileName: file.name, mimeType: file.type || 'application/octet-stream', fileContent: await readAsBase64(file) }));
   }
 
   return (

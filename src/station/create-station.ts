@@ -179,6 +179,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     audit: data.audit,
     clock,
     timestampClient,
+    issuers: trustedIssuers.certificates,
   });
   await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning)])), { prefix: '/api/signatures' });
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,21 @@ describe('signing-station sign --token --cert', () => {
     const [embedded] = embeddedSignatures(await readFile(out));
     const parts = cmsParts(embedded!.cms);
     expect((await opensslTsVerify(parts.signatureValue, parts.timestampToken!, tsa.rootPath)).code).toBe(0);
+  });
+
+  it('embeds the issuers of a token certificate from the station\'s trusted issuers: the chain reaches the root', async () => {
+    const input = await writeMinimalPdf(join(dir, 'chain.pdf'));
+    const config = join(dir, 'chain-config.json');
+    await writeFile(join(dir, 'issuers.pem'), softhsm.ca.pem);
+    await writeFile(config, JSON.stringify({ identity: { trustedIssuers: [join(dir, 'issuers.pem')] } }));
+    const bare = join(dir, 'chain-bare.pdf');
+    const withChain = join(dir, 'chain-signed.pdf');
+    expect((await sign([input, '--out', bare, '--token', LABEL, '--cert', '0a', '--pin-stdin', '--no-timestamp'], PIN)).code).toBe(0);
+    const result = await sign([input, '--out', withChain, '--config', config, '--token', LABEL, '--cert', '0a', '--pin-stdin', '--no-timestamp'], PIN);
+    expect(result.code, result.stderr).toBe(0);
+    const certificates = async (file: string) => cmsParts(embeddedSignatures(await readFile(file))[0]!.cms).certificates.map((c) => c.toString('base64'));
+    expect(await certificates(bare)).toEqual([Buffer.from(keys[0]!.certificate.der).toString('base64')]);
+    expect(await certificates(withChain)).toEqual([keys[0]!.certificate.der, softhsm.ca.der].map((c) => Buffer.from(c).toString('base64')));
   });
 
   it('signs with an EC key on the token, found by its id in any case', async () => {

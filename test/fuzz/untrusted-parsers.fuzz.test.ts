@@ -9,6 +9,7 @@ import yazl from 'yazl';
 import { StationError } from '../../src/core/errors/station-error.js';
 import { PdfDocumentReader } from '../../src/station/signing/pdf/pdf-document-reader.js';
 import { PdfRef } from '../../src/station/signing/pdf/pdf-object.js';
+import { buildSignatureUpdate } from '../../src/station/signing/pdf/pdf-signature-update.js';
 import { AsiceContainerReader } from '../../src/station/signing/asice/asice-container-reader.js';
 import { HOSTILE_PDFS } from '../support/hostile-pdf.js';
 import { minimalPdf } from '../support/signing-test-pdfs.js';
@@ -70,24 +71,32 @@ async function asFile(bytes: Buffer, extension: string): Promise<string> {
 }
 
 describe('fuzzing the parsers of untrusted input', () => {
-  it('PDF reader: mutated documents and the hostile seeds', async () => {
+  /** Mutated seeds (the minimal PDF and the hostile ones) opened by the reader, then handed to `use`. */
+  const fuzzPdfs = (use: (reader: PdfDocumentReader) => Promise<unknown>) => {
     const seeds = [minimalPdf(), ...Object.values(HOSTILE_PDFS).map((make) => make())];
-    await fc.assert(
+    return fc.assert(
       fc.asyncProperty(fc.constantFrom(...seeds.keys()), fc.array(mutation, { maxLength: 4 }), async (seed, mutations) => {
         const bytes = mutate(seeds[seed]!, mutations);
         const file = await open(await asFile(bytes, 'pdf'), 'r');
         try {
-          await refusesCleanly(async () => {
-            const reader = await PdfDocumentReader.open(file, bytes.length);
-            const root = reader.trailer.get('Root');
-            if (root instanceof PdfRef) await reader.direct(root);
-          });
+          await refusesCleanly(async () => use(await PdfDocumentReader.open(file, bytes.length)));
         } finally {
           await file.close();
         }
       }),
       { seed: SEED, numRuns: RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS },
     );
+  };
+
+  it('PDF reader: mutated documents and the hostile seeds', async () => {
+    await fuzzPdfs(async (reader) => {
+      const root = reader.trailer.get('Root');
+      if (root instanceof PdfRef) await reader.direct(root);
+    });
+  });
+
+  it('visible signature update (page lookup, content scan for free space, placement): mutated documents', async () => {
+    await fuzzPdfs((reader) => buildSignatureUpdate(reader, { signerName: 'Fuzz', time: new Date(0), visible: true, reason: 'Fuzz', contentsSize: 64 }));
   });
 
   it('ASiC-E reader: mutated containers', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { PadesEngine } from '../../src/station/signing/pades-engine.js';
 import { softKeySigner } from '../../src/station/signing/soft-key-signer.js';
+import type { PrepareOptions } from '../../src/station/signing/signing-options.js';
 import type { TimestampClient } from '../../src/station/tsa/timestamp-client.js';
 import { createOpensslTsa, type OpensslTsa } from './openssl-tsa.js';
 import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslCmsVerify, opensslTsVerify, pdfsig, qpdfCheck } from './signing-validators.js';
@@ -51,15 +52,12 @@ export async function signPdf(
   input: string,
   output: string,
   signer: TestSigner,
-  options: { reason?: string; visible?: boolean; timestamp?: TimestampClient | null } = {},
+  options: Pick<PrepareOptions, 'reason' | 'visible' | 'page' | 'rect' | 'timeZone' | 'signerName' | 'time'> & { timestamp?: TimestampClient | null } = {},
 ) {
-  const prepared = await PadesEngine.prepare(input, {
-    certificate: signer.der,
-    ...(options.reason !== undefined ? { reason: options.reason } : {}),
-    visible: options.visible ?? false,
-  });
+  const { timestamp, ...prepareOptions } = options;
+  const prepared = await PadesEngine.prepare(input, { certificate: signer.der, ...prepareOptions });
   const signature = await softKeySigner(signer.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), prepared.digestAlgorithm);
-  const timestampClient = options.timestamp === null ? undefined : (options.timestamp ?? f.tsa);
+  const timestampClient = timestamp === null ? undefined : (timestamp ?? f.tsa);
   // Through JSON, as the HTTP layer keeps it between the two requests.
   const state = JSON.parse(JSON.stringify(prepared.state)) as typeof prepared.state;
   await PadesEngine.finish(state, signature, { outputPath: output, ...(timestampClient ? { timestampClient } : {}) });

@@ -59,6 +59,87 @@ export async function writeFormPdf(path: string): Promise<string> {
   return path;
 }
 
+/**
+ * A one-page PDF whose page has the given box and rotation entries (e.g. `/MediaBox [100 200 712 992] /Rotate 90`)
+ * and text in a band along the top edge of the visible area as displayed, so the rest of the page is free.
+ */
+export async function writePagePdf(path: string, pageEntries: string, content: string, contentStreamEntries = ''): Promise<string> {
+  await writeFile(
+    path,
+    pdfFromObjects([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      `<< /Type /Page /Parent 2 0 R ${pageEntries} /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>`,
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Producer (Signing Station tests) >>',
+    ]),
+  );
+  return path;
+}
+
+/**
+ * A certified document (ISO 32000-1 12.8.2.2): /Perms /DocMDP names a certification signature whose DocMDP
+ * transform allows `level` (1 no changes, 2 form filling and signing). The certification signature's /Contents is
+ * empty: what matters here is the permission the station must honour, not that signature's own validity.
+ */
+export async function writeCertifiedPdf(path: string, level: 1 | 2): Promise<string> {
+  const content = 'BT /F1 18 Tf 72 720 Td (Certified document) Tj ET';
+  await writeFile(
+    path,
+    pdfFromObjects([
+      '<< /Type /Catalog /Pages 2 0 R /Perms << /DocMDP 7 0 R >> /AcroForm << /Fields [8 0 R] /SigFlags 3 >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> /Annots [8 0 R] >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Producer (Signing Station tests) >>',
+      `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange [0 0 0 0] /Contents <00> /Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams /P ${level} /V /1.2 >> >>] >>`,
+      '<< /Type /Annot /Subtype /Widget /FT /Sig /T (Certification) /V 7 0 R /Rect [0 0 0 0] /P 3 0 R /F 132 >>',
+    ]),
+  );
+  return path;
+}
+
+/**
+ * A hybrid-reference file (ISO 32000-1 7.5.8.4), as Word writes them: the classic table lists the plain objects,
+ * and its trailer's /XRefStm points at a cross-reference stream for the page, which lives in an object stream
+ * (readers before PDF 1.5 never see it).
+ */
+export async function writeHybridXrefPdf(path: string): Promise<string> {
+  const content = 'BT /F1 18 Tf 72 720 Td (Hybrid reference document) Tj ET';
+  const page = '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>';
+  const objStm = `3 0 ${page}`;
+  const first = '3 0 '.length;
+  const plain = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    null,
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Producer (Signing Station tests) >>',
+    `<< /Type /ObjStm /N 1 /First ${first} /Length ${objStm.length} >>\nstream\n${objStm}\nendstream`,
+  ];
+  let out = '%PDF-1.5\n%\xe2\xe3\xcf\xd3\n';
+  const offsets = new Map<number, number>();
+  plain.forEach((body, i) => {
+    if (body === null) return;
+    offsets.set(i + 1, Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  // Object 8: the cross-reference stream, one row for object 3 (type 2: in object stream 7, index 0).
+  const rows = Buffer.from([2, 0, 7, 0]);
+  const xrefStm = Buffer.byteLength(out, 'latin1');
+  out += `8 0 obj\n<< /Type /XRef /Size 9 /Index [3 1] /W [1 2 1] /Length ${rows.length} >>\nstream\n${rows.toString('latin1')}\nendstream\nendobj\n`;
+  offsets.set(8, xrefStm);
+  const xref = Buffer.byteLength(out, 'latin1');
+  const line = (n: number): string => `${String(offsets.get(n)).padStart(10, '0')} 00000 n\r\n`;
+  out += `xref\n0 3\n0000000000 65535 f\r\n${line(1)}${line(2)}4 5\n${[4, 5, 6, 7, 8].map(line).join('')}`;
+  out += `trailer\n<< /Size 9 /Root 1 0 R /Info 6 0 R /XRefStm ${xrefStm} >>\nstartxref\n${xref}\n%%EOF\n`;
+  await writeFile(path, Buffer.from(out, 'latin1'));
+  return path;
+}
+
 export async function writeMinimalPdf(path: string, text?: string): Promise<string> {
   await writeFile(path, minimalPdf(text));
   return path;
@@ -117,8 +198,11 @@ export async function writeBigPdf(path: string, bytes: number): Promise<string> 
   return path;
 }
 
-/** A PDF from a real producer: Chromium's print-to-PDF (Skia), with embedded fonts and no /ID. */
-export async function writeChromiumPdf(path: string): Promise<string> {
+/**
+ * A PDF from a real producer: Chromium's print-to-PDF (Skia), with embedded fonts and no /ID; with its default
+ * header and footer (date, title, URL, page number in the margins) unless `headerFooter` is false.
+ */
+export async function writeChromiumPdf(path: string, { headerFooter = true } = {}): Promise<string> {
   const html = '<h1>Employment contract</h1><p>The parties agree on the terms below. Õ Ä Ö Ü š ž</p>';
   await run('chromium', [
     '--headless',
@@ -128,6 +212,7 @@ export async function writeChromiumPdf(path: string): Promise<string> {
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
+    ...(headerFooter ? [] : ['--no-pdf-header-footer']),
     `--print-to-pdf=${path}`,
     `data:text/html;charset=utf-8,${encodeURIComponent(html)}`,
   ]);

@@ -95,7 +95,7 @@ export function embeddedSignatures(pdf: Buffer): EmbeddedPdfSignature[] {
 }
 
 /** The signature value and the signature timestamp token (if any) of a CMS SignedData. */
-export function cmsParts(cms: Uint8Array): { signatureValue: Uint8Array; timestampToken: Uint8Array | undefined; signedAttributeTypes: string[] } {
+export function cmsParts(cms: Uint8Array): { signatureValue: Uint8Array; timestampToken: Uint8Array | undefined; signedAttributeTypes: string[]; certificates: Buffer[] } {
   const signedData = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(cms)).content });
   const signer = signedData.signerInfos[0]!;
   const token = signer.unsignedAttrs?.attributes.find((a) => a.type === '1.2.840.113549.1.9.16.2.14')?.values[0];
@@ -103,6 +103,7 @@ export function cmsParts(cms: Uint8Array): { signatureValue: Uint8Array; timesta
     signatureValue: new Uint8Array(signer.signature.valueBlock.valueHexView),
     timestampToken: token ? new Uint8Array(token.toBER()) : undefined,
     signedAttributeTypes: signer.signedAttrs?.attributes.map((a) => a.type) ?? [],
+    certificates: (signedData.certificates ?? []).map((c) => Buffer.from(c.toSchema().toBER())),
   };
 }
 
@@ -128,15 +129,18 @@ export async function opensslTsVerify(data: Uint8Array, token: Uint8Array, caFil
 
 const BC_JARS = ['/usr/share/java/bcprov.jar', '/usr/share/java/bcpkix.jar', '/usr/share/java/bcutil.jar'];
 
-/** Compiles the BouncyCastle checker once per source version into the temp dir. */
-async function compiledChecker(): Promise<string> {
-  const source = new URL('./validators/CadesStrictCheck.java', import.meta.url);
+/** The JDK's Santuario canonicalizer is internal: the XAdES checker compiles and runs with it exported. */
+const SANTUARIO_EXPORTS = ['com.sun.org.apache.xml.internal.security', 'com.sun.org.apache.xml.internal.security.c14n'].map((pkg) => `--add-exports=java.xml.crypto/${pkg}=ALL-UNNAMED`);
+
+/** Compiles a checker from ./validators once per source version into the temp dir. */
+async function compiledChecker(name = 'CadesStrictCheck'): Promise<string> {
+  const source = new URL(`./validators/${name}.java`, import.meta.url);
   const code = await readFile(source);
-  const dir = join(tmpdir(), `signing-bc-check-${createHash('sha256').update(code).digest('hex').slice(0, 12)}`);
-  const ok = await stat(join(dir, 'CadesStrictCheck.class')).then(() => true, () => false);
+  const dir = join(tmpdir(), `signing-${name}-${createHash('sha256').update(code).digest('hex').slice(0, 12)}`);
+  const ok = await stat(join(dir, `${name}.class`)).then(() => true, () => false);
   if (!ok) {
     const build = await mkdtemp(`${dir}.build-`);
-    await execFileAsync('javac', ['-nowarn', '-cp', BC_JARS.join(':'), '-d', build, source.pathname]);
+    await execFileAsync('javac', ['-nowarn', ...SANTUARIO_EXPORTS, '-cp', BC_JARS.join(':'), '-d', build, source.pathname]);
     await execFileAsync('mv', ['-T', build, dir]).catch(() => undefined);
   }
   return dir;
@@ -158,4 +162,16 @@ export async function xmlsecVerify(containerRoot: string, signaturePath: string,
     ['--verify', '--trusted-pem', rootPem, '--id-attr:Id', 'http://uri.etsi.org/01903/v1.3.2#:SignedProperties', '--enabled-reference-uris', 'empty,same-doc,remote', signaturePath],
     { cwd: containerRoot },
   );
+}
+
+/**
+ * What a XAdES ArchiveTimeStamp covers, computed by the JDK's XML stack (XadesArchiveInput.java), and the token
+ * itself: check the one against the other with opensslTsVerify.
+ */
+export async function xadesArchiveTimestampInput(containerRoot: string, signaturePath: string): Promise<{ input: Buffer; token: Buffer; result: RunResult }> {
+  const classes = await compiledChecker('XadesArchiveInput');
+  const dir = await scratch();
+  const result = await run('java', ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', ...SANTUARIO_EXPORTS, '-cp', classes, 'XadesArchiveInput', join(containerRoot, signaturePath), containerRoot, join(dir, 'input.bin'), join(dir, 'token.der')]);
+  if (result.code !== 0) return { input: Buffer.alloc(0), token: Buffer.alloc(0), result };
+  return { input: await readFile(join(dir, 'input.bin')), token: await readFile(join(dir, 'token.der')), result };
 }

@@ -56,6 +56,30 @@ export async function createTestCa(name = 'CN=Signing Station Test Root,O=Signin
   return { certificate, keys, pem: certificate.toString('pem'), der: new Uint8Array(certificate.rawData) };
 }
 
+let serial = 0x1000;
+
+/** A CA issued by `parent` (an intermediate), to test that signatures embed the whole chain. */
+export async function createTestIntermediateCa(parent: TestCa, name: string, algorithm: KeyAlgorithm = 'P-256'): Promise<TestCa> {
+  const keys = (await webcrypto.subtle.generateKey(keyParams(algorithm), true, ['sign', 'verify'])) as CryptoKeyPair;
+  const certificate = await x509.X509CertificateGenerator.create({
+    serialNumber: (serial++).toString(16),
+    subject: name,
+    issuer: parent.certificate.subject,
+    notBefore: new Date(Date.now() - 86_400_000),
+    notAfter: new Date(Date.now() + 5 * 365 * 86_400_000),
+    publicKey: keys.publicKey,
+    signingKey: parent.keys.privateKey,
+    signingAlgorithm: signingAlgorithm(parent.keys.privateKey),
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.AuthorityKeyIdentifierExtension.create(parent.keys.publicKey),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
+  });
+  return { certificate, keys, pem: certificate.toString('pem'), der: new Uint8Array(certificate.rawData) };
+}
+
 export interface IssueOptions {
   subject: string;
   publicKey: CryptoKey;
@@ -63,9 +87,10 @@ export interface IssueOptions {
   notBefore?: Date;
   notAfter?: Date;
   serialNumber?: string;
+  /** Where relying parties ask about revocation: an OCSP responder (authorityInfoAccess) and a CRL address. */
+  ocspUrl?: string;
+  crlUrl?: string;
 }
-
-let serial = 0x1000;
 
 export async function issueCertificate(ca: TestCa, options: IssueOptions): Promise<IssuedCertificate> {
   const keyUsage =
@@ -80,6 +105,8 @@ export async function issueCertificate(ca: TestCa, options: IssueOptions): Promi
     await x509.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey),
     await x509.SubjectKeyIdentifierExtension.create(options.publicKey),
   ];
+  if (options.ocspUrl) extensions.push(new x509.AuthorityInfoAccessExtension({ ocsp: [new x509.GeneralName('url', options.ocspUrl)] }));
+  if (options.crlUrl) extensions.push(new x509.CRLDistributionPointsExtension([options.crlUrl]));
   if (options.usage === 'tsa') extensions.push(new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.timeStamping], true));
   if (options.usage === 'authentication') extensions.push(new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]));
   const certificate = await x509.X509CertificateGenerator.create({
@@ -97,9 +124,15 @@ export async function issueCertificate(ca: TestCa, options: IssueOptions): Promi
 }
 
 /** A soft key pair with a certificate from `ca`, exportable to PEM/PKCS#8 for openssl and pkcs11-tool. */
-export async function createTestSigner(ca: TestCa, subject: string, algorithm: KeyAlgorithm = 'RSA-2048', usage: IssueOptions['usage'] = 'signing') {
+export async function createTestSigner(
+  ca: TestCa,
+  subject: string,
+  algorithm: KeyAlgorithm = 'RSA-2048',
+  usage: IssueOptions['usage'] = 'signing',
+  revocation: Pick<IssueOptions, 'ocspUrl' | 'crlUrl'> = {},
+) {
   const keys = (await webcrypto.subtle.generateKey(keyParams(algorithm), true, ['sign', 'verify'])) as CryptoKeyPair;
-  const issued = await issueCertificate(ca, { subject, publicKey: keys.publicKey, usage });
+  const issued = await issueCertificate(ca, { subject, publicKey: keys.publicKey, usage, ...revocation });
   const pkcs8 = new Uint8Array(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
   return { ...issued, keys, pkcs8 };
 }

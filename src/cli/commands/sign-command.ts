@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { Option, type Command } from 'commander';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
+import { signatureBaselineSchema } from '../../core/schemas/signature-baseline.js';
 import { SignatureEngine } from '../../station/signing/signature-engine.js';
 import { HttpTimestampClient } from '../../station/tsa/http-timestamp-client.js';
 import { readStdinLine } from '../read-stdin.js';
@@ -42,9 +43,12 @@ export function registerSignCommand(program: Command, resolveSigner: SignerResol
     .option('--visible', 'PDF: draw a visible signature (signer, time, reason) on the first page')
     .option('--tsa <url>', 'RFC 3161 timestamp authority URL (B-T level)')
     .option('--no-timestamp', 'sign without a timestamp (B-B level)')
+    .addOption(new Option('--baseline <level>', 'ETSI baseline: B-B, B-T (default), B-LT (+ certificates and OCSP/CRL data), B-LTA (+ a timestamp over them)').choices(signatureBaselineSchema.options))
     .option('--force', 'replace an existing --out file (never the input)');
   addTokenSourceOptions(addStationOptions(command)).action(async (file: string, options: SignCommandOptions) => {
-    if (options.timestamp && !options.tsa) throw new InvalidInputError('Give --tsa URL for a timestamped (B-T) signature, or --no-timestamp.');
+    const baseline = options.baseline ?? (options.timestamp ? 'B-T' : 'B-B');
+    if (!options.timestamp && baseline !== 'B-B') throw new InvalidInputError(`--no-timestamp is the B-B level; --baseline ${baseline} needs a timestamp.`);
+    if (baseline !== 'B-B' && !options.tsa) throw new InvalidInputError(`Give --tsa URL for a timestamped (${baseline}) signature, or --no-timestamp.`);
     if (!options.timestamp && options.tsa) throw new InvalidInputError('--tsa and --no-timestamp exclude each other.');
     const format = options.format ?? (extname(file).toLowerCase() === '.pdf' ? 'pades' : 'asice');
     if (options.visible && format !== 'pades') throw new InvalidInputError('--visible applies to PDF (pades) signatures only.');
@@ -57,6 +61,7 @@ export function registerSignCommand(program: Command, resolveSigner: SignerResol
         ...(options.reason !== undefined ? { reason: options.reason } : {}),
         visible: options.visible ?? false,
         ...(timestampClient ? { timestampClient } : {}),
+        baseline,
         onProgress: progressReporter(),
       });
     } finally {

@@ -1,3 +1,4 @@
+import type { SignatureBaseline } from '../../core/schemas/signature-baseline.js';
 import type { SignatureFormat } from '../../station/signing/signature-engine.js';
 import type { DocumentSigner } from '../../station/signing/signing-options.js';
 import type { StationOptionValues } from '../station-options.js';
@@ -12,6 +13,7 @@ export interface SignCommandOptions extends StationOptionValues, TokenSourceFlag
   visible?: boolean;
   tsa?: string;
   timestamp: boolean;
+  baseline?: SignatureBaseline;
   force?: boolean;
   token?: string;
   cert?: string;

@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
+import { TrustedIssuers } from '../../station/pki/trusted-issuers.js';
 import { openStationData, type StationData } from '../../station/open-station-data.js';
 import { findTokenCertificate } from '../../station/tokens/find-token-certificate.js';
 import { TokenRegistry } from '../../station/tokens/token-registry.js';
@@ -50,10 +51,12 @@ export const tokenSignerResolver: SignerResolver = async (options, readSecret) =
     }
     const scheme = certificate.keyAlgorithm === 'EC' ? 'ECDSA' : 'RSASSA-PKCS1-v1_5';
     const signingToken = token;
+    // Tokens hold end-entity certificates: the issuers come from the station's trusted issuers (and any CA the token has).
+    const issuers = [...(await TrustedIssuers.load(config.identity.trustedIssuers)).certificates, ...(await token.listCertificates()).map((c) => new Uint8Array(Buffer.from(c.certificate, 'base64')))];
     return {
       certificate: new Uint8Array(Buffer.from(certificate.certificate, 'base64')),
-      chain: [],
-      sign: (hash, hashAlgorithm) => signingToken.sign({ certificateId: certificate.id, hash, hashAlgorithm, scheme, pin: stdinPinSource(pin), purpose: 'sign' }),
+      issuers,
+      sign: (hash, hashAlgorithm, mandated) => signingToken.sign({ certificateId: certificate.id, hash, hashAlgorithm, scheme: mandated ?? scheme, pin: stdinPinSource(pin), purpose: 'sign' }),
       release,
     };
   } catch (error) {

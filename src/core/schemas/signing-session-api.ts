@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { signatureBaselineSchema } from './signature-baseline.js';
 import { clientIdSchema } from './client-registration.js';
 
 /** Container kinds the station prepares. Signing reasons apply to pdf and asice only (SERVICE-INTERFACE 4.2). */
@@ -40,6 +41,8 @@ export const prepareFilesRequestSchema = z
     container_type: containerTypeSchema,
     signing_reason: z.string().min(1).max(1000).optional(),
     require_signing_reason: z.boolean().optional(),
+    /** ETSI baseline level of the signature (default B-T); B-LT and B-LTA embed revocation data. */
+    baseline: signatureBaselineSchema.optional(),
   })
   .refine((body) => body.require_signing_reason !== true || body.signing_reason !== undefined, {
     message: 'require_signing_reason needs a signing_reason',

@@ -31,6 +31,11 @@ export class TrustedIssuers {
     return new TrustedIssuers(certificates);
   }
 
+  /** The CA certificates (DER): candidate issuers for the chain a signature embeds. */
+  get certificates(): Uint8Array[] {
+    return this.#certificates.map((certificate) => new Uint8Array(certificate.rawData));
+  }
+
   get configured(): boolean {
     return this.#certificates.length > 0;
   }

@@ -24,6 +24,8 @@ export interface HashSigningDeps {
   audit: AuditLog;
   clock: Clock;
   timestampClient: TimestampClient;
+  /** Candidate issuers (the station's trusted issuers): signatures embed the signer's chain up to its root. */
+  issuers?: readonly Uint8Array[];
 }
 
 export interface HashSigningStarted {
@@ -108,6 +110,7 @@ export class HashSigningService {
     const output = this.#deps.sessions.nextSignedPath(session);
     const prepared = await SignatureEngine.prepare(formatOf(session), this.#engineInput(session), {
       certificate,
+      ...(this.#deps.issuers ? { issuers: this.#deps.issuers } : {}),
       ...(session.signingReason === undefined ? {} : { reason: session.signingReason, visible: session.containerType === 'pdf' }),
       time: this.#deps.clock.now(),
       outputPath: output.absolute,
@@ -133,7 +136,7 @@ export class HashSigningService {
     try {
       if (pending.method !== method) throw new SigningNotStartedError();
       session = await this.#deps.sessions.assertMaySign(pending.clientId, pending.docId);
-      await SignatureEngine.finish(pending.state, signatureValue, { outputPath: pending.outputPath, timestampClient: this.#deps.timestampClient, outputMode: 0o600 });
+      await SignatureEngine.finish(pending.state, signatureValue, { outputPath: pending.outputPath, timestampClient: this.#deps.timestampClient, baseline: session.baseline, outputMode: 0o600 });
       return session;
     } catch (error) {
       await SignatureEngine.abort(pending.state);

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
+import type { SignatureBaseline } from '../../core/schemas/signature-baseline.js';
 import type { ContainerType, PrepareFilesRequest, SigningSessionStatus } from '../../core/schemas/signing-session-api.js';
 import { StationError } from '../../core/errors/station-error.js';
 import type { Database } from '../store/database.js';
@@ -31,6 +32,10 @@ export const signingSessionMigrations: readonly Migration[] = [
     );
     CREATE INDEX signing_sessions_expiry ON signing_sessions (expires_at);`,
   },
+  {
+    id: 'sessions-002-baseline',
+    sql: `ALTER TABLE signing_sessions ADD COLUMN baseline TEXT;`,
+  },
 ];
 
 export interface StoredFile {
@@ -58,6 +63,8 @@ export interface SigningSession {
   files: StoredFile[];
   signingReason: string | undefined;
   requireSigningReason: boolean;
+  /** ETSI baseline level asked for at prepare-files (default B-T). */
+  baseline: SignatureBaseline;
   round: number;
   reasonAcceptedAt: string | undefined;
   reasonAcceptedRound: number | undefined;
@@ -77,6 +84,7 @@ interface Row {
   files: string;
   signing_reason: string | null;
   require_signing_reason: number;
+  baseline: SignatureBaseline | null;
   round: number;
   reason_accepted_at: string | null;
   reason_accepted_round: number | null;
@@ -124,9 +132,9 @@ export class SigningSessions {
     const createdAt = now.toISOString();
     const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString();
     await this.#database.run(
-      `INSERT INTO signing_sessions (doc_id, client_id, container_type, files, signing_reason, require_signing_reason, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [docId, request.client_id, request.container_type, JSON.stringify(files), request.signing_reason ?? null, request.require_signing_reason ? 1 : 0, createdAt, expiresAt],
+      `INSERT INTO signing_sessions (doc_id, client_id, container_type, files, signing_reason, require_signing_reason, baseline, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [docId, request.client_id, request.container_type, JSON.stringify(files), request.signing_reason ?? null, request.require_signing_reason ? 1 : 0, request.baseline ?? null, createdAt, expiresAt],
     );
     return this.get(request.client_id, docId);
   }
@@ -263,6 +271,7 @@ export class SigningSessions {
       files: JSON.parse(row.files) as StoredFile[],
       signingReason: row.signing_reason ?? undefined,
       requireSigningReason: row.require_signing_reason === 1,
+      baseline: row.baseline ?? 'B-T',
       round: row.round,
       reasonAcceptedAt: row.reason_accepted_at ?? undefined,
       reasonAcceptedRound: row.reason_accepted_round ?? undefined,

@@ -12,10 +12,14 @@ import { XadesBaselineSignature } from './asice/xades-baseline-signature.js';
 import { AtomicOutputFile } from '../files/atomic-output-file.js';
 import { commitOutput } from './commit-output.js';
 import { digestAlgorithms } from './digest-algorithms.js';
+import { signerChain } from './signer-chain.js';
+import { baselinePlan } from './baseline-level.js';
+import { collectValidationMaterial, timestampTokenChain, type ValidationMaterial } from './validation-material.js';
 import { checkOutputPath } from './input-output-paths.js';
 import { SignerCertificate } from './signer-certificate.js';
 import type { FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
 import { DocumentChangedError, SignatureValueInvalidError } from './signing-errors.js';
+import type { TimestampClient } from '../tsa/timestamp-client.js';
 import { timestampSignature } from './signature-timestamp.js';
 
 /** Everything finish needs, JSON-safe. It names a file on disk: keep it on the station, never hand it to a browser. */
@@ -32,6 +36,8 @@ export interface AsiceSigningState {
   /** Base64 canonical SignedInfo: the signed bytes. */
   signedInfo: string;
   certificate: string;
+  /** Base64 DER issuers embedded in ds:KeyInfo, nearest first (absent in states from before B-LT). */
+  chain?: string[];
 }
 
 /** A file to put into a new container: where it is on disk, its name inside the container, its media type. */
@@ -82,7 +88,7 @@ function manifest(dataFiles: readonly { name: string; mediaType: string }[]): st
 }
 
 /**
- * ASiC-E with XAdES baseline B-B / B-T (ETSI EN 319 162-1, EN 319 132-1) in two steps. Plain files become a new
+ * ASiC-E with XAdES baselines B-B to B-LTA (ETSI EN 319 162-1, EN 319 132-1) in two steps. Plain files become a new
  * container (mimetype first and stored, the files, META-INF/manifest.xml, META-INF/signatures0.xml); an existing
  * container gets one more META-INF/signaturesN.xml with every other entry copied unchanged, so earlier signatures
  * stay valid. Zip reading and writing are yauzl/yazl, streamed.
@@ -135,10 +141,11 @@ export class AsiceEngine {
         dataFiles.push({ name, mediaType: file.mediaType ?? mediaTypeOf(name), digest: hash.digest(), size: sizes[i]!, path: file.path });
       }
     }
+    const chain = await signerChain(options);
     const { xml, signedInfo } = XadesBaselineSignature.prepare({
       dataObjects: dataFiles.map((f) => ({ name: f.name, mediaType: f.mediaType, digest: new Uint8Array(Buffer.from(f.digest, 'base64')) })),
       signer,
-      chain: options.chain ?? [],
+      chain,
       hashAlgorithm,
       time: options.time ?? new Date(),
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
@@ -146,6 +153,7 @@ export class AsiceEngine {
     return {
       dataToSignDigest: createHash(digestAlgorithms[hashAlgorithm].nodeName).update(signedInfo).digest('hex'),
       digestAlgorithm: hashAlgorithm,
+      signatureScheme: signer.signatureScheme,
       dataToSign: signedInfo.toString('base64'),
       state: {
         format: 'asice',
@@ -156,11 +164,38 @@ export class AsiceEngine {
         xml,
         signedInfo: signedInfo.toString('base64'),
         certificate: Buffer.from(options.certificate).toString('base64'),
+        chain: chain.map((c) => Buffer.from(c).toString('base64')),
       },
     };
   }
 
+  /** B-LT material; certificates already in ds:KeyInfo are not repeated in CertificateValues. */
+  static async #validationMaterial(signer: Uint8Array, state: AsiceSigningState, timestampToken: Uint8Array | undefined): Promise<ValidationMaterial> {
+    const keyInfo = [signer, ...(state.chain ?? []).map((c) => new Uint8Array(Buffer.from(c, 'base64')))];
+    const material = await collectValidationMaterial(keyInfo, timestampToken ? [await timestampTokenChain(timestampToken)] : []);
+    const embedded = new Set(keyInfo.map((c) => Buffer.from(c).toString('base64')));
+    return { ...material, certificates: material.certificates.filter((c) => !embedded.has(Buffer.from(c).toString('base64'))) };
+  }
+
+  /** B-LTA: an archive timestamp over the data objects' bytes (read again) and the signature as it stands. */
+  static async #addArchiveTimestamp(doc: Parameters<typeof XadesBaselineSignature.serialise>[0], state: AsiceSigningState, client: TimestampClient): Promise<void> {
+    const hash = createHash(digestAlgorithms[state.hashAlgorithm].nodeName);
+    const reader = state.containerPath ? await AsiceContainerReader.open(state.containerPath) : undefined;
+    try {
+      for (const file of state.dataFiles) {
+        const stream = reader ? await reader.openEntry(file.name) : createReadStream(file.path!, { highWaterMark: 1024 * 1024 });
+        for await (const chunk of stream) hash.update(chunk as Buffer);
+      }
+    } finally {
+      reader?.close();
+    }
+    for (const part of XadesBaselineSignature.archiveTimestampInputAfterData(doc)) hash.update(part);
+    const token = await timestampSignature(client, new Uint8Array(hash.digest()), state.hashAlgorithm);
+    XadesBaselineSignature.addArchiveTimestamp(doc, token);
+  }
+
   static async finish(state: AsiceSigningState, value: Uint8Array, options: FinishOptions): Promise<void> {
+    const plan = baselinePlan(options);
     const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
     const signatureValue = signer.rawSignatureValue(value);
     if (!signer.verifies(Buffer.from(state.signedInfo, 'base64'), signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
@@ -169,11 +204,14 @@ export class AsiceEngine {
     }
     const { doc, timestampInput } = XadesBaselineSignature.withSignatureValue(state.xml, signatureValue);
     let timestampToken: Uint8Array | undefined;
-    if (options.timestampClient) {
+    if (plan.timestampClient) {
       const imprint = new Uint8Array(createHash(digestAlgorithms[state.hashAlgorithm].nodeName).update(timestampInput).digest());
-      timestampToken = await timestampSignature(options.timestampClient, imprint, state.hashAlgorithm);
+      timestampToken = await timestampSignature(plan.timestampClient, imprint, state.hashAlgorithm);
     }
-    const signatureXml = Buffer.from(XadesBaselineSignature.complete(doc, timestampToken), 'utf8');
+    const material = plan.longTerm ? await AsiceEngine.#validationMaterial(signer.der, state, timestampToken) : undefined;
+    XadesBaselineSignature.addUnsignedProperties(doc, timestampToken, material);
+    if (plan.archiveTimestamp) await AsiceEngine.#addArchiveTimestamp(doc, state, plan.timestampClient!);
+    const signatureXml = Buffer.from(XadesBaselineSignature.serialise(doc), 'utf8');
 
     const zip = new yazl.ZipFile();
     const entryOptions = { forceDosTimestamp: true } as const;

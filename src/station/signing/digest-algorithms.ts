@@ -6,6 +6,8 @@ export interface DigestAlgorithmInfo extends HashAlgorithmInfo {
   ecdsaSignatureOid: string;
   rsaSignatureOid: string;
   xmlRsaUri: string;
+  /** RSASSA-PSS with MGF1 and a hash-long salt (RFC 6931 2.3.10). */
+  xmlRsaPssUri: string;
   xmlEcdsaUri: string;
 }
 
@@ -17,6 +19,7 @@ export const digestAlgorithms: Readonly<Record<HashAlgorithm, DigestAlgorithmInf
     ecdsaSignatureOid: '1.2.840.10045.4.3.2',
     rsaSignatureOid: '1.2.840.113549.1.1.11',
     xmlRsaUri: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+    xmlRsaPssUri: 'http://www.w3.org/2007/05/xmldsig-more#sha256-rsa-MGF1',
     xmlEcdsaUri: 'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256',
   },
   'SHA-384': {
@@ -25,6 +28,7 @@ export const digestAlgorithms: Readonly<Record<HashAlgorithm, DigestAlgorithmInf
     ecdsaSignatureOid: '1.2.840.10045.4.3.3',
     rsaSignatureOid: '1.2.840.113549.1.1.12',
     xmlRsaUri: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha384',
+    xmlRsaPssUri: 'http://www.w3.org/2007/05/xmldsig-more#sha384-rsa-MGF1',
     xmlEcdsaUri: 'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384',
   },
   'SHA-512': {
@@ -33,6 +37,7 @@ export const digestAlgorithms: Readonly<Record<HashAlgorithm, DigestAlgorithmInf
     ecdsaSignatureOid: '1.2.840.10045.4.3.4',
     rsaSignatureOid: '1.2.840.113549.1.1.13',
     xmlRsaUri: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512',
+    xmlRsaPssUri: 'http://www.w3.org/2007/05/xmldsig-more#sha512-rsa-MGF1',
     xmlEcdsaUri: 'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha512',
   },
 };

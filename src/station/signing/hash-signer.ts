@@ -1,8 +1,9 @@
-import type { HashAlgorithm } from '../tokens/token.js';
+import type { HashAlgorithm, SignatureScheme } from '../tokens/token.js';
 
 /**
  * Signs an already computed hash with the signer's private key: a soft key, a PKCS#11 token or an ID card plug in
  * here. Returns the raw signature: PKCS#1 v1.5 bytes for RSA, r||s (IEEE P1363) for ECDSA. The formats convert
- * where their encoding differs (CMS wants ECDSA as DER).
+ * where their encoding differs (CMS wants ECDSA as DER). `scheme` is what the signer certificate mandates (RSA-PSS
+ * for an id-RSASSA-PSS key); absent, the key's usual scheme.
  */
-export type HashSigner = (hash: Uint8Array, hashAlgorithm: HashAlgorithm) => Promise<Uint8Array>;
+export type HashSigner = (hash: Uint8Array, hashAlgorithm: HashAlgorithm, scheme?: SignatureScheme) => Promise<Uint8Array>;

@@ -9,9 +9,13 @@ import { checkOutputPath } from './input-output-paths.js';
 import { PdfDocumentReader } from './pdf/pdf-document-reader.js';
 import { buildSignatureUpdate, type PdfSignatureUpdate } from './pdf/pdf-signature-update.js';
 import { SignerCertificate } from './signer-certificate.js';
+import { signerChain } from './signer-chain.js';
 import type { FinishOptions, PrepareOptions, PreparedSignature } from './signing-options.js';
 import { DocumentChangedError, SignatureTooLargeError, SignatureValueInvalidError } from './signing-errors.js';
 import { timestampSignature } from './signature-timestamp.js';
+import { baselinePlan } from './baseline-level.js';
+import { appendDocumentTimestamp, appendValidationMaterial } from './pdf/pades-long-term.js';
+import { collectValidationMaterial, timestampTokenChain } from './validation-material.js';
 
 /** Everything finish needs, JSON-safe. It names a file on disk: keep it on the station, never hand it to a browser. */
 export interface PadesSigningState {
@@ -83,7 +87,7 @@ function reservedContentsSize(certificates: readonly Uint8Array[]): number {
 }
 
 /**
- * PAdES baseline B-B / B-T (ETSI EN 319 142-1) in two steps, so the key can live anywhere (token, card, browser
+ * PAdES baselines B-B to B-LTA (ETSI EN 319 142-1) in two steps, so the key can live anywhere (token, card, browser
  * iframe): prepare hashes the document's byte ranges and returns the hash of the signed attributes; finish takes
  * the signature value, timestamps it and writes original + incremental update atomically.
  *
@@ -94,7 +98,7 @@ export class PadesEngine {
   static async prepare(documentPath: string, options: PrepareOptions): Promise<PreparedSignature<PadesSigningState>> {
     const hashAlgorithm = options.hashAlgorithm ?? 'SHA-256';
     const signer = new SignerCertificate(options.certificate);
-    const chain = options.chain ?? [];
+    const chain = await signerChain(options);
     if (options.outputPath) await checkOutputPath(documentPath, options.outputPath, options.overwrite ?? false);
     // One open file for the structure and the bytes: a file replaced (renamed over) meanwhile cannot mix in.
     const handle = await open(documentPath, 'r');
@@ -107,6 +111,9 @@ export class PadesEngine {
         time: options.time ?? new Date(),
         ...(options.reason !== undefined ? { reason: options.reason } : {}),
         visible: options.visible ?? false,
+        ...(options.page !== undefined ? { page: options.page } : {}),
+        ...(options.rect !== undefined ? { rect: options.rect } : {}),
+        ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}),
         contentsSize: reservedContentsSize([options.certificate, ...chain]),
       });
       const rangeHash = createHash(digestAlgorithms[hashAlgorithm].nodeName);
@@ -134,6 +141,7 @@ export class PadesEngine {
     return {
       dataToSignDigest: createHash(digestAlgorithms[hashAlgorithm].nodeName).update(signedAttributes).digest('hex'),
       digestAlgorithm: hashAlgorithm,
+      signatureScheme: signer.signatureScheme,
       dataToSign: Buffer.from(signedAttributes).toString('base64'),
       state: {
         format: 'pades',
@@ -158,32 +166,37 @@ export class PadesEngine {
   }
 
   static async finish(state: PadesSigningState, value: Uint8Array, options: FinishOptions): Promise<void> {
+    const plan = baselinePlan(options);
     const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
     const signatureValue = signer.rawSignatureValue(value);
-    const { staged } = state;
-    if (staged && options.outputPath !== staged.target) throw new TypeError('finish must write to the outputPath given to prepare');
+    if (state.staged && options.outputPath !== state.staged.target) throw new TypeError('finish must write to the outputPath given to prepare');
     const signedAttributes = new Uint8Array(Buffer.from(state.signedAttributes, 'base64'));
     if (!signer.verifies(signedAttributes, signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
     if (!state.staged) await checkOutputPath(state.documentPath, options.outputPath, options.overwrite ?? false);
 
-    let timestampToken: Uint8Array | undefined;
-    if (options.timestampClient) {
-      const imprint = CadesSignature.timestampImprint(signatureValue, signer, state.hashAlgorithm);
-      timestampToken = await timestampSignature(options.timestampClient, imprint, state.hashAlgorithm);
-    }
-    const cms = CadesSignature.assemble({
-      signedAttributes,
-      signatureValue,
-      signer,
-      chain: state.chain.map((c) => new Uint8Array(Buffer.from(c, 'base64'))),
-      hashAlgorithm: state.hashAlgorithm,
-      ...(timestampToken ? { timestampToken } : {}),
-    });
+    const chain = state.chain.map((c) => new Uint8Array(Buffer.from(c, 'base64')));
+    const timestampToken = plan.timestampClient
+      ? await timestampSignature(plan.timestampClient, CadesSignature.timestampImprint(signatureValue, signer, state.hashAlgorithm), state.hashAlgorithm)
+      : undefined;
+    // Gathered before anything is written: a revoked signer or an unreachable responder leaves no output behind.
+    const material = plan.longTerm ? await collectValidationMaterial([signer.der, ...chain], timestampToken ? [await timestampTokenChain(timestampToken)] : []) : undefined;
+    const cms = CadesSignature.assemble({ signedAttributes, signatureValue, signer, chain, hashAlgorithm: state.hashAlgorithm, ...(timestampToken ? { timestampToken } : {}) });
     const reserved = (state.contentsEnd - state.contentsStart - 2) / 2;
     if (cms.length > reserved) throw new SignatureTooLargeError(cms.length, reserved);
+    const contents = Buffer.alloc(reserved);
+    contents.set(cms);
     const tail = Buffer.from(state.tail, 'base64');
-    tail.write(Buffer.from(cms).toString('hex'), state.contentsStart + 1, 'latin1');
+    tail.write(contents.toString('hex'), state.contentsStart + 1, 'latin1');
+    await PadesEngine.#write(state, tail, options, async (output) => {
+      if (!material) return;
+      await appendValidationMaterial(output, material, contents);
+      if (plan.archiveTimestamp) await appendDocumentTimestamp(output, plan.timestampClient!, state.hashAlgorithm);
+    });
+  }
 
+  /** Original + signature update, then whatever `extend` appends (B-LT, B-LTA), committed atomically. */
+  static async #write(state: PadesSigningState, tail: Buffer, options: FinishOptions, extend: (output: AtomicOutputFile) => Promise<void>): Promise<void> {
+    const { staged } = state;
     const output = staged
       ? await AtomicOutputFile.resume(staged.target, staged.path, { overwrite: staged.overwrite })
       : await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false, ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) });
@@ -198,6 +211,7 @@ export class PadesEngine {
         if (copied !== state.documentSize || check.digest('hex') !== state.documentSha256) throw new DocumentChangedError();
       }
       await output.write(tail);
+      await extend(output);
       await commitOutput(output);
       options.onProgress?.(total, total);
     } catch (error) {

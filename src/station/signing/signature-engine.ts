@@ -32,15 +32,16 @@ export class SignatureEngine {
     format: SignatureFormat,
     input: string | readonly AsiceDataFile[],
     signer: DocumentSigner,
-    options: Omit<PrepareOptions, 'certificate' | 'chain'> & FinishOptions,
+    options: Omit<PrepareOptions, 'certificate' | 'chain' | 'issuers'> & FinishOptions,
   ): Promise<void> {
     const prepared = await SignatureEngine.prepare(format, input, {
       ...options,
       certificate: signer.certificate,
       ...(signer.chain ? { chain: signer.chain } : {}),
+      ...(signer.issuers ? { issuers: signer.issuers } : {}),
     });
     try {
-      const signatureValue = await signer.sign(new Uint8Array(Buffer.from(prepared.dataToSignDigest, 'hex')), prepared.digestAlgorithm);
+      const signatureValue = await signer.sign(new Uint8Array(Buffer.from(prepared.dataToSignDigest, 'hex')), prepared.digestAlgorithm, prepared.signatureScheme);
       await SignatureEngine.finish(prepared.state, signatureValue, options);
     } catch (error) {
       await SignatureEngine.abort(prepared.state);

@@ -1,13 +1,15 @@
-import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { constants, createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import type { HashAlgorithm } from '../tokens/token.js';
+import type { HashAlgorithm, SignatureScheme } from '../tokens/token.js';
 import { EC_CURVES, type EcCurveInfo, type NamedCurve } from '../pki/ec-curves.js';
 import { ecdsaDerToRaw, ecdsaRawToDer } from '../pki/ecdsa-raw-to-der.js';
 import { digestAlgorithms } from './digest-algorithms.js';
 import { UnsupportedSignerError } from './signing-errors.js';
 
 const RSA_OID = '1.2.840.113549.1.1.1';
+/** id-RSASSA-PSS as the key's algorithm: the key may only make PSS signatures (RFC 4055 section 1.2). */
+const RSA_PSS_OID = '1.2.840.113549.1.1.10';
 const EC_OID = '1.2.840.10045.2.1';
 const COMMON_NAME_OID = '2.5.4.3';
 const CURVE_BY_OID: ReadonlyMap<string, EcCurveInfo> = new Map(Object.values(EC_CURVES).map((curve) => [curve.oid, curve]));
@@ -17,6 +19,8 @@ export class SignerCertificate {
   readonly der: Uint8Array;
   readonly certificate: pkijs.Certificate;
   readonly keyAlgorithm: 'RSA' | 'ECDSA';
+  /** RSA-PSS when the certificate's key is id-RSASSA-PSS, else PKCS#1 v1.5 for RSA and ECDSA for EC. */
+  readonly signatureScheme: SignatureScheme;
   /** Byte length of r (and of s) for ECDSA keys; 0 for RSA. */
   readonly ecdsaFieldSize: number;
   readonly #curve: NamedCurve | undefined;
@@ -32,8 +36,9 @@ export class SignerCertificate {
     }
     const spki = this.certificate.subjectPublicKeyInfo;
     const algorithm = spki.algorithm.algorithmId;
-    if (algorithm === RSA_OID) {
+    if (algorithm === RSA_OID || algorithm === RSA_PSS_OID) {
       this.keyAlgorithm = 'RSA';
+      this.signatureScheme = algorithm === RSA_PSS_OID ? 'RSA-PSS' : 'RSASSA-PKCS1-v1_5';
       this.ecdsaFieldSize = 0;
       this.#curve = undefined;
     } else if (algorithm === EC_OID) {
@@ -41,6 +46,7 @@ export class SignerCertificate {
       const known = CURVE_BY_OID.get(curve);
       if (!known) throw new UnsupportedSignerError(`Unsupported elliptic curve ${curve || '(none)'}.`);
       this.keyAlgorithm = 'ECDSA';
+      this.signatureScheme = 'ECDSA';
       this.ecdsaFieldSize = known.fieldSize;
       this.#curve = known.name;
     } else {
@@ -79,7 +85,8 @@ export class SignerCertificate {
   /** True when `signature` (raw: PKCS#1 v1.5 or r||s) is this key's signature over `data` with `hashAlgorithm`. */
   verifies(data: Uint8Array, signature: Uint8Array, hashAlgorithm: HashAlgorithm): boolean {
     if (this.keyAlgorithm === 'ECDSA' && signature.length !== 2 * this.ecdsaFieldSize) return false;
-    return verify(digestAlgorithms[hashAlgorithm].nodeName, data, { key: this.publicKey, dsaEncoding: 'ieee-p1363' }, signature);
+    const pss = this.signatureScheme === 'RSA-PSS' ? { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: digestAlgorithms[hashAlgorithm].length } : {};
+    return verify(digestAlgorithms[hashAlgorithm].nodeName, data, { key: this.publicKey, dsaEncoding: 'ieee-p1363', ...pss }, signature);
   }
 
   /**

@@ -59,3 +59,21 @@ export class SignatureTooLargeError extends SigningError {
     });
   }
 }
+
+/** The requested page or rectangle for a visible signature does not exist, is outside the page, or is too small. */
+export class InvalidPlacementError extends SigningError {
+  constructor(message: string) {
+    super('ERR_SIGNING_INVALID_PLACEMENT', message, { status: 400 });
+  }
+}
+
+/** The document is certified with DocMDP permission level 1: no change, a new signature included, keeps it valid. */
+export class CertifiedDocumentError extends SigningError {
+  constructor() {
+    super(
+      'ERR_SIGNING_CERTIFIED_NO_CHANGES',
+      'This document is certified with no changes permitted (DocMDP P=1): another signature would invalidate its certification.',
+      { status: 409 },
+    );
+  }
+}

@@ -1,6 +1,8 @@
-import type { HashAlgorithm } from '../tokens/token.js';
+import type { SignatureBaseline } from '../../core/schemas/signature-baseline.js';
+import type { HashAlgorithm, SignatureScheme } from '../tokens/token.js';
 import type { HashSigner } from './hash-signer.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
+import type { ViewerRect } from './pdf/signature-placement.js';
 
 /** What the signer consented to and how the signature looks; shared by every format. */
 export interface PrepareOptions {
@@ -8,10 +10,24 @@ export interface PrepareOptions {
   certificate: Uint8Array;
   /** DER intermediate certificates to embed (root optional). */
   chain?: readonly Uint8Array[];
+  /**
+   * DER candidate issuers (a token's certificates, the station's trusted issuers, a configured bundle): the chain
+   * embedded is completed from them up to the trust anchor.
+   */
+  issuers?: readonly Uint8Array[];
   /** The signing reason the signer typed/accepted: PDF /Reason, XAdES commitment qualifier. */
   reason?: string;
-  /** PDF only: draw a visible signature (signer, time, reason) on the first page. */
+  /** PDF only: draw a visible signature (signer, time with time zone, reason), upright and inside the visible page. */
   visible?: boolean;
+  /** Visible PDF signature: 1-based page number (default 1). */
+  page?: number;
+  /**
+   * Visible PDF signature: the box in points, measured from the bottom-left corner of the page's visible area as a
+   * reader displays it (after CropBox and /Rotate). Default: that corner, 18 pt in, above earlier signatures.
+   */
+  rect?: ViewerRect;
+  /** Visible signature: IANA time zone the signing time is shown in (default: the station's). */
+  timeZone?: string;
   /** Name shown as the signer; defaults to the certificate's common name. */
   signerName?: string;
   /** Claimed signing time; defaults to now. The signature timestamp gives the trusted time. */
@@ -32,8 +48,14 @@ export interface PrepareOptions {
 
 export interface FinishOptions {
   outputPath: string;
-  /** B-T when given, B-B (no timestamp) when omitted. */
+  /** The signature timestamp (B-T and up) and, for B-LTA, the document or archive timestamp. */
   timestampClient?: TimestampClient;
+  /**
+   * Default B-T with a timestampClient, else B-B. B-LT also embeds the certificates and OCSP responses or CRLs of the
+   * signer's and the TSA's chains (fetched from the certificates' OCSP and CRL addresses; a revoked signer is
+   * refused); B-LTA adds a timestamp over all of it.
+   */
+  baseline?: SignatureBaseline;
   /** Replace an existing output file (never the input). */
   overwrite?: boolean;
   /** Permissions of the output file (default 0o644, less the umask). */
@@ -45,6 +67,7 @@ export interface FinishOptions {
 export interface DocumentSigner {
   certificate: Uint8Array;
   chain?: readonly Uint8Array[];
+  issuers?: readonly Uint8Array[];
   sign: HashSigner;
 }
 
@@ -53,6 +76,8 @@ export interface PreparedSignature<State> {
   /** Hex hash the signer signs (PKCS#1 v1.5 DigestInfo / ECDSA input). */
   dataToSignDigest: string;
   digestAlgorithm: HashAlgorithm;
+  /** How the key must sign: RSA-PSS when the signer certificate's key is id-RSASSA-PSS. */
+  signatureScheme: SignatureScheme;
   /** Base64 of the bytes whose hash is dataToSignDigest, for tokens that hash themselves (CKM_SHA256_RSA_PKCS). */
   dataToSign: string;
   state: State;

@@ -4,12 +4,12 @@ import type { HashSigner } from './hash-signer.js';
 
 /**
  * A HashSigner over a private key held in this process (a PKCS#12 file given to `sign`, tests): PKCS#1 v1.5 for
- * RSA, r||s for ECDSA, the same raw primitives a token applies with CKM_RSA_PKCS / CKM_ECDSA.
+ * RSA (PSS when the certificate asks for it), r||s for ECDSA, the same raw primitives a token applies with CKM_RSA_PKCS / CKM_ECDSA.
  */
 export function softKeySigner(key: KeyObject | Uint8Array): HashSigner {
   const privateKey = key instanceof Uint8Array ? createPrivateKey({ key: Buffer.from(key), format: 'der', type: 'pkcs8' }) : key;
   if (privateKey.type !== 'private') throw new TypeError('softKeySigner needs a private key');
   const pkcs8 = key instanceof Uint8Array ? key : new Uint8Array(privateKey.export({ format: 'der', type: 'pkcs8' }));
-  const scheme = privateKey.asymmetricKeyType === 'rsa' ? 'RSASSA-PKCS1-v1_5' : 'ECDSA';
-  return async (hash, hashAlgorithm) => signPrehashed(pkcs8, scheme, hashAlgorithm, hash);
+  const usual = privateKey.asymmetricKeyType === 'rsa' ? 'RSASSA-PKCS1-v1_5' : 'ECDSA';
+  return async (hash, hashAlgorithm, scheme) => signPrehashed(pkcs8, scheme ?? usual, hashAlgorithm, hash);
 }

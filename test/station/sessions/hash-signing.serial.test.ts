@@ -77,6 +77,22 @@ describe('hash-based signing over HTTP: prepare, reason, start-signing, complete
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('takes the baseline level from prepare-files: B-B has no timestamp, B-LT reaches the engine, unknown levels are 400', async () => {
+    const prepareAt = (baseline: string) =>
+      post('/prepare-files-for-signing', { client_id: 'shop', secret: SECRET, container_type: 'pdf', baseline, files: [{ fileName: 'level.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }] });
+    const unknown = await prepareAt('B-Z');
+    expect(unknown.status).toBe(400);
+    const bb = await prepareAt('B-B');
+    expect(bb.status).toBe(200);
+    const { complete } = await signFlow(bb.body.doc_id as string);
+    expect(complete.status, JSON.stringify(complete.body)).toBe(200);
+    expect(cmsParts(embeddedSignatures(await download(bb.body.doc_id as string))[0]!.cms).timestampToken).toBeUndefined();
+    // This signer's certificate names no issuer the station knows, so long-term data cannot be gathered: a clear refusal.
+    const lt = await prepareAt('B-LT');
+    const refused = await signFlow(lt.body.doc_id as string);
+    expect(refused.complete.body).toMatchObject({ code: 'ERR_SIGNING_UNSUPPORTED_SIGNER', message: expect.stringContaining('B-LT') });
+  });
+
   it('signs a PDF as PAdES B-T that pdfsig and openssl accept, with the reason and consent recorded', async () => {
     const docId = await prepare('pdf', [{ fileName: 'contract.pdf', mimeType: 'application/pdf', content: minimalPdf() }]);
     expect((await post('/start-signing', { client_id: 'shop', doc_id: docId, sign_type: 'id-signature', certificate: Buffer.from(signer.der).toString('base64') }, ORIGIN)).body).toMatchObject({ code: 'ERR_REASON_NOT_ACCEPTED' });

@@ -130,6 +130,20 @@ describe('signing-station sign', () => {
     await expect(stat(out)).rejects.toThrow();
   });
 
+  it('takes --baseline: a timestamped level needs --tsa, --no-timestamp is B-B only, unknown levels are refused', async () => {
+    const input = await writeMinimalPdf(join(dir, 'baseline.pdf'));
+    const out = join(dir, 'baseline-out.pdf');
+    const noTimestamp = await signInProcess([input, '--out', out, '--pkcs12', p12, '--baseline', 'B-LT', '--no-timestamp']);
+    expect(noTimestamp.error?.message).toContain('--no-timestamp is the B-B level; --baseline B-LT needs a timestamp');
+    const noTsa = await signInProcess([input, '--out', out, '--pkcs12', p12, '--baseline', 'B-LTA']);
+    expect(noTsa.error?.message).toContain('Give --tsa URL for a timestamped (B-LTA) signature');
+    await expect(signInProcess([input, '--out', out, '--pkcs12', p12, '--baseline', 'B-X', '--no-timestamp'])).rejects.toThrow(/Allowed choices are B-B, B-T, B-LT, B-LTA/);
+    await expect(stat(out)).rejects.toThrow();
+    const bb = await signInProcess([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--baseline', 'B-B']);
+    expect(bb.code, bb.error?.message).toBe(0);
+    expect(cmsParts(embeddedSignatures(await readFile(out))[0]!.cms).timestampToken).toBeUndefined();
+  });
+
   it('shows progress on stderr for big files', async () => {
     const input = await writeBigPdf(join(dir, 'big.pdf'), 24 * 1024 * 1024);
     const out = join(dir, 'big-signed.pdf');

@@ -37,7 +37,7 @@ describe('what the CLI changes in the data directory reaches the running station
     expect(added.code, added.stderr).toBe(0);
     const after = await events.next((state) => state.modules?.user.some((module) => module.path === nss.dir) === true && state.tokens.some((token) => !known.has(token.id)));
     expect(after.modules!.user.find((module) => module.path === nss.dir)!.kind).toBe('nss-database');
-  });
+  }, 60_000); // two processes start and open the same store: slow on a loaded machine
 
   it('a PKCS#12 file imported with `tokens store import` appears as the station’s certificate store', async () => {
     const signer = await createTestSigner(ca, 'CN=Imported Signer,O=Signing Station Tests,C=EE', 'P-256', 'signing');

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DOMParser, XMLSerializer, type Document, type Element } from '@xmldom/xmldom';
 import { XmlCanonicalizer } from 'xmldsigjs';
 import type { HashAlgorithm } from '../../tokens/token.js';
+import type { ValidationMaterial } from '../validation-material.js';
 import { digestAlgorithms } from '../digest-algorithms.js';
 import type { SignerCertificate } from '../signer-certificate.js';
 
@@ -9,6 +10,7 @@ const NS = {
   asic: 'http://uri.etsi.org/02918/v1.2.1#',
   ds: 'http://www.w3.org/2000/09/xmldsig#',
   xades: 'http://uri.etsi.org/01903/v1.3.2#',
+  xades141: 'http://uri.etsi.org/01903/v1.4.1#',
 };
 const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
 const SIGNED_PROPERTIES_TYPE = 'http://uri.etsi.org/01903#SignedProperties';
@@ -37,7 +39,7 @@ export interface XadesDataObject {
 }
 
 /**
- * A XAdES baseline B-T signature (ETSI EN 319 132-1) over detached data objects, as ASiC-E carries them, built in two
+ * A XAdES baseline signature (ETSI EN 319 132-1, B-B to B-LTA) over detached data objects, as ASiC-E carries them, built in two
  * steps around an external signer.
  *
  * Built from a template and canonicalised with xmldsigjs rather than signed by xadesjs: xadesjs computes and signs
@@ -61,7 +63,7 @@ export class XadesBaselineSignature {
     const digest = digestAlgorithms[input.hashAlgorithm];
     const id = `S-${randomBytes(8).toString('hex')}`;
     const digestMethod = `<ds:DigestMethod Algorithm="${digest.xmlUri}"/>`;
-    const signatureMethod = input.signer.keyAlgorithm === 'RSA' ? digest.xmlRsaUri : digest.xmlEcdsaUri;
+    const signatureMethod = { 'RSA-PSS': digest.xmlRsaPssUri, 'RSASSA-PKCS1-v1_5': digest.xmlRsaUri, ECDSA: digest.xmlEcdsaUri }[input.signer.signatureScheme];
     const references = input.dataObjects
       .map(
         (d, i) =>
@@ -111,21 +113,55 @@ export class XadesBaselineSignature {
     return { doc, timestampInput: canonical(element) };
   }
 
-  /** Adds the SignatureTimeStamp (when given) and serialises. */
-  static complete(doc: Document, timestampToken: Uint8Array | undefined): string {
-    if (timestampToken) {
-      const id = byId(doc, 'Signature', NS.ds).getAttribute('Id');
-      const fragment = new DOMParser().parseFromString(
-        `<xades:UnsignedProperties xmlns:xades="${NS.xades}" xmlns:ds="${NS.ds}"><xades:UnsignedSignatureProperties><xades:SignatureTimeStamp Id="${id}-SignatureTimeStamp">` +
-          `<ds:CanonicalizationMethod Algorithm="${EXC_C14N}"/><xades:EncapsulatedTimeStamp>${b64(timestampToken)}</xades:EncapsulatedTimeStamp>` +
-          `</xades:SignatureTimeStamp></xades:UnsignedSignatureProperties></xades:UnsignedProperties>`,
-        'application/xml',
-      );
-      const unsigned = doc.importNode(fragment.documentElement!, true);
-      unsigned.removeAttribute('xmlns:xades');
-      unsigned.removeAttribute('xmlns:ds');
-      byId(doc, 'QualifyingProperties', NS.xades).appendChild(unsigned);
-    }
+  /**
+   * Adds the unsigned properties: the SignatureTimeStamp (B-T) and, for B-LT, CertificateValues (certificates not
+   * already in ds:KeyInfo, such as the TSA's) and RevocationValues (OCSP responses, CRLs).
+   */
+  static addUnsignedProperties(doc: Document, timestampToken: Uint8Array | undefined, material?: ValidationMaterial): void {
+    if (!timestampToken) return;
+    const id = byId(doc, 'Signature', NS.ds).getAttribute('Id');
+    const encapsulated = (tag: string, items: readonly Uint8Array[]): string => items.map((item) => `<xades:${tag}>${b64(item)}</xades:${tag}>`).join('');
+    const certificateValues = material?.certificates.length ? `<xades:CertificateValues>${encapsulated('EncapsulatedX509Certificate', material.certificates)}</xades:CertificateValues>` : '';
+    const ocsps = material?.ocsps.length ? `<xades:OCSPValues>${encapsulated('EncapsulatedOCSPValue', material.ocsps)}</xades:OCSPValues>` : '';
+    const crls = material?.crls.length ? `<xades:CRLValues>${encapsulated('EncapsulatedCRLValue', material.crls)}</xades:CRLValues>` : '';
+    const fragment = new DOMParser().parseFromString(
+      `<xades:UnsignedProperties xmlns:xades="${NS.xades}" xmlns:ds="${NS.ds}"><xades:UnsignedSignatureProperties><xades:SignatureTimeStamp Id="${id}-SignatureTimeStamp">` +
+        `<ds:CanonicalizationMethod Algorithm="${EXC_C14N}"/><xades:EncapsulatedTimeStamp>${b64(timestampToken)}</xades:EncapsulatedTimeStamp>` +
+        `</xades:SignatureTimeStamp>${certificateValues}${ocsps || crls ? `<xades:RevocationValues>${crls}${ocsps}</xades:RevocationValues>` : ''}</xades:UnsignedSignatureProperties></xades:UnsignedProperties>`,
+      'application/xml',
+    );
+    const unsigned = doc.importNode(fragment.documentElement!, true);
+    unsigned.removeAttribute('xmlns:xades');
+    unsigned.removeAttribute('xmlns:ds');
+    byId(doc, 'QualifyingProperties', NS.xades).appendChild(unsigned);
+  }
+
+  /**
+   * What an archive timestamp covers after the data objects' own bytes (ETSI EN 319 132-1 5.5.2, no ds:Manifest):
+   * the SignedProperties as its reference processes them, then ds:SignedInfo, ds:SignatureValue, ds:KeyInfo and
+   * each unsigned signature property so far, all in exclusive canonical form.
+   */
+  static archiveTimestampInputAfterData(doc: Document): Buffer[] {
+    const unsigned = byId(doc, 'UnsignedSignatureProperties', NS.xades);
+    const properties = Array.from({ length: unsigned.childNodes.length }, (_, i) => unsigned.childNodes.item(i)).filter((node): node is Element => node?.nodeType === 1);
+    return [byId(doc, 'SignedProperties', NS.xades), byId(doc, 'SignedInfo', NS.ds), byId(doc, 'SignatureValue', NS.ds), byId(doc, 'KeyInfo', NS.ds), ...properties].map(canonical);
+  }
+
+  /** Appends the xades141:ArchiveTimeStamp (B-LTA) with `token` over archiveTimestampInput. */
+  static addArchiveTimestamp(doc: Document, token: Uint8Array): void {
+    const id = byId(doc, 'Signature', NS.ds).getAttribute('Id');
+    const fragment = new DOMParser().parseFromString(
+      `<xades141:ArchiveTimeStamp xmlns:xades141="${NS.xades141}" xmlns:ds="${NS.ds}" xmlns:xades="${NS.xades}" Id="${id}-ArchiveTimeStamp">` +
+        `<ds:CanonicalizationMethod Algorithm="${EXC_C14N}"/><xades:EncapsulatedTimeStamp>${b64(token)}</xades:EncapsulatedTimeStamp></xades141:ArchiveTimeStamp>`,
+      'application/xml',
+    );
+    const element = doc.importNode(fragment.documentElement!, true);
+    element.removeAttribute('xmlns:ds');
+    element.removeAttribute('xmlns:xades');
+    byId(doc, 'UnsignedSignatureProperties', NS.xades).appendChild(element);
+  }
+
+  static serialise(doc: Document): string {
     return new XMLSerializer().serializeToString(doc);
   }
 }

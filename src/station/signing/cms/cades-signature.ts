@@ -12,6 +12,8 @@ const OID = {
   messageDigest: '1.2.840.113549.1.9.4',
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
   signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
+  rsassaPss: '1.2.840.113549.1.1.10',
+  mgf1: '1.2.840.113549.1.1.8',
 };
 
 function derCompare(a: Uint8Array, b: Uint8Array): number {
@@ -26,6 +28,23 @@ function attribute(type: string, value: asn1js.AsnType): Uint8Array {
 
 function algorithmIdentifier(oid: string, withNullParameters: boolean): pkijs.AlgorithmIdentifier {
   return new pkijs.AlgorithmIdentifier({ algorithmId: oid, ...(withNullParameters ? { algorithmParams: new asn1js.Null() } : {}) });
+}
+
+/** RSASSA-PSS with MGF1 over the same hash and a salt as long as the hash (RFC 4055), as the signers apply it. */
+function rsaPssAlgorithm(hashAlgorithm: HashAlgorithm): pkijs.AlgorithmIdentifier {
+  const hash = algorithmIdentifier(digestAlgorithms[hashAlgorithm].oid, false);
+  const params = new pkijs.RSASSAPSSParams({
+    hashAlgorithm: hash,
+    maskGenAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.mgf1, algorithmParams: hash.toSchema() }),
+    saltLength: digestAlgorithms[hashAlgorithm].length,
+  });
+  return new pkijs.AlgorithmIdentifier({ algorithmId: OID.rsassaPss, algorithmParams: params.toSchema() });
+}
+
+function signatureAlgorithm(signer: SignerCertificate, hashAlgorithm: HashAlgorithm): pkijs.AlgorithmIdentifier {
+  const digest = digestAlgorithms[hashAlgorithm];
+  if (signer.signatureScheme === 'RSA-PSS') return rsaPssAlgorithm(hashAlgorithm);
+  return signer.keyAlgorithm === 'RSA' ? algorithmIdentifier(digest.rsaSignatureOid, true) : algorithmIdentifier(digest.ecdsaSignatureOid, false);
 }
 
 function parse(der: Uint8Array): asn1js.AsnType {
@@ -77,7 +96,6 @@ export class CadesSignature {
     timestampToken?: Uint8Array;
   }): Uint8Array {
     const digest = digestAlgorithms[input.hashAlgorithm];
-    const rsa = input.signer.keyAlgorithm === 'RSA';
     const signedSet = parse(input.signedAttributes) as asn1js.Set;
     const signerInfo = new pkijs.SignerInfo({
       version: 1,
@@ -87,7 +105,7 @@ export class CadesSignature {
         type: 0,
         attributes: signedSet.valueBlock.value.map((a) => new pkijs.Attribute({ schema: a })),
       }),
-      signatureAlgorithm: algorithmIdentifier(rsa ? digest.rsaSignatureOid : digest.ecdsaSignatureOid, rsa),
+      signatureAlgorithm: signatureAlgorithm(input.signer, input.hashAlgorithm),
       signature: new asn1js.OctetString({ valueHex: input.signer.cmsSignatureValue(input.signatureValue) }),
       ...(input.timestampToken
         ? {

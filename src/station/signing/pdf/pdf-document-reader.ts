@@ -293,6 +293,21 @@ export class PdfDocumentReader {
     return { value: new PdfObjectParser(objectStream.data, at).readValue() };
   }
 
+  /**
+   * The decoded bytes of a stream object (no filter or FlateDecode), for reading a page's content; undefined for a
+   * stream this reader cannot decode or that is not a stream.
+   */
+  async streamData(ref: PdfRef): Promise<Uint8Array | undefined> {
+    const { value, stream } = await this.object(ref.num);
+    if (!(value instanceof PdfDict) || !stream) return undefined;
+    try {
+      return this.decode(value, stream);
+    } catch (error) {
+      if (error instanceof UnsupportedDocumentError) return undefined;
+      throw error;
+    }
+  }
+
   /** Follows references until a direct value. */
   async direct(value: PdfValue | undefined): Promise<PdfValue | undefined> {
     let v = value;

@@ -1,55 +1,97 @@
-// The visible signature's appearance stream: who signed, when and why, in the standard Helvetica font (every PDF
-// reader has it, so nothing is embedded). Text is WinAnsi encoded; characters outside it show as '?'.
+// The visible signature's appearance stream: who signed, when (with the time zone) and why, at 9 pt in an embedded
+// subset of DejaVu Sans, so any Latin, Greek or Cyrillic name shows and can be copied out as text.
+import { SignatureFontSubset } from './signature-font.js';
 
-const LINE_CHARS = 60;
-const FONT_SIZE = 8;
-const LEADING = 10;
-export const APPEARANCE_WIDTH = 260;
+export const FONT_SIZE = 9;
+const LEADING = 11;
+const PADDING = 5;
+/** Width of the box when the caller gives no rectangle. */
+export const DEFAULT_APPEARANCE_WIDTH = 260;
+const MAX_SIGNER_LINES = 2;
+const MAX_REASON_LINES = 3;
 
-function winAnsi(text: string): string {
-  let out = '';
-  for (const ch of text.normalize('NFC')) {
-    const c = ch.codePointAt(0)!;
-    const byte = c >= 0x20 && c <= 0x7e ? c : c >= 0xa0 && c <= 0xff ? c : 0x3f;
-    out += byte === 0x28 || byte === 0x29 || byte === 0x5c ? `\\${String.fromCharCode(byte)}` : String.fromCharCode(byte);
-  }
-  return out;
+export interface SignatureAppearanceText {
+  signer: string;
+  time: Date;
+  /** IANA time zone the time is shown in; defaults to the station's. */
+  timeZone?: string;
+  reason?: string;
 }
 
-function wrap(text: string, maxLines: number): string[] {
+export interface SignatureAppearance {
+  /** Content stream, latin1 text. */
+  content: string;
+  width: number;
+  height: number;
+  /** The glyphs the content uses, to embed with it. */
+  font: SignatureFontSubset;
+}
+
+/** "2026-11-24 21:42:02 UTC+02:00": an unambiguous local time with its offset. */
+export function signingTimeText(time: Date, timeZone?: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    ...(timeZone ? { timeZone } : {}),
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'longOffset',
+  }).formatToParts(time);
+  const part = (type: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === type)?.value ?? '';
+  const offset = part('timeZoneName').replace(/^GMT/, '') || '+00:00';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')} UTC${offset}`;
+}
+
+/** Greedy word wrap by measured width; a word wider than a line is cut; the last kept line ends with '…'. */
+function wrap(text: string, font: SignatureFontSubset, width: number, maxLines: number): string[] {
+  const fits = (line: string): boolean => font.width(line, FONT_SIZE) <= width;
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  for (let word of text.split(/\s+/).filter(Boolean)) {
     const candidate = line ? `${line} ${word}` : word;
-    if (candidate.length <= LINE_CHARS) line = candidate;
-    else {
-      if (line) lines.push(line);
-      line = word.slice(0, LINE_CHARS);
+    if (fits(candidate)) {
+      line = candidate;
+      continue;
     }
+    if (line) lines.push(line);
+    while (!fits(word)) {
+      let cut = word.length - 1;
+      while (cut > 1 && !fits(word.slice(0, cut))) cut--;
+      lines.push(word.slice(0, cut));
+      word = word.slice(cut);
+    }
+    line = word;
   }
   if (line) lines.push(line);
-  if (lines.length > maxLines) {
-    lines.length = maxLines;
-    lines[maxLines - 1] = `${lines[maxLines - 1]!.slice(0, LINE_CHARS - 3)}...`;
-  }
-  return lines;
+  if (lines.length <= maxLines) return lines;
+  let last = lines[maxLines - 1]!;
+  while (last && !fits(`${last}…`)) last = last.slice(0, -1);
+  return [...lines.slice(0, maxLines - 1), `${last}…`];
 }
 
-/** Returns the content stream (latin1 text) and the box height it needs. */
-export function signatureAppearance(input: { signer: string; time: Date; reason?: string }): { content: string; height: number } {
+/** The lines of text and the height they need in a box `width` wide. */
+export function appearanceLines(input: SignatureAppearanceText, width: number, font: SignatureFontSubset): { lines: string[]; height: number } {
+  const inner = width - 2 * PADDING;
   const lines = [
-    ...wrap(`Digitally signed by ${input.signer}`, 2),
-    `Date: ${input.time.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}`,
-    ...(input.reason ? wrap(`Reason: ${input.reason}`, 3) : []),
+    ...wrap(`Digitally signed by ${input.signer}`, font, inner, MAX_SIGNER_LINES),
+    ...wrap(`Date: ${signingTimeText(input.time, input.timeZone)}`, font, inner, 1),
+    ...(input.reason ? wrap(`Reason: ${input.reason}`, font, inner, MAX_REASON_LINES) : []),
   ];
-  const height = lines.length * LEADING + 8;
-  const text = lines.map((l, i) => `${i === 0 ? '' : 'T* '}(${winAnsi(l)}) Tj`).join('\n');
+  return { lines, height: lines.length * LEADING + 2 * PADDING };
+}
+
+/** The appearance for a box of `width` x `height` (height at least what appearanceLines asked for). */
+export function signatureAppearance(lines: readonly string[], width: number, height: number, font: SignatureFontSubset): SignatureAppearance {
+  const text = lines.map((line, i) => `${i === 0 ? '' : 'T* '}${font.encode(line)} Tj`).join('\n');
   const content = [
-    'q 0.94 0.96 1 rg 0 0 ' + `${APPEARANCE_WIDTH} ${height} re f`,
-    `0.2 0.3 0.6 RG 1 w 0.5 0.5 ${APPEARANCE_WIDTH - 1} ${height - 1} re S Q`,
-    `BT 0 g /F1 ${FONT_SIZE} Tf ${LEADING} TL 5 ${height - 4 - FONT_SIZE} Td`,
+    `q 0.94 0.96 1 rg 0 0 ${width} ${height} re f`,
+    `0.2 0.3 0.6 RG 1 w 0.5 0.5 ${width - 1} ${height - 1} re S Q`,
+    `BT 0 g /F1 ${FONT_SIZE} Tf ${LEADING} TL ${PADDING} ${height - PADDING - FONT_SIZE} Td`,
     text,
     'ET',
   ].join('\n');
-  return { content, height };
+  return { content, width, height, font };
 }

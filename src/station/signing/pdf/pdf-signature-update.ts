@@ -1,14 +1,26 @@
-import { randomBytes } from 'node:crypto';
 import { UnsupportedDocumentError } from '../signing-errors.js';
 import type { PdfDocumentReader } from './pdf-document-reader.js';
+import { refuseCertifiedWithoutChanges } from './pdf-doc-mdp.js';
 import { PdfDict, PdfName, PdfRaw, PdfRef, PdfString, formatPdfValue, type PdfValue } from './pdf-object.js';
-import { APPEARANCE_WIDTH, signatureAppearance } from './pdf-signature-appearance.js';
+import { findPage, type FoundPage } from './pdf-page-lookup.js';
+import { DEFAULT_APPEARANCE_WIDTH, appearanceLines, signatureAppearance } from './pdf-signature-appearance.js';
+import { PdfUpdateObjects } from './pdf-update-writer.js';
+import { SignatureFontSubset } from './signature-font.js';
+import { pagePaintedAreas } from './page-painted-areas.js';
+import { appearanceMatrix, checkedRect, defaultRect, defaultWidth, freeRect, userRect, type Rect, type ViewerRect } from './signature-placement.js';
 
 export interface SignatureUpdateOptions {
+  /** A signature (CAdES, with signer and reason) or a document timestamp (RFC 3161, for B-LTA). Default signature. */
+  kind?: 'signature' | 'document-timestamp';
   signerName: string;
   time: Date;
   reason?: string;
   visible: boolean;
+  /** Visible signatures: 1-based page (default 1) and a viewer-space rectangle (default: bottom-left corner). */
+  page?: number;
+  rect?: ViewerRect;
+  /** IANA time zone the visible time is shown in; defaults to the station's. */
+  timeZone?: string;
   /** Bytes reserved for the CMS; the file holds twice as many hex digits. */
   contentsSize: number;
 }
@@ -20,6 +32,17 @@ export interface PdfSignatureUpdate {
   contentsStart: number;
   contentsEnd: number;
   byteRange: [number, number, number, number];
+}
+
+/** The interactive form as found, and what a new signature field needs from it. */
+interface SignatureForm {
+  ref: PdfRef | undefined;
+  dict: PdfDict;
+  fieldsRef: PdfRef | undefined;
+  fields: PdfValue[];
+  fieldName: string;
+  /** /Rect of existing signature widgets, by the object number of their page (/P). */
+  signatureRects: Map<number, Rect[]>;
 }
 
 const BYTE_RANGE_PLACEHOLDER = `[0 ${'9'.repeat(10)} ${'9'.repeat(10)} ${'9'.repeat(10)}]`;
@@ -35,65 +58,44 @@ function copyDict(value: PdfValue | undefined, what: string): PdfDict {
   return new PdfDict(value.entries);
 }
 
-/**
- * Builds the incremental update (ISO 32000-1 7.5.6) that adds one signature field to a PDF: signature dictionary,
- * widget (visible or not) on the first page, the page and AcroForm rewritten to reference it, and a
- * cross-reference section of the same kind as the newest one (table or stream) chained with /Prev. Earlier bytes are
- * never touched, which is what keeps earlier signatures valid.
- *
- * Written by hand because no maintained JavaScript PDF library appends an update to a file on disk without loading
- * and re-serialising the whole document (which breaks earlier signatures and does not stream big files).
- */
-export async function buildSignatureUpdate(reader: PdfDocumentReader, options: SignatureUpdateOptions): Promise<PdfSignatureUpdate> {
-  const { trailer } = reader;
-  const rootRef = trailer.get('Root') as PdfRef;
-  const catalog = copyDict(await reader.resolve(rootRef), 'the catalog');
-
-  let pageRef: PdfRef | undefined;
-  let node = catalog.get('Pages');
-  for (let depth = 0; depth < 64 && node instanceof PdfRef; depth++) {
-    const dict = await reader.resolve(node);
-    if (!(dict instanceof PdfDict)) break;
-    if ((dict.get('Type') as PdfName | undefined)?.name === 'Page') {
-      pageRef = node;
-      break;
-    }
-    const kids = await reader.direct(dict.get('Kids'));
-    node = Array.isArray(kids) ? kids[0] : undefined;
-  }
-  if (!pageRef) throw new UnsupportedDocumentError('Malformed PDF: no page found.');
-  const page = copyDict(await reader.resolve(pageRef), 'the first page');
-
-  const acroFormValue = catalog.get('AcroForm');
-  const acroFormRef = acroFormValue instanceof PdfRef ? acroFormValue : undefined;
-  const acroForm = acroFormValue === undefined ? new PdfDict() : copyDict(await reader.direct(acroFormValue), 'the AcroForm');
-  const fieldsValue = acroForm.get('Fields');
-  const fieldsRef = fieldsValue instanceof PdfRef ? fieldsValue : undefined;
-  const fields = ((await reader.direct(fieldsValue)) as PdfValue[] | undefined) ?? [];
-  const fieldNames = new Set<string>();
+async function readSignatureForm(reader: PdfDocumentReader, catalog: PdfDict): Promise<SignatureForm> {
+  const value = catalog.get('AcroForm');
+  const dict = value === undefined ? new PdfDict() : copyDict(await reader.direct(value), 'the AcroForm');
+  const fieldsValue = dict.get('Fields');
+  const listed = await reader.direct(fieldsValue);
+  const fields = Array.isArray(listed) ? listed : [];
+  const names = new Set<string>();
+  const signatureRects = new Map<number, Rect[]>();
   let signatureFields = 0;
-  // Visible signatures stack upwards from the bottom-left corner: the next one goes above the highest so far.
-  let stackTop = 30;
-  for (const field of Array.isArray(fields) ? fields : []) {
-    const dict = await reader.direct(field);
-    if (!(dict instanceof PdfDict)) continue;
-    const t = dict.get('T');
-    if (t instanceof PdfString) fieldNames.add(Buffer.from(t.bytes).toString('latin1'));
-    if ((dict.get('FT') as PdfName | undefined)?.name !== 'Sig') continue;
+  for (const field of fields) {
+    const fieldDict = await reader.direct(field);
+    if (!(fieldDict instanceof PdfDict)) continue;
+    const t = fieldDict.get('T');
+    if (t instanceof PdfString) names.add(Buffer.from(t.bytes).toString('latin1'));
+    if ((fieldDict.get('FT') as PdfName | undefined)?.name !== 'Sig') continue;
     signatureFields++;
-    const rect = await reader.direct(dict.get('Rect'));
-    if (Array.isArray(rect) && typeof rect[1] === 'number' && typeof rect[3] === 'number' && rect[3] > rect[1]) stackTop = Math.max(stackTop, rect[3]);
+    const rect = await reader.direct(fieldDict.get('Rect'));
+    const page = fieldDict.get('P');
+    if (page instanceof PdfRef && Array.isArray(rect) && rect.length === 4 && rect.every((v) => typeof v === 'number')) {
+      const [x0, y0, x1, y1] = rect as number[];
+      if (x1! > x0! && y1! > y0!) signatureRects.set(page.num, [...(signatureRects.get(page.num) ?? []), [x0!, y0!, x1!, y1!]]);
+    }
   }
   let fieldName = '';
-  for (let i = signatureFields + 1; !fieldName || fieldNames.has(fieldName); i++) fieldName = `Signature${i}`;
+  for (let i = signatureFields + 1; !fieldName || names.has(fieldName); i++) fieldName = `Signature${i}`;
+  return { ref: value instanceof PdfRef ? value : undefined, dict, fieldsRef: fieldsValue instanceof PdfRef ? fieldsValue : undefined, fields, fieldName, signatureRects };
+}
 
-  const size = typeof trailer.get('Size') === 'number' ? (trailer.get('Size') as number) : 0;
-  let next = size;
-  for (const num of reader.entries.keys()) next = Math.max(next, num + 1);
-  const sigRef = new PdfRef(next++, 0);
-  const widgetRef = new PdfRef(next++, 0);
-  const objects: { ref: PdfRef; body: string }[] = [];
-
+function signatureDictionary(options: SignatureUpdateOptions): PdfDict {
+  if (options.kind === 'document-timestamp') {
+    return new PdfDict([
+      ['Type', name('DocTimeStamp')],
+      ['Filter', name('Adobe.PPKLite')],
+      ['SubFilter', name('ETSI.RFC3161')],
+      ['ByteRange', new PdfRaw(BYTE_RANGE_PLACEHOLDER)],
+      ['Contents', new PdfRaw(`<${'0'.repeat(options.contentsSize * 2)}>`)],
+    ]);
+  }
   const sig = new PdfDict([
     ['Type', name('Sig')],
     ['Filter', name('Adobe.PPKLite')],
@@ -104,122 +106,104 @@ export async function buildSignatureUpdate(reader: PdfDocumentReader, options: S
     ['Name', PdfString.text(options.signerName)],
   ]);
   if (options.reason !== undefined) sig.set('Reason', PdfString.text(options.reason));
-  objects.push({ ref: sigRef, body: formatPdfValue(sig) });
+  return sig;
+}
 
-  const widget = new PdfDict([
-    ['Type', name('Annot')],
-    ['Subtype', name('Widget')],
-    ['FT', name('Sig')],
-    ['T', PdfString.text(fieldName)],
-    ['V', sigRef],
-    ['P', pageRef],
-    ['F', 132],
+/** Lays out the text, places the box on the page and adds the appearance form with its embedded font. */
+function addAppearance(update: PdfUpdateObjects, widget: PdfDict, page: FoundPage, obstacles: { painted: Rect[] | undefined; signatures: Rect[] }, options: SignatureUpdateOptions): void {
+  const font = new SignatureFontSubset();
+  const text = { signer: options.signerName, time: options.time, ...(options.reason ? { reason: options.reason } : {}), ...(options.timeZone ? { timeZone: options.timeZone } : {}) };
+  const width = options.rect?.width ?? defaultWidth(page.geometry, DEFAULT_APPEARANCE_WIDTH);
+  const { lines, height } = appearanceLines(text, width, font);
+  const place = options.rect
+    ? checkedRect(page.geometry, options.rect, { minWidth: Math.min(DEFAULT_APPEARANCE_WIDTH, 120), height })
+    : ((obstacles.painted && freeRect(page.geometry, { width, height }, obstacles.painted, obstacles.signatures)) ?? defaultRect(page.geometry, { width, height }, obstacles.signatures));
+  const appearance = signatureAppearance(lines, place.width, place.height, font);
+  const fontRef = update.allocate();
+  const refs = [fontRef, update.allocate(), update.allocate(), update.allocate(), update.allocate()] as const;
+  const form = new PdfDict([
+    ['Type', name('XObject')],
+    ['Subtype', name('Form')],
+    ['BBox', [0, 0, appearance.width, appearance.height]],
+    ['Matrix', appearanceMatrix(page.geometry)],
+    ['Resources', new PdfDict([['Font', new PdfDict([['F1', fontRef]])]])],
+    ['Length', Buffer.byteLength(appearance.content, 'latin1')],
   ]);
-  if (options.visible) {
-    const appearance = signatureAppearance({ signer: options.signerName, time: options.time, ...(options.reason ? { reason: options.reason } : {}) });
-    const apRef = new PdfRef(next++, 0);
-    const y = stackTop + 6;
-    widget.set('Rect', [36, y, 36 + APPEARANCE_WIDTH, y + appearance.height]);
-    widget.set('AP', new PdfDict([['N', apRef]]));
-    const font = new PdfDict([
-      ['Type', name('Font')],
-      ['Subtype', name('Type1')],
-      ['BaseFont', name('Helvetica')],
-      ['Encoding', name('WinAnsiEncoding')],
-    ]);
-    const form = new PdfDict([
-      ['Type', name('XObject')],
-      ['Subtype', name('Form')],
-      ['BBox', [0, 0, APPEARANCE_WIDTH, appearance.height]],
-      ['Resources', new PdfDict([['Font', new PdfDict([['F1', font]])]])],
-      ['Length', Buffer.byteLength(appearance.content, 'latin1')],
-    ]);
-    objects.push({ ref: apRef, body: `${formatPdfValue(form)}\nstream\n${appearance.content}\nendstream` });
-  } else {
-    widget.set('Rect', [0, 0, 0, 0]);
-  }
-  objects.push({ ref: widgetRef, body: formatPdfValue(widget) });
+  const apRef = update.add({ body: `${formatPdfValue(form)}\nstream\n${appearance.content}\nendstream` });
+  for (const object of appearance.font.objects(refs)) update.set(object.ref, { body: object.body });
+  widget.set('Rect', userRect(page.geometry, place));
+  widget.set('AP', new PdfDict([['N', apRef]]));
+}
 
-  const annots = page.get('Annots');
+/** The page lists the widget in /Annots (rewriting the indirect array, or the page when /Annots is inline). */
+async function addWidgetToPage(update: PdfUpdateObjects, reader: PdfDocumentReader, page: FoundPage, widgetRef: PdfRef): Promise<void> {
+  const annots = page.dict.get('Annots');
   if (annots instanceof PdfRef) {
     const existing = await reader.resolve(annots);
-    objects.push({ ref: annots, body: formatPdfValue([...(Array.isArray(existing) ? existing : []), widgetRef]) });
+    update.set(annots, [...(Array.isArray(existing) ? existing : []), widgetRef]);
   } else {
-    page.set('Annots', [...(Array.isArray(annots) ? annots : []), widgetRef]);
-    objects.push({ ref: pageRef, body: formatPdfValue(page) });
+    page.dict.set('Annots', [...(Array.isArray(annots) ? annots : []), widgetRef]);
+    update.set(page.ref, page.dict);
   }
+}
 
-  if (fieldsRef) objects.push({ ref: fieldsRef, body: formatPdfValue([...(Array.isArray(fields) ? fields : []), widgetRef]) });
-  else acroForm.set('Fields', [...(Array.isArray(fields) ? fields : []), widgetRef]);
-  acroForm.set('SigFlags', 3);
-  if (acroFormRef) objects.push({ ref: acroFormRef, body: formatPdfValue(acroForm) });
+/** The form lists the field and says the document is signed (SigFlags 3: signatures exist, append only). */
+function addFieldToForm(update: PdfUpdateObjects, form: SignatureForm, catalog: PdfDict, rootRef: PdfRef, widgetRef: PdfRef): void {
+  if (form.fieldsRef) update.set(form.fieldsRef, [...form.fields, widgetRef]);
+  else form.dict.set('Fields', [...form.fields, widgetRef]);
+  form.dict.set('SigFlags', 3);
+  if (form.ref) update.set(form.ref, form.dict);
   else {
-    catalog.set('AcroForm', acroForm);
-    objects.push({ ref: rootRef, body: formatPdfValue(catalog) });
+    catalog.set('AcroForm', form.dict);
+    update.set(rootRef, catalog);
   }
+}
 
-  const base = reader.size;
-  let text = '\n';
-  const offsets = new Map<number, { offset: number; gen: number }>();
-  for (const { ref, body } of objects) {
-    offsets.set(ref.num, { offset: base + Buffer.byteLength(text, 'latin1'), gen: ref.gen });
-    text += `${ref.num} ${ref.gen} obj\n${body}\nendobj\n`;
-  }
-
-  const ids = trailer.get('ID');
-  const firstId = Array.isArray(ids) && ids[0] instanceof PdfString ? ids[0] : new PdfString(randomBytes(16), true);
-  const newTrailer = new PdfDict([['Root', rootRef]]);
-  if (trailer.get('Info') instanceof PdfRef) newTrailer.set('Info', trailer.get('Info')!);
-  newTrailer.set('ID', [firstId, new PdfString(randomBytes(16), true)]);
-  newTrailer.set('Prev', reader.startXref);
-
-  const xrefOffset = base + Buffer.byteLength(text, 'latin1');
-  if (reader.usesXrefStream) {
-    const xrefNum = next++;
-    offsets.set(xrefNum, { offset: xrefOffset, gen: 0 });
-    const nums = [...offsets.keys()].sort((a, b) => a - b);
-    const offsetWidth = Math.max(4, Math.ceil(Math.log2(xrefOffset + 1) / 8));
-    const rows = Buffer.alloc(nums.length * (1 + offsetWidth + 2));
-    nums.forEach((num, i) => {
-      const entry = offsets.get(num)!;
-      const at = i * (1 + offsetWidth + 2);
-      rows[at] = 1;
-      rows.writeUIntBE(entry.offset, at + 1, offsetWidth);
-      rows.writeUInt16BE(entry.gen, at + 1 + offsetWidth);
-    });
-    const xref = new PdfDict([
-      ['Type', name('XRef')],
-      ['Size', next],
-      ['Index', nums.flatMap((n) => [n, 1])],
-      ['W', [1, offsetWidth, 2]],
-      ...newTrailer.entries,
-      ['Length', rows.length],
-    ]);
-    text += `${xrefNum} 0 obj\n${formatPdfValue(xref)}\nstream\n${rows.toString('latin1')}\nendstream\nendobj\n`;
-  } else {
-    const nums = [...offsets.keys()].sort((a, b) => a - b);
-    text += 'xref\n';
-    for (let i = 0; i < nums.length; ) {
-      let j = i;
-      while (j + 1 < nums.length && nums[j + 1] === nums[j]! + 1) j++;
-      text += `${nums[i]} ${j - i + 1}\n`;
-      for (let k = i; k <= j; k++) {
-        const entry = offsets.get(nums[k]!)!;
-        text += `${String(entry.offset).padStart(10, '0')} ${String(entry.gen).padStart(5, '0')} n\r\n`;
-      }
-      i = j + 1;
-    }
-    newTrailer.entries.delete('Size');
-    text += `trailer\n${formatPdfValue(new PdfDict([['Size', next], ...newTrailer.entries]))}\n`;
-  }
-  text += `startxref\n${xrefOffset}\n%%EOF\n`;
-
+/** Finds the /Contents hole and writes the real /ByteRange over its placeholder (same length, space padded). */
+function fillByteRange(text: string, base: number): PdfSignatureUpdate {
   const contentsStart = text.indexOf('/Contents <') + '/Contents '.length;
   const contentsEnd = text.indexOf('>', contentsStart) + 1;
   const total = base + Buffer.byteLength(text, 'latin1');
   const byteRange: [number, number, number, number] = [0, base + contentsStart, base + contentsEnd, total - (base + contentsEnd)];
   const byteRangeText = `[${byteRange.join(' ')}]`.padEnd(BYTE_RANGE_PLACEHOLDER.length, ' ');
   if (byteRangeText.length > BYTE_RANGE_PLACEHOLDER.length) throw new UnsupportedDocumentError('The PDF is too large to sign.');
-  text = text.replace(BYTE_RANGE_PLACEHOLDER, byteRangeText);
-  return { tail: Buffer.from(text, 'latin1'), contentsStart, contentsEnd, byteRange };
+  return { tail: Buffer.from(text.replace(BYTE_RANGE_PLACEHOLDER, byteRangeText), 'latin1'), contentsStart, contentsEnd, byteRange };
+}
+
+/**
+ * Builds the incremental update that adds one signature field to a PDF: signature dictionary (first, so its
+ * /Contents hole is the first in the update), widget (visible or not) on the chosen page, the page and AcroForm
+ * rewritten to reference it, and a cross-reference section chained with /Prev. Earlier bytes are never touched,
+ * which is what keeps earlier signatures valid.
+ *
+ * Written by hand because no maintained JavaScript PDF library appends an update to a file on disk without loading
+ * and re-serialising the whole document (which breaks earlier signatures and does not stream big files).
+ */
+export async function buildSignatureUpdate(reader: PdfDocumentReader, options: SignatureUpdateOptions): Promise<PdfSignatureUpdate> {
+  const rootRef = reader.trailer.get('Root') as PdfRef;
+  const catalog = copyDict(await reader.resolve(rootRef), 'the catalog');
+  await refuseCertifiedWithoutChanges(reader, catalog);
+  const form = await readSignatureForm(reader, catalog);
+  const page = await findPage(reader, catalog, options.page ?? 1);
+  const update = new PdfUpdateObjects(reader);
+  const sigRef = update.add(signatureDictionary(options));
+  const widgetRef = update.allocate();
+  const widget = new PdfDict([
+    ['Type', name('Annot')],
+    ['Subtype', name('Widget')],
+    ['FT', name('Sig')],
+    ['T', PdfString.text(form.fieldName)],
+    ['V', sigRef],
+    ['P', page.ref],
+    ['F', 132],
+  ]);
+  if (options.visible) {
+    const obstacles = { painted: options.rect ? undefined : await pagePaintedAreas(reader, page.dict), signatures: form.signatureRects.get(page.ref.num) ?? [] };
+    addAppearance(update, widget, page, obstacles, options);
+  }
+  else widget.set('Rect', [0, 0, 0, 0]);
+  update.set(widgetRef, widget);
+  await addWidgetToPage(update, reader, page, widgetRef);
+  addFieldToForm(update, form, catalog, rootRef, widgetRef);
+  return fillByteRange(update.serialise(), reader.size);
 }

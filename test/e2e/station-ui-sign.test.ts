@@ -8,7 +8,7 @@ import { seriousAxeFindings } from '../support/axe-audit.js';
 import { startTestStation, type TestStation } from '../support/test-station.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../support/pkcs11-softhsm.js';
 import { minimalPdf } from '../support/signing-test-pdfs.js';
-import { createNssDb, opensslTsVerify, pdfsig } from '../support/signing-validators.js';
+import { cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig } from '../support/signing-validators.js';
 import { extractZip } from '../support/signing-zip-extract.js';
 import { pem } from '../support/pkcs11-nss-database.js';
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
@@ -108,11 +108,24 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const report = await pdfsig(await createNssDb(join(dir, 'nss'), softhsm.ca.pem), path);
     expect(report.signatures.map((signature) => signature.valid), report.output).toEqual([true]);
     expect(Buffer.from(await readFile(path)).toString('latin1')).toContain('I approve this contract');
+    expect(cmsParts(embeddedSignatures(await readFile(path))[0]!.cms).timestampToken).toBeDefined();
 
     await page.getByRole('navigation').getByRole('button', { name: 'Activity' }).click();
     const log = page.getByRole('table', { name: 'Signature log' });
     await expect.poll(() => log.getByRole('row', { name: /contract\.pdf/ }).first().textContent()).toContain('this window');
     await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
+  });
+
+  it('signs at the level chosen: B-B carries no signature timestamp (the B-T default does: see the first signature)', async () => {
+    const original = join(dir, 'level.pdf');
+    await writeFile(original, minimalPdf('Level B-B'));
+    await page.locator('input[type=file]').first().setInputFiles(original);
+    await page.getByLabel('Level').selectOption('B-B');
+    await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
+    await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
+    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/level-signed( \(\d+\))?\.pdf$/);
+    const [signature] = embeddedSignatures(await readFile((await page.getByTestId('saved-path').textContent())!));
+    expect(cmsParts(signature!.cms).timestampToken).toBeUndefined();
   });
 
   it('puts several files into an ASiC-E container, showing the upload progress; the token stays logged in briefly, so no second PIN', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { signatureBaselineSchema } from './signature-baseline.js';
 import { containerTypeSchema, docIdSchema, plainFileNameSchema } from './signing-session-api.js';
 
 const base64 = z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
@@ -13,6 +14,7 @@ export const deskPrepareRequestSchema = z
     containerType: containerTypeSchema,
     signingReason: z.string().min(1).max(1000).optional(),
     requireSigningReason: z.boolean().optional(),
+    baseline: signatureBaselineSchema.optional(),
   })
   .refine((body) => body.containerType !== 'pdf' || body.files.length === 1, { message: 'a pdf container takes exactly one file', path: ['files'] });
 export type DeskPrepareRequest = z.input<typeof deskPrepareRequestSchema>;

@@ -44,6 +44,7 @@ export const en = {
   'sign.noCertificate': 'Insert an ID card or plug in a USB token with a signing certificate.',
   'sign.reason': 'Reason (optional)',
   'sign.baseline': 'Level',
+  'sign.baseline.bb': 'Baseline B-B (the signature alone)',
   'sign.baseline.bt': 'Baseline B-T (with a trusted time)',
   'sign.submit': 'Sign',
   'sign.progress.prepare': 'Preparing the documents…',

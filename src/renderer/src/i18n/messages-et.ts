@@ -41,6 +41,7 @@ export const et: Messages = {
   'sign.noCertificate': 'Sisesta ID-kaart või ühenda allkirjastamise sertifikaadiga USB-pulk.',
   'sign.reason': 'Põhjus (valikuline)',
   'sign.baseline': 'Tase',
+  'sign.baseline.bb': 'Baseline B-B (ainult allkiri)',
   'sign.baseline.bt': 'Baseline B-T (usaldusväärse ajaga)',
   'sign.submit': 'Allkirjasta',
   'sign.progress.prepare': 'Valmistan dokumente ette…',

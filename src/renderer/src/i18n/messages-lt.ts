@@ -41,6 +41,7 @@ export const lt: Messages = {
   'sign.noCertificate': 'Įdėkite asmens tapatybės kortelę arba prijunkite USB raktą su pasirašymo sertifikatu.',
   'sign.reason': 'Priežastis (neprivaloma)',
   'sign.baseline': 'Lygis',
+  'sign.baseline.bb': 'Baseline B-B (tik parašas)',
   'sign.baseline.bt': 'Baseline B-T (su patikimu laiku)',
   'sign.submit': 'Pasirašyti',
   'sign.progress.prepare': 'Ruošiami dokumentai…',

@@ -41,6 +41,7 @@ export const lv: Messages = {
   'sign.noCertificate': 'Ievietojiet eID karti vai pievienojiet USB marķieri ar parakstīšanas sertifikātu.',
   'sign.reason': 'Iemesls (nav obligāts)',
   'sign.baseline': 'Līmenis',
+  'sign.baseline.bb': 'Baseline B-B (tikai paraksts)',
   'sign.baseline.bt': 'Baseline B-T (ar uzticamu laiku)',
   'sign.submit': 'Parakstīt',
   'sign.progress.prepare': 'Sagatavoju dokumentus…',

@@ -41,6 +41,7 @@ export const ru: Messages = {
   'sign.noCertificate': 'Вставьте ID-карту или подключите USB-токен с сертификатом подписи.',
   'sign.reason': 'Причина (необязательно)',
   'sign.baseline': 'Уровень',
+  'sign.baseline.bb': 'Baseline B-B (только подпись)',
   'sign.baseline.bt': 'Baseline B-T (с доверенным временем)',
   'sign.submit': 'Подписать',
   'sign.progress.prepare': 'Подготовка документов…',

@@ -31,10 +31,11 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
     const chosen = choices.find((choice) => choice.key === form.get('certificate'));
     if (!chosen || files.length === 0) return;
     const reason = String(form.get('reason') ?? '').trim();
+    const baseline = form.get('baseline') === 'B-B' ? 'B-B' : 'B-T';
     setSaved(undefined);
     setError(undefined);
     try {
-      const order = { files, containerType, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}) } as const;
+      const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}) } as const;
       setSaved(
         await signDocuments(order, (next, fraction) => {
           setStep(next);
@@ -60,9 +61,13 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
           {t('sign.reason')}
           <input name="reason" maxLength={1000} />
         </label>
-        <p className="muted">
-          {t('sign.baseline')}: {t('sign.baseline.bt')}
-        </p>
+        <label className="field">
+          {t('sign.baseline')}
+          <select name="baseline" defaultValue="B-T">
+            <option value="B-T">{t('sign.baseline.bt')}</option>
+            <option value="B-B">{t('sign.baseline.bb')}</option>
+          </select>
+        </label>
         <div>
           <button type="submit" className="button primary" disabled={step !== undefined || files.length === 0 || choices.length === 0}>
             {t('sign.submit')}

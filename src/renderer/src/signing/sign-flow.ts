@@ -10,6 +10,8 @@ export type SignStep = 'prepare' | 'consent' | 'pin' | 'finish' | 'save';
 export interface SignOrder {
   files: File[];
   containerType: 'pdf' | 'asice';
+  /** B-T adds the station's signature timestamp; B-B is the signature alone. */
+  baseline: 'B-B' | 'B-T';
   token: TokenDescription;
   certificateId: string;
   /** Signed into the document; the user typed it here, so it is also the exact text accepted for the session. */
@@ -26,7 +28,7 @@ export interface SignOrder {
 export async function signDocuments(order: SignOrder, onStep: (step: SignStep, fraction?: number) => void): Promise<DeskSavedFile> {
   onStep('prepare', 0);
   const files = await Promise.all(order.files.map(async (file) => ({ fileName: file.name, mimeType: file.type || 'application/octet-stream', fileContent: await readAsBase64(file) })));
-  const request: DeskPrepareRequest = { files, containerType: order.containerType, ...(order.reason ? { signingReason: order.reason, requireSigningReason: true } : {}) };
+  const request: DeskPrepareRequest = { files, containerType: order.containerType, baseline: order.baseline, ...(order.reason ? { signingReason: order.reason, requireSigningReason: true } : {}) };
   const { clientId, docId } = await postWithProgress<DeskPrepareResponse>('/admin/api/desk/sessions', request, (fraction) => onStep('prepare', fraction));
   const session = { client_id: clientId, doc_id: docId };
   if (order.reason) await stationCall('/api/signatures/signing-session/reason/accept', { method: 'POST', body: JSON.stringify({ ...session, reason_text: order.reason }) });

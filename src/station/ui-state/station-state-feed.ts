@@ -72,8 +72,12 @@ export class StationStateFeed {
   }
 
   async state(): Promise<StationState> {
-    const [clients, audit, modules] = await Promise.all([this.#deps.clients.list(), this.#deps.audit.list(AUDIT_ENTRIES), this.#deps.modules?.()]);
-    const { tokens, problems } = this.#tokens.current();
+    const [clients, audit, modules, { tokens, problems }] = await Promise.all([
+      this.#deps.clients.list(),
+      this.#deps.audit.list(AUDIT_ENTRIES),
+      this.#deps.modules?.(),
+      this.#tokens.current(),
+    ]);
     return {
       station: this.#deps.station(),
       // The station's own desk client is the window itself, not a web client the user manages.

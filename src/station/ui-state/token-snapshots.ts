@@ -2,6 +2,9 @@ import type { TokenDescription } from '../../core/schemas/token-description.js';
 import type { SourceProblem, TokenRegistry } from '../tokens/token-registry.js';
 import type { Token } from '../tokens/token.js';
 
+/** How long a read waits for the first description of a token that has just appeared. */
+const FIRST_DESCRIPTION_WAIT_MS = 2_000;
+
 /**
  * The last description of every present token, for readers that must never wait. A token runs one operation at
  * a time, so describing it while a signature waits for the user's PIN would wait for the PIN too (the window
@@ -21,9 +24,15 @@ export class TokenSnapshots {
     this.#onUpdate = onUpdate;
   }
 
-  /** Descriptions as last known, in the registry's order; a token not yet described is left out until it is. */
-  current(): { tokens: TokenDescription[]; problems: SourceProblem[] } {
-    const tokens = this.#registry.tokens().flatMap((token) => this.#described.get(token.id) ?? []);
+  /**
+   * Descriptions as last known, in the registry's order. A token just plugged in has no operation to wait behind,
+   * so its first description is awaited (briefly); one still not described after that is left out until it is.
+   */
+  async current(): Promise<{ tokens: TokenDescription[]; problems: SourceProblem[] }> {
+    const present = this.#registry.tokens();
+    const firsts = present.filter((token) => !this.#described.has(token.id) && !this.#failed.has(token.id)).map((token) => this.#describe(token));
+    if (firsts.length > 0) await Promise.race([Promise.all(firsts), new Promise((resolve) => setTimeout(resolve, FIRST_DESCRIPTION_WAIT_MS).unref())]);
+    const tokens = present.flatMap((token) => this.#described.get(token.id) ?? []);
     return { tokens, problems: [...this.#registry.problems(), ...this.#failed.values()] };
   }
 

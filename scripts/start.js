@@ -1,9 +1,11 @@
-// npm start: the desktop app when Electron's binary is installed, otherwise the same station headless
-// (it prints the UI address). Extra arguments go to `signing-station serve` in the headless case.
+// npm start: the desktop app when Electron's binary is installed, otherwise the same station headless, with its
+// window opened in the user's browser (as notebook servers do; `--no-browser` to skip). Other arguments go to
+// `signing-station serve` in the headless case. BROWSER names another program to open the link with.
 import { existsSync, readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 const require = createRequire(import.meta.url);
 
@@ -19,17 +21,39 @@ function electronBinary() {
   }
 }
 
+/** The OS's own way to open a link in the default browser, unless BROWSER names another program. */
+function opener() {
+  if (process.env.BROWSER) return [process.env.BROWSER, []];
+  if (process.platform === 'darwin') return ['open', []];
+  if (process.platform === 'win32') return ['cmd', ['/c', 'start', '""']];
+  return ['xdg-open', []];
+}
+
+function openInBrowser(url) {
+  const [command, args] = opener();
+  const child = spawn(command, [...args, url], { stdio: 'ignore', detached: true });
+  child.on('error', (error) => console.error(`start: could not open a browser (${error.message}); open the ui link above yourself.`));
+  child.unref();
+}
+
+const args = process.argv.slice(2);
+const noBrowser = args.includes('--no-browser');
+const serveArgs = args.filter((arg) => arg !== '--no-browser');
 const binary = electronBinary();
 const hasDisplay = process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
-const [command, args] =
-  binary && hasDisplay
-    ? [binary, ['.']]
-    : [process.execPath, ['bin/signing-station.js', 'serve', ...process.argv.slice(2)]];
-if (command === process.execPath) {
-  console.error(
-    binary ? 'start: no display; running the station headless.' : 'start: Electron binary not installed; running the station headless.',
-  );
+const desktop = Boolean(binary && hasDisplay);
+if (!desktop) {
+  console.error(binary ? 'start: no display; running the station headless.' : 'start: Electron binary not installed; running the station headless.');
 }
-const child = spawn(command, args, { stdio: 'inherit' });
+const child = desktop
+  ? spawn(binary, ['.'], { stdio: 'inherit' })
+  : spawn(process.execPath, ['bin/signing-station.js', 'serve', ...serveArgs], { stdio: ['inherit', 'pipe', 'inherit'] });
+if (!desktop) {
+  // The station prints `ui <one-time link>` once it listens: pass every line on, and open that one.
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    process.stdout.write(`${line}\n`);
+    if (!noBrowser && line.startsWith('ui http')) openInBrowser(line.slice(3));
+  });
+}
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

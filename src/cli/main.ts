@@ -7,6 +7,7 @@ import { registerTimestampCommand } from './commands/timestamp-command.js';
 import { registerTokensCommand } from './commands/tokens-command.js';
 import { registerSignCommand } from './commands/sign-command.js';
 import { registerVerifyCommand } from './commands/verify-command.js';
+import { registerUiCommand } from './commands/ui-command.js';
 import { describeFailure } from './failures/describe-failure.js';
 import { stationVersion } from './station-version.js';
 
@@ -24,6 +25,7 @@ export async function main(argv: string[]): Promise<number> {
   registerTokensCommand(program);
   registerSignCommand(program);
   registerVerifyCommand(program);
+  registerUiCommand(program);
   try {
     await program.parseAsync(argv);
     // A command that answers "no" without failing (verify of an invalid signature) sets the exit code itself.

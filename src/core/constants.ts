@@ -5,3 +5,9 @@ export const DEFAULT_PORT = 27420;
 export const LOOPBACK_HOSTS = ['127.0.0.1'] as const;
 
 export const STATION_NAME = 'Signing Station';
+
+/**
+ * The station's own client: documents the user signs from the station window are signing sessions of this
+ * client, driven through the same browser-facing endpoints a web page uses, from the station's own origin.
+ */
+export const DESK_CLIENT_ID = 'signing-station-desk';

@@ -1,9 +1,11 @@
-import { app, BrowserWindow, ipcMain, Menu, nativeImage, shell, Tray } from 'electron';
+import { app, BrowserWindow, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
 import { createStation, type Station } from '../station/create-station.js';
 import { loadStationConfig } from '../station/config/load-station-config.js';
 import { OsKeyStore } from '../station/keychain/os-key-store.js';
 import { shellChannels, setStartAtLoginSchema, type IpcResult } from '../core/ipc/shell-api.js';
+import { registerShowItemInFolder } from './show-item-in-folder.js';
+import { installDesktopShell } from './desktop-shell.js';
 
 // Thin host: the station (server, tokens, store) is the same code the headless CLI runs; this file only owns
 // the window, the tray, the single-instance lock and login-item settings.
@@ -26,8 +28,8 @@ async function start(): Promise<void> {
   const keyStore = new OsKeyStore();
   station = await createStation(config, { keyStore });
   registerIpc();
-  createTray();
   showWindow();
+  installDesktopShell({ station, showWindow, window: () => (window && !window.isDestroyed() ? window : undefined) });
   // The station's prompts (consent, PIN) are answered in this window: bring it forward when one arrives, even
   // from the tray, so a web page's request never waits unseen.
   station.prompts.onChange(() => {
@@ -86,18 +88,6 @@ function showWindow(): void {
   void window.loadURL(`${station.baseUrl}/ui/`);
 }
 
-function createTray(): void {
-  const tray = new Tray(nativeImage.createFromPath(join(import.meta.dirname, '../../resources/icon.png')));
-  tray.setToolTip('Signing Station');
-  tray.setContextMenu(
-    Menu.buildFromTemplate([
-      { label: 'Open Signing Station', click: showWindow },
-      { type: 'separator' },
-      { label: 'Quit', click: () => app.quit() },
-    ]),
-  );
-}
-
 function registerIpc(): void {
   // Only the station's own page in this window gets a credential: a frame of another origin asking is refused.
   ipcMain.handle(shellChannels.uiCredential, (event): IpcResult<string> => {
@@ -107,6 +97,10 @@ function registerIpc(): void {
     }
     return { ok: true, value: station.issueUiCredential() };
   });
+  registerShowItemInFolder(
+    () => station?.window.outputDir ?? '',
+    (url) => Boolean(station && url && new URL(url).origin === new URL(station.baseUrl).origin),
+  );
   ipcMain.handle(shellChannels.getStartAtLogin, (): IpcResult<boolean> => ({ ok: true, value: app.getLoginItemSettings().openAtLogin }));
   ipcMain.handle(shellChannels.setStartAtLogin, (_event, raw: unknown): IpcResult<boolean> => {
     const parsed = setStartAtLoginSchema.safeParse(raw);

@@ -64,6 +64,7 @@ import { configuredPkcs11Modules } from './config/configured-pkcs11-modules.js';
 import { verifyUpload } from './verification/verify-upload.js';
 import { loadTrustAnchors } from './verification/load-trust-anchors.js';
 import { pkcs11ModuleRoutes } from './tokens/pkcs11/pkcs11-module-routes.js';
+import { installStationWindow, type StationWindow } from './ui-state/install-station-window.js';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
 
@@ -94,6 +95,8 @@ export interface Station {
   readonly http: FastifyInstance;
   readonly logger: Logger;
   readonly oidc: OidcService;
+  /** The station window's pushed state, desk and launch links. */
+  readonly window: StationWindow;
   /** A fresh one-time URL that opens the station UI (printed headless); the token is in the fragment. */
   uiUrl(): string;
   /** A UI credential handed to the Electron window through its preload (no link to leak). */
@@ -182,6 +185,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
   const pendingSignatures = new PendingSignatures();
   await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
+  const timestampClient = new EmbeddedTimestampClient(tsa);
   const hashSigning = new HashSigningService({
     sessions: data.sessions,
     pending: pendingSignatures,
@@ -189,7 +193,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     userPrompt,
     audit: data.audit,
     clock,
-    timestampClient: new EmbeddedTimestampClient(tsa),
+    timestampClient,
     issuers: trustedIssuers.certificates,
     stationOrigin: baseUrl,
   });
@@ -203,21 +207,28 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await http.register(uiRoutes(), { prefix: '/ui' });
   await http.register(clientRoutes({ clients: data.clients }), { prefix: '/client' });
   await http.register(uiSessionRoutes(sessions), { prefix: '/admin/api' });
+  const uiUrl = (): string => `${baseUrl()}/ui/#launch=${sessions.issueLaunchToken()}`;
+  const stationWindow = await installStationWindow({
+    http,
+    data,
+    dataDir: config.dataDir,
+    tokens,
+    builtInSources,
+    prompts,
+    userPrompt,
+    pending: pendingSignatures,
+    timestampClient,
+    identity,
+    uiUrl,
+    station: () => ({ name: STATION_NAME, version, mode: config.mode, baseUrl: baseUrl(), dataDir: config.dataDir, keyStore: ports.keyStore.description }),
+  });
   await http.register(
     adminRoutes({
-      verify: (request) => verifyUpload(request, { dataDir: config.dataDir, anchors: () => loadTrustAnchors(config, tsa.certificates) }),
       clients: data.clients,
       audit: data.audit,
-      tokens,
+      feed: stationWindow.feed,
       prompts,
-      station: () => ({
-        name: STATION_NAME,
-        version,
-        mode: config.mode,
-        baseUrl: baseUrl(),
-        dataDir: config.dataDir,
-        keyStore: ports.keyStore.description,
-      }),
+      verify: (request) => verifyUpload(request, { dataDir: config.dataDir, anchors: () => loadTrustAnchors(config, tsa.certificates) }),
     }),
     { prefix: '/admin/api' },
   );
@@ -235,12 +246,13 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   try {
     await http.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await Promise.allSettled([tokens.stop(), http.close(), tsa.close()]);
+    await Promise.allSettled([stationWindow.close(), tokens.stop(), http.close(), tsa.close()]);
     await data.close();
     throw listenError(error, config);
   }
   const address = http.server.address();
   if (address && typeof address === 'object') port = address.port;
+  await stationWindow.listening(baseUrl());
   const sweep = (): void => {
     data.sessions.sweep().catch((error: unknown) => logger.error({ err: error }, 'sweeping expired signing sessions failed'));
   };
@@ -260,11 +272,13 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     http,
     logger,
     oidc,
-    uiUrl: () => `${baseUrl()}/ui/#launch=${sessions.issueLaunchToken()}`,
+    window: stationWindow,
+    uiUrl,
     issueUiCredential: () => sessions.issueCredential(),
     close: () =>
       (closing ??= (async () => {
         clearInterval(sweeper);
+        await stationWindow.close();
         await http.close();
         await pendingSignatures.clear();
         await tokens.stop();

@@ -5,9 +5,19 @@ export const shellChannels = {
   getStartAtLogin: 'shell:get-start-at-login',
   setStartAtLogin: 'shell:set-start-at-login',
   uiCredential: 'shell:ui-credential',
+  showItemInFolder: 'shell:show-item-in-folder',
+  /** main → window: files the user opened with the app (file association, deep link, second launch). */
+  openFiles: 'shell:open-files',
 } as const;
 
+/** A document handed to the window to sign: read by main, which may read the user's files; the window may not. */
+export interface OpenedFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
 export const setStartAtLoginSchema = z.object({ enabled: z.boolean() });
+export const showItemInFolderSchema = z.object({ path: z.string().min(1).max(4096) });
 
 /** IPC answers `{ok, value|error}` (DESIGN.md): errors cross as data, never as thrown objects. */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
@@ -19,6 +29,10 @@ export interface StationShellApi {
   setStartAtLogin(enabled: boolean): Promise<IpcResult<boolean>>;
   /** The station UI credential for this window, so the window never needs a launch link. */
   uiCredential(): Promise<IpcResult<string>>;
+  /** Shows a file the station saved (a signed document, a timestamp) in the OS file manager. */
+  showItemInFolder?(path: string): Promise<IpcResult<boolean>>;
+  /** Calls `listener` with the files the user opens with the app; returns a function that stops listening. */
+  onOpenFiles?(listener: (files: OpenedFile[]) => void): () => void;
 }
 
 declare global {

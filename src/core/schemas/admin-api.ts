@@ -29,11 +29,13 @@ export const clientCreateRequestSchema = z.object({
 });
 export type ClientCreateRequest = z.input<typeof clientCreateRequestSchema>;
 
+/** A prompt waiting for the user; it is declined by itself at `expiresAt` (the window counts down to it). */
+const promptTimes = { id: z.string(), createdAt: z.string(), expiresAt: z.string() };
 export const pendingPromptSchema = z.discriminatedUnion('kind', [
-  z.object({ id: z.string(), kind: z.literal('consent'), createdAt: z.string(), request: signatureConsentRequestSchema }),
-  z.object({ id: z.string(), kind: z.literal('pin'), createdAt: z.string(), request: pinRequestSchema }),
-  z.object({ id: z.string(), kind: z.literal('certificate'), createdAt: z.string(), request: certificateChoiceRequestSchema }),
-  z.object({ id: z.string(), kind: z.literal('module'), createdAt: z.string(), request: moduleTrustRequestSchema }),
+  z.object({ ...promptTimes, kind: z.literal('consent'), request: signatureConsentRequestSchema }),
+  z.object({ ...promptTimes, kind: z.literal('pin'), request: pinRequestSchema }),
+  z.object({ ...promptTimes, kind: z.literal('certificate'), request: certificateChoiceRequestSchema }),
+  z.object({ ...promptTimes, kind: z.literal('module'), request: moduleTrustRequestSchema }),
 ]);
 export type PendingPrompt = z.infer<typeof pendingPromptSchema>;
 

@@ -6,7 +6,7 @@ import { clientIdSchema } from './client-registration.js';
 export const containerTypeSchema = z.enum(['pdf', 'asice']);
 export type ContainerType = z.infer<typeof containerTypeSchema>;
 
-const docIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a document id');
+export const docIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a document id');
 
 /**
  * A document's name as it travels into a container and onto the user's disk: no path, no control characters

@@ -1,51 +1,98 @@
-import type { JSX } from 'react';
-import { useStationView } from './use-overview.js';
-import { ModeBanner } from './mode-banner.js';
-import { PromptsPanel } from './prompts-panel.js';
-import { TokensPanel } from './tokens-panel.js';
-import { ClientsPanel } from './clients-panel.js';
-import { AuditPanel } from './audit-panel.js';
-import { VerifyPanel } from './verify-panel.js';
-import { ErrorAlert } from './error-alert.js';
-import { ModulesPanel } from './modules-panel.js';
-import { StartAtLogin } from './start-at-login.js';
+import { useEffect, useState, type JSX } from 'react';
+import type { StationState } from '../../core/schemas/station-state.js';
+import type { MessageKey } from './i18n/messages-en.js';
+import { I18nProvider, useI18n } from './i18n/i18n.js';
+import { useStationState } from './state/use-station-state.js';
+import { PromptsPanel } from './parts/prompts-panel.js';
+import { SignScreen } from './screens/sign-screen.js';
+import { TimestampScreen } from './screens/timestamp-screen.js';
+import { VerifyScreen } from './screens/verify-screen.js';
+import { IdentifyScreen } from './screens/identify-screen.js';
+import { SettingsScreen, LanguageChoice } from './screens/settings-screen.js';
+import { ActivityScreen } from './screens/activity-screen.js';
+import { LinkProblemScreen } from './screens/link-problem-screen.js';
+
+const SCREENS = ['sign', 'timestamp', 'verify', 'identify', 'settings', 'activity'] as const;
+type Screen = (typeof SCREENS)[number];
 
 export function App(): JSX.Element {
-  const view = useStationView();
-  const { overview } = view;
+  return (
+    <I18nProvider>
+      <Station />
+    </I18nProvider>
+  );
+}
+
+function Station(): JSX.Element {
+  const { t } = useI18n();
+  const view = useStationState();
+  const [screen, setScreen] = useState<Screen>('sign');
+  const [opened, setOpened] = useState<File[]>();
+  // Documents opened with the desktop app (file association, deep link) land on the Sign screen.
+  useEffect(
+    () =>
+      window.stationShell?.onOpenFiles?.((files) => {
+        setOpened(files.map((file) => new File([new Uint8Array(file.bytes)], file.name)));
+        setScreen('sign');
+      }),
+    [],
+  );
+  const state = view.state;
   return (
     <div className="page">
       <header className="header">
-        <h1>Signing Station</h1>
-        {overview && <ModeBanner mode={overview.station.mode} />}
+        <h1>{t('app.title')}</h1>
+        {state && (
+          <span className={`mode mode-${state.station.mode}`} data-testid="mode">
+            {t(state.station.mode === 'sandbox' ? 'mode.sandbox' : 'mode.production')}
+          </span>
+        )}
+        <span className="spacer" />
+        <LanguageChoice />
       </header>
-      <ErrorAlert message={view.error} />
-      <PromptsPanel prompts={view.prompts} onAnswered={view.refresh} />
-      {overview ? (
-        <>
-          <TokensPanel tokens={overview.tokens} readers={overview.readers} problems={overview.problems} />
-          <ModulesPanel />
-          <ClientsPanel clients={overview.clients} onChanged={view.refresh} />
-          <AuditPanel entries={view.audit} />
-          <VerifyPanel />
-          <section className="panel" aria-labelledby="station-heading">
-            <h2 id="station-heading">Station</h2>
-            <dl className="facts">
-              <dt>Address</dt>
-              <dd>{overview.station.baseUrl}</dd>
-              <dt>Data directory</dt>
-              <dd>{overview.station.dataDir}</dd>
-              <dt>Secrets protected by</dt>
-              <dd>{overview.station.keyStore}</dd>
-              <dt>Version</dt>
-              <dd>{overview.station.version}</dd>
-            </dl>
-            <StartAtLogin />
-          </section>
-        </>
-      ) : (
-        !view.error && <p>Loading…</p>
+      {state && (
+        <nav aria-label={t('nav.label')} className="nav">
+          {SCREENS.map((name) => (
+            <button key={name} type="button" className="nav-item" aria-current={screen === name ? 'page' : undefined} onClick={() => setScreen(name)}>
+              {t(`nav.${name}` as MessageKey)}
+            </button>
+          ))}
+        </nav>
       )}
+      {view.reconnecting && (
+        <p className="warning" role="status">
+          {t('app.reconnecting')}
+        </p>
+      )}
+      <main>
+        {view.linkProblem ? (
+          <LinkProblemScreen kind={view.linkProblem} />
+        ) : state ? (
+          <>
+            <PromptsPanel prompts={state.prompts} />
+            <ScreenView screen={screen} state={state} opened={opened} />
+          </>
+        ) : (
+          <p>{t('app.loading')}</p>
+        )}
+      </main>
     </div>
   );
+}
+
+function ScreenView({ screen, state, opened }: { screen: Screen; state: StationState; opened: File[] | undefined }): JSX.Element {
+  switch (screen) {
+    case 'sign':
+      return <SignScreen state={state} opened={opened} />;
+    case 'timestamp':
+      return <TimestampScreen />;
+    case 'verify':
+      return <VerifyScreen />;
+    case 'identify':
+      return <IdentifyScreen state={state} />;
+    case 'settings':
+      return <SettingsScreen state={state} />;
+    case 'activity':
+      return <ActivityScreen entries={state.audit} />;
+  }
 }

@@ -1,49 +1,64 @@
-import { z } from 'zod';
-import {
-  overviewSchema,
-  pendingPromptSchema,
-  type ClientCreateRequest,
-  type Overview,
-  type PendingPrompt,
-  type PromptAnswer,
-  type VerifyRequest,
-} from '../../core/schemas/admin-api.js';
-import { documentVerificationSchema, type DocumentVerification } from '../../core/schemas/verification-report.js';
-import { clientRegistrationSchema, type ClientRegistration } from '../../core/schemas/client-registration.js';
-import { jsonErrorBodySchema } from '../../core/schemas/json-error-body.js';
-import { auditEntrySchema, type AuditEntry } from '../../core/schemas/audit-entry.js';
-import { forgetUiCredential, uiCredential } from './ui-credential.js';
-import { pkcs11ModulesViewSchema, type Pkcs11ModuleAddRequest, type Pkcs11ModulesView } from '../../core/schemas/pkcs11-modules.js';
-import { StationApiError } from './station-api-error.js';
+import type { ClientCreateRequest, PromptAnswer, VerifyRequest } from '../../core/schemas/admin-api.js';
+import type { DocumentVerification } from '../../core/schemas/verification-report.js';
+import type { ClientRegistration } from '../../core/schemas/client-registration.js';
+import type { JsonErrorBody } from '../../core/schemas/json-error-body.js';
+import type { Pkcs11ModuleAddRequest } from '../../core/schemas/pkcs11-modules.js';
+import type { DeskIdentifyMethod, DeskIdentifyRequest, DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
+import type { IdentifiedPerson } from '../../core/schemas/identity-api.js';
+import { forgetUiCredential, LinkProblem, uiCredential } from './ui-credential.js';
 
-async function call<T>(schema: z.ZodType<T> | null, path: string, init: RequestInit = {}): Promise<T> {
+/** An error answered by the station, rebuilt with its stable code and field errors. */
+export class StationApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly errors: Record<string, string[]> = {},
+  ) {
+    super(message);
+    this.name = 'StationApiError';
+  }
+}
+
+/**
+ * One call to the station from this page. Answers are not re-validated here: they come from the station's own
+ * origin over its own credential, their shapes are the core schemas the station validates its side with, and
+ * leaving zod out of the window keeps its first paint small.
+ */
+export async function stationCall<T>(path: string, init: RequestInit = {}): Promise<T> {
   const authorization = `Bearer ${await uiCredential()}`;
-  const response = await fetch(`/admin/api${path}`, {
+  const response = await fetch(path, {
     ...init,
     credentials: 'omit',
     headers: init.body ? { authorization, 'content-type': 'application/json' } : { authorization },
   });
-  if (!response.ok) {
-    if (response.status === 401) forgetUiCredential();
-    const body = jsonErrorBodySchema.safeParse(await response.json().catch(() => undefined));
-    if (body.success) throw new StationApiError(body.data.message, body.data.code ?? 'ERR_UNKNOWN', body.data.errors);
-    throw new StationApiError(`The station answered HTTP ${response.status}.`, 'ERR_HTTP');
-  }
-  if (schema === null) return undefined as T;
-  return schema.parse(await response.json());
+  if (!response.ok) throw await errorOf(response);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
 }
 
+async function errorOf(response: Response): Promise<Error> {
+  if (response.status === 401) {
+    forgetUiCredential();
+    return new LinkProblem('used');
+  }
+  const body = (await response.json().catch(() => undefined)) as JsonErrorBody | undefined;
+  if (body?.message) return new StationApiError(body.message, body.code ?? 'ERR_UNKNOWN', body.errors ?? {});
+  return new StationApiError(`The station answered HTTP ${response.status}.`, 'ERR_HTTP');
+}
+
+const post = <T>(path: string, body: unknown): Promise<T> => stationCall<T>(path, { method: 'POST', body: JSON.stringify(body) });
+
 export const stationApi = {
-  overview: (): Promise<Overview> => call(overviewSchema, '/overview'),
-  audit: (): Promise<AuditEntry[]> => call(z.array(auditEntrySchema), '/audit?limit=50'),
-  prompts: (): Promise<PendingPrompt[]> => call(z.array(pendingPromptSchema), '/prompts'),
-  answerPrompt: (id: string, answer: PromptAnswer): Promise<void> =>
-    call(null, `/prompts/${encodeURIComponent(id)}`, { method: 'POST', body: JSON.stringify(answer) }),
-  addClient: (request: ClientCreateRequest): Promise<ClientRegistration> =>
-    call(clientRegistrationSchema, '/clients', { method: 'POST', body: JSON.stringify(request) }),
-  removeClient: (clientId: string): Promise<void> => call(null, `/clients/${encodeURIComponent(clientId)}`, { method: 'DELETE' }),
-  modules: (): Promise<Pkcs11ModulesView> => call(pkcs11ModulesViewSchema, '/pkcs11/modules'),
-  addModule: (request: Pkcs11ModuleAddRequest): Promise<void> => call(null, '/pkcs11/modules', { method: 'POST', body: JSON.stringify(request) }),
-  verify: (request: VerifyRequest): Promise<DocumentVerification> => call(documentVerificationSchema, '/verify', { method: 'POST', body: JSON.stringify(request) }),
-  removeModule: (path: string): Promise<void> => call(null, `/pkcs11/modules?path=${encodeURIComponent(path)}`, { method: 'DELETE' }),
+  answerPrompt: (id: string, answer: PromptAnswer): Promise<void> => post(`/admin/api/prompts/${encodeURIComponent(id)}`, answer),
+  addClient: (request: ClientCreateRequest): Promise<ClientRegistration> => post('/admin/api/clients', request),
+  removeClient: (clientId: string): Promise<void> => stationCall(`/admin/api/clients/${encodeURIComponent(clientId)}`, { method: 'DELETE' }),
+  addModule: (request: Pkcs11ModuleAddRequest): Promise<void> => post('/admin/api/pkcs11/modules', request),
+  removeModule: (path: string): Promise<void> => stationCall(`/admin/api/pkcs11/modules?path=${encodeURIComponent(path)}`, { method: 'DELETE' }),
+  deskSignature: (docId: string, tokenId: string, certificateId: string): Promise<{ signatureValue: string }> =>
+    post(`/admin/api/desk/sessions/${encodeURIComponent(docId)}/signature`, { tokenId, certificateId }),
+  saveSigned: (docId: string): Promise<DeskSavedFile> => post(`/admin/api/desk/sessions/${encodeURIComponent(docId)}/save`, {}),
+  timestamp: (file: DeskTimestampRequest): Promise<DeskSavedFile> => post('/admin/api/desk/timestamp', file),
+  verify: (request: VerifyRequest): Promise<DocumentVerification> => post('/admin/api/verify', request),
+  identifyMethods: (): Promise<DeskIdentifyMethod[]> => stationCall('/admin/api/desk/identify'),
+  identify: (request: DeskIdentifyRequest): Promise<IdentifiedPerson> => post('/admin/api/desk/identify', request),
 };

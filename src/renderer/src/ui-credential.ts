@@ -1,6 +1,14 @@
-import { uiSessionSchema } from '../../core/schemas/admin-api.js';
+import type { UiSession } from '../../core/schemas/admin-api.js';
 
 const STORAGE_KEY = 'station-ui-credential';
+
+/** The page was opened without a usable launch link: the window explains how to get a new one. */
+export class LinkProblem extends Error {
+  constructor(readonly kind: 'missing' | 'used') {
+    super(kind === 'missing' ? 'no launch link' : 'launch link already used or expired');
+    this.name = 'LinkProblem';
+  }
+}
 
 let pending: Promise<string> | undefined;
 
@@ -37,12 +45,13 @@ async function obtain(): Promise<string> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ launchToken }),
     });
-    if (!response.ok) throw new Error('This UI link was already used or has expired. Restart the station for a new one.');
-    const { credential } = uiSessionSchema.parse(await response.json());
+    if (!response.ok) throw new LinkProblem('used');
+    // The station's own answer over its own origin: the shape is the station's contract (uiSessionSchema).
+    const { credential } = (await response.json()) as UiSession;
     sessionStorage.setItem(STORAGE_KEY, credential);
     return credential;
   }
   const stored = sessionStorage.getItem(STORAGE_KEY);
   if (stored) return stored;
-  throw new Error('Open the station UI through the link the station printed (it carries a one-time token).');
+  throw new LinkProblem('missing');
 }

@@ -11,6 +11,7 @@ import { UserCancelledError } from '../tokens/token-errors.js';
 import { IdentityError } from './identity-error.js';
 import type { IdentityContext, IdentityMethod } from './identity-method.js';
 import { identifiedPerson } from './identified-person.js';
+import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
 
 export const LOCAL_TOKEN_METHOD = 'local-token-login';
 
@@ -133,7 +134,7 @@ async function authenticate(deps: LocalTokenLoginDeps, candidates: Candidate[], 
   );
   if (!agreed) throw new UserCancelledError();
 
-  const signature = await token.sign({
+  const signature = await signWithPinRetries(token, {
     certificateId: certificate.id,
     hash: new Uint8Array(hash),
     hashAlgorithm: 'SHA-256',

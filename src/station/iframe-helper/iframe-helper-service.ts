@@ -11,6 +11,7 @@ import type { PendingSignatures } from '../sessions/pending-signatures.js';
 import type { FrameTicket, FrameTickets } from './frame-tickets.js';
 import { tokenKindsForMethod } from './token-kinds-for-method.js';
 import { IframeHelperError } from './iframe-helper-error.js';
+import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
 
 export interface IframeHelperDeps {
   tickets: FrameTickets;
@@ -80,7 +81,7 @@ export class IframeHelperService {
       signal,
     );
     if (!agreed) throw new UserCancelledError();
-    const signature = await token.sign({
+    const signature = await signWithPinRetries(token, {
       certificateId: certificate.id,
       hash: new Uint8Array(digest),
       hashAlgorithm: hash,
@@ -96,7 +97,7 @@ export class IframeHelperService {
     const context = this.#context(call.ticket, call.embeddingOrigin, signal);
     const pending = this.#preparedFor(context.frame, call.hexDigest);
     const { token, certificate } = await this.#holderOf(context.frame, Buffer.from(pending.certificate).toString('base64'));
-    const signature = await token.sign({
+    const signature = await signWithPinRetries(token, {
       certificateId: certificate.id,
       hash: new Uint8Array(Buffer.from(call.hexDigest, 'hex')),
       hashAlgorithm: pending.digestAlgorithm,

@@ -51,23 +51,29 @@ export class UiPromptBroker implements UserPrompt {
     waiting.settle(answer);
   }
 
+  /** A new prompt's id and times, read from the station's clock. */
+  #promptTimes(): { id: string; createdAt: string; expiresAt: string } {
+    const now = this.#clock.now().getTime();
+    return { id: randomUUID(), createdAt: new Date(now).toISOString(), expiresAt: new Date(now + PROMPT_TIMEOUT_MS).toISOString() };
+  }
+
   async confirm(request: SignatureConsentRequest, signal?: AbortSignal): Promise<boolean> {
-    const answer = await this.#ask({ id: randomUUID(), kind: 'consent', createdAt: this.#clock.now().toISOString(), request }, signal);
+    const answer = await this.#ask({ ...this.#promptTimes(), kind: 'consent', request }, signal);
     return answer.kind === 'consent' && answer.accept;
   }
 
   async askPin(request: PinRequest, signal?: AbortSignal): Promise<Uint8Array | null> {
-    const answer = await this.#ask({ id: randomUUID(), kind: 'pin', createdAt: this.#clock.now().toISOString(), request }, signal);
+    const answer = await this.#ask({ ...this.#promptTimes(), kind: 'pin', request }, signal);
     return answer.kind === 'pin' ? new Uint8Array(Buffer.from(answer.pin, 'utf8')) : null;
   }
 
   async chooseCertificate(request: CertificateChoiceRequest, signal?: AbortSignal): Promise<number | null> {
-    const answer = await this.#ask({ id: randomUUID(), kind: 'certificate', createdAt: this.#clock.now().toISOString(), request }, signal);
+    const answer = await this.#ask({ ...this.#promptTimes(), kind: 'certificate', request }, signal);
     return answer.kind === 'certificate' && answer.index < request.candidates.length ? answer.index : null;
   }
 
   async confirmModule(request: ModuleTrustRequest, signal?: AbortSignal): Promise<boolean> {
-    const answer = await this.#ask({ id: randomUUID(), kind: 'module', createdAt: this.#clock.now().toISOString(), request }, signal);
+    const answer = await this.#ask({ ...this.#promptTimes(), kind: 'module', request }, signal);
     return answer.kind === 'module' && answer.trust;
   }
 
@@ -100,3 +106,5 @@ export class UiPromptBroker implements UserPrompt {
     for (const listener of this.#listeners) listener();
   }
 }
+
+

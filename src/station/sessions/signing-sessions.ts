@@ -198,9 +198,19 @@ export class SigningSessions {
     await this.#database.run("UPDATE signing_sessions SET user_status = 'SIGNING_STARTED' WHERE doc_id = ?", [docId]);
   }
 
+  /**
+   * A session whose one file is an existing ASiC-E container: that container becomes the current version, so the
+   * next signature is added to it (earlier signatures kept) instead of wrapping it in a new container.
+   */
+  async adoptContainer(session: SigningSession): Promise<SigningSession> {
+    await this.#database.run('UPDATE signing_sessions SET signed_file = ? WHERE doc_id = ?', [JSON.stringify(session.files[0]), session.docId]);
+    return this.get(session.clientId, session.docId);
+  }
+
   /** Where the next signed version of the session is written (never an existing file). */
   nextSignedPath(session: SigningSession): { relative: string; absolute: string } {
-    const relative = `signed-${session.round + 1}`;
+    // With its format's extension, so a signed version found in the data directory opens in the right program.
+    const relative = `signed-${session.round + 1}.${session.containerType === 'pdf' ? 'pdf' : 'asice'}`;
     return { relative, absolute: join(session.directory, relative) };
   }
 

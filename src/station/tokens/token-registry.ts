@@ -65,10 +65,7 @@ export class TokenRegistry {
 
   /** Descriptions for the UI and CLI; a token that fails to describe itself is left out and reported. */
   async describe(): Promise<{ tokens: TokenDescription[]; problems: SourceProblem[] }> {
-    const problems = [
-      ...this.#problems.values(),
-      ...this.#sources.flatMap((source) => ('problems' in source ? (source as TokenSource & ProblemView).problems() : [])),
-    ];
+    const problems = this.problems();
     const described = await Promise.all(
       this.tokens().map(async (token) => {
         try {
@@ -80,6 +77,14 @@ export class TokenRegistry {
       }),
     );
     return { tokens: described.filter((token): token is TokenDescription => token !== undefined), problems };
+  }
+
+  /** Sources that could not start and what each source reports it could not do. */
+  problems(): SourceProblem[] {
+    return [
+      ...this.#problems.values(),
+      ...this.#sources.flatMap((source) => ('problems' in source ? (source as TokenSource & ProblemView).problems() : [])),
+    ];
   }
 
   readers(): ReaderDescription[] {

@@ -85,11 +85,12 @@ describe('local ID card / USB token login (identity API, method local-token-logi
     expect(done.body).toMatchObject({ status: 'error', code: 'ERR_IDENTITY_SIGNATURE_INVALID' });
   });
 
-  it('a wrong PIN is an error, not a login', async () => {
-    station.prompt.pin = '0000';
+  it('a wrong PIN is asked again in place; cancelling then is an error, not a login', async () => {
+    const asked = station.prompt.pins.length;
+    station.prompt.pinAnswers.push('0000', null);
     const { done } = await login();
-    expect(done.status).toBe(403);
-    expect(done.body).toMatchObject({ status: 'error', code: 'ERR_TOKEN_PIN_INCORRECT', retriable: true });
+    expect(done.body).toMatchObject({ status: 'error', code: 'ERR_TOKEN_USER_CANCELLED' });
+    expect(station.prompt.pins.length - asked).toBe(2);
   });
 
   it('declining the station’s consent prompt signs nothing', async () => {

@@ -5,15 +5,15 @@ import type { DocumentVerification } from '../../../core/schemas/verification-re
 import { clientIdSchema } from '../../../core/schemas/client-registration.js';
 import { parseZod } from '../../validation/parse-zod.js';
 import type { ClientRegistry } from '../../clients/client-registry.js';
-import type { TokenRegistry } from '../../tokens/token-registry.js';
+import type { StationStateFeed } from '../../ui-state/station-state-feed.js';
 import type { UiPromptBroker } from '../../prompts/ui-prompt-broker.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 
 export interface AdminRouteDeps {
-  station: () => Overview['station'];
   clients: ClientRegistry;
   audit: AuditLog;
-  tokens: TokenRegistry;
+  /** Token descriptions as last known: the overview never waits on a token busy with a prompt. */
+  feed: Pick<StationStateFeed, 'state'>;
   prompts: UiPromptBroker;
   /** The verify screen: the same verification as `signing-station verify` (src/station/verification). */
   verify: (request: VerifyRequest) => Promise<DocumentVerification>;
@@ -32,8 +32,8 @@ export function adminRoutes(deps: AdminRouteDeps): FastifyPluginAsync {
     const config = { browserAccess: 'station' as const, requiresUiSession: true };
 
     app.get('/overview', { config }, async (): Promise<Overview> => {
-      const [clients, { tokens, problems }] = await Promise.all([deps.clients.list(), deps.tokens.describe()]);
-      return { station: deps.station(), clients, tokens, readers: deps.tokens.readers(), problems };
+      const { station, clients, tokens, readers, problems } = await deps.feed.state();
+      return { station, clients, tokens, readers, problems };
     });
 
     app.get('/clients', { config }, async () => deps.clients.list());

@@ -14,7 +14,7 @@ export function uiSessionRoutes(sessions: UiSessions): FastifyPluginAsync {
     app.post('/session', { config: { browserAccess: 'station', requiresOwnOrigin: true } }, async (request): Promise<UiSession> => {
       const { launchToken } = parseZod(uiSessionRequestSchema, request.body, 'Invalid UI session request');
       const credential = sessions.redeem(launchToken);
-      if (!credential) throw new StationError('ERR_UI_TOKEN_INVALID', 'This UI link was already used or has expired. Restart the station for a new one.', { status: 401 });
+      if (!credential) throw new StationError('ERR_UI_TOKEN_INVALID', 'This UI link was already used or has expired. Get a new one with `signing-station ui` (or the tray menu).', { status: 401 });
       return { credential, expiresInSeconds: UI_CREDENTIAL_TTL_MS / 1000 };
     });
   };

@@ -111,6 +111,11 @@ export class SoftTokenStore {
     return changes > 0;
   }
 
+  /** Another process (the CLI) changed the store: listeners read it again. */
+  changedElsewhere(): void {
+    this.#notify();
+  }
+
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

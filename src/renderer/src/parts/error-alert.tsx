@@ -9,3 +9,5 @@ export function ErrorAlert({ message }: { message: string | undefined }): JSX.El
     </p>
   );
 }
+
+export const messageOf = (reason: unknown): string => (reason instanceof Error ? reason.message : String(reason));

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { signatureBaselineSchema } from './signature-baseline.js';
+import { containerTypeSchema, docIdSchema, plainFileNameSchema } from './signing-session-api.js';
+
+const base64 = z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
+
+/** A file the user picked or dropped in the station window. */
+export const deskFileSchema = z.object({ fileName: plainFileNameSchema, mimeType: z.string().min(1).max(255), fileContent: base64 });
+
+/** POST /admin/api/desk/sessions: the window's files become a signing session of the station's own client. */
+export const deskPrepareRequestSchema = z
+  .object({
+    files: z.array(deskFileSchema).min(1).max(100),
+    containerType: containerTypeSchema,
+    signingReason: z.string().min(1).max(1000).optional(),
+    requireSigningReason: z.boolean().optional(),
+    baseline: signatureBaselineSchema.optional(),
+  })
+  .refine((body) => body.containerType !== 'pdf' || body.files.length === 1, { message: 'a pdf container takes exactly one file', path: ['files'] });
+export type DeskPrepareRequest = z.input<typeof deskPrepareRequestSchema>;
+
+export const deskPrepareResponseSchema = z.object({ clientId: z.string(), docId: z.string(), expiresAt: z.string() });
+export type DeskPrepareResponse = z.infer<typeof deskPrepareResponseSchema>;
+
+/** POST /admin/api/desk/sessions/:docId/signature: the chosen token signs the digest the station prepared at start-signing. */
+export const deskSignatureRequestSchema = z.object({ tokenId: z.string().min(1).max(200), certificateId: z.string().min(1).max(200) });
+export type DeskSignatureRequest = z.infer<typeof deskSignatureRequestSchema>;
+export const deskSignatureResponseSchema = z.object({ signatureValue: z.string() });
+
+/** Where the window saved a result: never over an original, a name with its proper extension. */
+export const deskSavedFileSchema = z.object({ path: z.string(), fileName: z.string(), directory: z.string(), sha256: z.string() });
+export type DeskSavedFile = z.infer<typeof deskSavedFileSchema>;
+
+/** POST /admin/api/desk/timestamp: one file, timestamped by the station's TSA; the RFC 3161 token is saved. */
+export const deskTimestampRequestSchema = deskFileSchema;
+export type DeskTimestampRequest = z.infer<typeof deskTimestampRequestSchema>;
+
+export const deskSessionParamsSchema = z.object({ docId: docIdSchema });
+
+/** POST /admin/api/desk/identify: try an identification method from the window, as an integration would. */
+export const deskIdentifyRequestSchema = z.object({
+  method: z.string().min(1).max(100),
+  idcode: z.string().min(1).max(64).optional(),
+  phone: z.string().min(1).max(32).optional(),
+  country: z.string().length(2).optional(),
+});
+export type DeskIdentifyRequest = z.infer<typeof deskIdentifyRequestSchema>;
+
+/** GET /admin/api/desk/identify: the methods the station offers now, with the fields each needs. */
+export const deskIdentifyMethodSchema = z.object({ code: z.string(), label: z.string(), inputs: z.array(z.enum(['idcode', 'phone'])) });
+export type DeskIdentifyMethod = z.infer<typeof deskIdentifyMethodSchema>;

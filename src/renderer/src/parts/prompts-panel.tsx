@@ -1,0 +1,216 @@
+import { useEffect, useRef, useState, type FormEvent, type JSX } from 'react';
+import type { PendingPrompt, PromptAnswer } from '../../../core/schemas/admin-api.js';
+import type { MessageKey } from '../i18n/messages-en.js';
+import { useI18n, type Translate } from '../i18n/i18n.js';
+import { stationApi } from '../station-api.js';
+import { ErrorAlert, messageOf } from './error-alert.js';
+import { commonName, humaneName } from './humane-name.js';
+import { useCountdown } from './use-countdown.js';
+
+type Answered = 'accepted' | 'declined';
+
+/**
+ * The station's own trusted prompts, above every screen: consent names the real requester, the document and the
+ * signer; the PIN is typed only here. Each counts down to the moment the station declines it by itself, and says
+ * what was answered afterwards.
+ */
+export function PromptsPanel({ prompts }: { prompts: PendingPrompt[] }): JSX.Element | null {
+  const { t } = useI18n();
+  const [answered, setAnswered] = useState<Answered>();
+  return (
+    <>
+      {prompts.length > 0 && (
+        <section className="panel prompts" aria-labelledby="prompts-heading">
+          <h2 id="prompts-heading">{t('prompt.heading')}</h2>
+          {prompts.map((prompt) => (
+            <Prompt key={prompt.id} prompt={prompt} onAnswered={setAnswered} />
+          ))}
+        </section>
+      )}
+      <p className="status" role="status" aria-live="polite">
+        {prompts.length === 0 && answered ? t(answered === 'accepted' ? 'prompt.answered.accepted' : 'prompt.answered.declined') : ''}
+      </p>
+    </>
+  );
+}
+
+function Prompt({ prompt, onAnswered }: { prompt: PendingPrompt; onAnswered(answer: Answered): void }): JSX.Element {
+  const { t } = useI18n();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const answer = (value: PromptAnswer): void => {
+    setBusy(true);
+    const accepted = (value.kind === 'consent' && value.accept) || (value.kind === 'module' && value.trust) || value.kind === 'pin' || value.kind === 'certificate';
+    stationApi.answerPrompt(prompt.id, value).then(
+      () => onAnswered(accepted ? 'accepted' : 'declined'),
+      (reason: unknown) => {
+        setBusy(false);
+        setError(messageOf(reason));
+      },
+    );
+  };
+  const requester = prompt.request.requester;
+  // A prompt that appears takes the keyboard focus, so a keyboard user answers it next (the PIN field focuses itself).
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!container.current?.contains(document.activeElement)) container.current?.focus();
+  }, []);
+  const cancel = (
+    <button type="button" className="button secondary" disabled={busy} onClick={() => answer({ kind: 'cancel' })}>
+      {t('common.cancel')}
+    </button>
+  );
+  return (
+    <div className="prompt" ref={container} tabIndex={-1}>
+      <PromptBody prompt={prompt} busy={busy} answer={answer} cancel={cancel} requester={requester} t={t} />
+      <Countdown expiresAt={prompt.expiresAt} />
+      <ErrorAlert message={error} />
+    </div>
+  );
+}
+
+function Countdown({ expiresAt }: { expiresAt: string }): JSX.Element {
+  const { t } = useI18n();
+  const seconds = useCountdown(Date.parse(expiresAt));
+  const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  return <p className="muted countdown">{t('prompt.expires', { time })}</p>;
+}
+
+interface BodyProps {
+  prompt: PendingPrompt;
+  busy: boolean;
+  answer(value: PromptAnswer): void;
+  cancel: JSX.Element;
+  requester: string;
+  t: Translate;
+}
+
+function PromptBody({ prompt, busy, answer, cancel, requester, t }: BodyProps): JSX.Element {
+  switch (prompt.kind) {
+    case 'consent':
+      return <ConsentPrompt prompt={prompt} busy={busy} answer={answer} t={t} />;
+    case 'pin':
+      return <PinPrompt prompt={prompt} busy={busy} answer={answer} cancel={cancel} t={t} />;
+    case 'certificate':
+      return (
+        <article aria-label={t('prompt.certificate.ask', { requester })}>
+          <p>{t('prompt.certificate.ask', { requester })}</p>
+          {prompt.request.candidates.map((candidate, index) => (
+            <button key={`${candidate.tokenId}/${candidate.certificateId}`} type="button" className="button primary" disabled={busy} onClick={() => answer({ kind: 'certificate', index })}>
+              {commonName(candidate.subject)} ({t('tokens.validUntil', { date: candidate.notAfter.slice(0, 10) })})
+            </button>
+          ))}{' '}
+          {cancel}
+        </article>
+      );
+    case 'module':
+      return (
+        <article aria-label={t('prompt.module.trust')}>
+          <p>{t('prompt.module.ask', { requester })}</p>
+          <dl className="facts">
+            <dt>{t('prompt.module.file')}</dt>
+            <dd className="mono">{prompt.request.path}</dd>
+            <dt>SHA-256</dt>
+            <dd className="mono">{prompt.request.sha256}</dd>
+            <dt>{t('prompt.module.size')}</dt>
+            <dd>{t('prompt.module.bytes', { n: prompt.request.sizeBytes })}</dd>
+          </dl>
+          <button type="button" className="button primary" disabled={busy} onClick={() => answer({ kind: 'module', trust: true })}>
+            {t('prompt.module.trust')}
+          </button>{' '}
+          <button type="button" className="button danger" disabled={busy} onClick={() => answer({ kind: 'module', trust: false })}>
+            {t('prompt.module.refuse')}
+          </button>
+        </article>
+      );
+  }
+}
+
+type ConsentPromptProps = Omit<BodyProps, 'cancel' | 'requester'> & { prompt: Extract<PendingPrompt, { kind: 'consent' }> };
+
+function ConsentPrompt({ prompt, busy, answer, t }: ConsentPromptProps): JSX.Element {
+  const r = prompt.request;
+  const ask = t(`prompt.consent.${r.purpose}` as MessageKey, { requester: r.requester });
+  return (
+    <article aria-label={ask}>
+      <p className="prompt-question">{ask}</p>
+      <dl className="facts">
+        {r.documentName && (
+          <>
+            <dt>{t('prompt.document')}</dt>
+            <dd>{r.documentName}</dd>
+          </>
+        )}
+        {r.documentDigest && (
+          <>
+            <dt>SHA-256</dt>
+            <dd className="mono">{r.documentDigest}</dd>
+          </>
+        )}
+        <dt>{t('prompt.signer')}</dt>
+        <dd>
+          <NameParts dn={r.signerSubject} t={t} />
+        </dd>
+        <dt>{t('prompt.issuer')}</dt>
+        <dd>{commonName(r.signerIssuer)}</dd>
+        {r.reason && (
+          <>
+            <dt>{t('prompt.reason')}</dt>
+            <dd>{r.reason}</dd>
+          </>
+        )}
+      </dl>
+      <button type="button" className="button primary" disabled={busy} onClick={() => answer({ kind: 'consent', accept: true })}>
+        {t(`prompt.consent.accept.${r.purpose}` as MessageKey)}
+      </button>{' '}
+      <button type="button" className="button danger" disabled={busy} onClick={() => answer({ kind: 'consent', accept: false })}>
+        {t('prompt.decline')}
+      </button>
+    </article>
+  );
+}
+
+function NameParts({ dn, t }: { dn: string; t: Translate }): JSX.Element {
+  return (
+    <span className="name-parts">
+      {humaneName(dn, t).map((part) => (
+        <span key={`${part.label}=${part.value}`}>
+          <span className="muted">{part.label}:</span> {part.value}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+type PinPromptProps = Omit<BodyProps, 'requester'> & { prompt: Extract<PendingPrompt, { kind: 'pin' }> };
+
+function PinPrompt({ prompt, busy, answer, cancel, t }: PinPromptProps): JSX.Element {
+  const r = prompt.request;
+  const pinLabel = t(`pinLabel.${r.pinLabel}` as MessageKey) ?? r.pinLabel;
+  const submit = (event: FormEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    const input = event.currentTarget.elements.namedItem('pin') as HTMLInputElement;
+    const pin = input.value;
+    // The PIN leaves the field at once: it lives only in the request body on its way to the token.
+    input.value = '';
+    answer({ kind: 'pin', pin });
+  };
+  return (
+    <form aria-label={t('prompt.pin.label')} onSubmit={submit}>
+      <p>
+        {t('prompt.pin.ask', { requester: r.requester, pinLabel: pinLabel || r.pinLabel, token: r.tokenLabel })}
+        {r.previousAttemptFailed && <strong className="warning"> {t('prompt.pin.wrong')}</strong>}
+        {r.retriesLeft !== undefined && <span> {t('prompt.pin.triesLeft', { n: r.retriesLeft })}</span>}
+        {r.finalTry && <strong className="warning"> {t('prompt.pin.final')}</strong>}
+      </p>
+      <label className="field">
+        {t('prompt.pin.label')}
+        <input name="pin" type="password" autoComplete="off" inputMode="numeric" required autoFocus />
+      </label>{' '}
+      <button type="submit" className="button primary" disabled={busy}>
+        {t('prompt.ok')}
+      </button>{' '}
+      {cancel}
+    </form>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect, useState, type FormEvent, type JSX } from 'react';
+import type { StationState } from '../../../core/schemas/station-state.js';
+import type { DeskIdentifyMethod } from '../../../core/schemas/desk-api.js';
+import type { IdentifiedPerson } from '../../../core/schemas/identity-api.js';
+import { useI18n } from '../i18n/i18n.js';
+import { ErrorAlert, messageOf } from '../parts/error-alert.js';
+import { stationApi } from '../station-api.js';
+import { useAction } from '../parts/use-action.js';
+
+/**
+ * Trying an integration from the window: the station's identification methods (a card or token, and in sandbox
+ * mode the simulators) run as they would for an integrator's server, and the identified person is shown.
+ */
+export function IdentifyScreen({ state }: { state: StationState }): JSX.Element {
+  const { t } = useI18n();
+  const [methods, setMethods] = useState<DeskIdentifyMethod[]>([]);
+  const [chosen, setChosen] = useState<string>();
+  const [loadError, setLoadError] = useState<string>();
+  const { busy, result: person, error, run } = useAction<IdentifiedPerson>();
+  useEffect(() => {
+    stationApi.identifyMethods().then(setMethods, (reason: unknown) => setLoadError(messageOf(reason)));
+  }, [state.station.mode]);
+  const method = methods.find((candidate) => candidate.code === chosen) ?? methods[0];
+  const discovery = `${state.station.baseUrl}/.well-known/openid-configuration`;
+
+  async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
+    event.preventDefault();
+    if (!method) return;
+    const form = new FormData(event.currentTarget);
+    const field = (name: string): string | undefined => String(form.get(name) ?? '').trim() || undefined;
+    const [idcode, phone, country] = [field('idcode'), field('phone'), field('country')];
+    await run(() => stationApi.identify({ method: method.code, ...(idcode ? { idcode } : {}), ...(phone ? { phone } : {}), ...(country ? { country } : {}) }));
+  }
+
+  return (
+    <section className="panel" aria-labelledby="identify-heading">
+      <h2 id="identify-heading">{t('identify.heading')}</h2>
+      <p className="muted">{t('identify.intro')}</p>
+      <form className="stack" aria-label={t('identify.heading')} onSubmit={(event) => void submit(event)}>
+        <label className="field">
+          {t('identify.method')}
+          <select name="method" value={method?.code ?? ''} onChange={(event) => setChosen(event.currentTarget.value)}>
+            {methods.map((candidate) => (
+              <option key={candidate.code} value={candidate.code}>
+                {candidate.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {method?.inputs.includes('idcode') && (
+          <>
+            <label className="field">
+              {t('identify.idcode')}
+              <input name="idcode" required autoComplete="off" />
+            </label>
+            <label className="field">
+              {t('identify.country')}
+              <input name="country" maxLength={2} placeholder="EE" />
+            </label>
+          </>
+        )}
+        {method?.inputs.includes('phone') && (
+          <label className="field">
+            {t('identify.phone')}
+            <input name="phone" required type="tel" placeholder="+372…" />
+          </label>
+        )}
+        <div>
+          <button type="submit" className="button primary" disabled={busy || !method}>
+            {t('identify.submit')}
+          </button>
+        </div>
+      </form>
+      {busy && <p className="muted">{t('common.busy')}</p>}
+      {person && (
+        <div className="result" role="status" data-testid="identified">
+          <p>
+            <strong>{t('identify.result', { name: `${person.firstname} ${person.lastname}` })}</strong>
+          </p>
+          <p className="mono">
+            {person.idcode} · {person.country} · {person.current_login_method}
+          </p>
+        </div>
+      )}
+      <ErrorAlert message={error ?? loadError} />
+      <p className="muted">
+        {t('identify.discovery')}:{' '}
+        <a href={discovery} target="_blank" rel="noreferrer">
+          {discovery}
+        </a>
+      </p>
+    </section>
+  );
+}

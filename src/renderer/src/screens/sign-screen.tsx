@@ -1,0 +1,140 @@
+import { useEffect, useState, type FormEvent, type JSX } from 'react';
+import type { StationState } from '../../../core/schemas/station-state.js';
+import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
+import type { TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
+import type { MessageKey } from '../i18n/messages-en.js';
+import { useI18n } from '../i18n/i18n.js';
+import { FilePicker } from '../parts/file-picker.js';
+import { SavedFile } from '../parts/saved-file.js';
+import { ErrorAlert, messageOf } from '../parts/error-alert.js';
+import { commonName } from '../parts/humane-name.js';
+import { signDocuments, type SignStep } from '../signing/sign-flow.js';
+
+/** Pick or drop files, choose a signing certificate among those plugged in now, sign, and see where it went. */
+export function SignScreen({ state, opened }: { state: StationState; opened?: File[] | undefined }): JSX.Element {
+  const { t } = useI18n();
+  const [files, setFiles] = useState<File[]>([]);
+  useEffect(() => {
+    if (opened) setFiles(opened);
+  }, [opened]);
+  const [step, setStep] = useState<SignStep>();
+  const [sent, setSent] = useState<number>();
+  const [saved, setSaved] = useState<DeskSavedFile>();
+  const [error, setError] = useState<string>();
+  const choices = signingChoices(state);
+  const single = files.length === 1 && /\.pdf$/i.test(files[0]!.name);
+  const containerType = single ? 'pdf' : 'asice';
+
+  async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const chosen = choices.find((choice) => choice.key === form.get('certificate'));
+    if (!chosen || files.length === 0) return;
+    const reason = String(form.get('reason') ?? '').trim();
+    const baseline = form.get('baseline') === 'B-B' ? 'B-B' : 'B-T';
+    setSaved(undefined);
+    setError(undefined);
+    try {
+      const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}) } as const;
+      setSaved(
+        await signDocuments(order, (next, fraction) => {
+          setStep(next);
+          setSent(fraction);
+        }),
+      );
+    } catch (reason) {
+      setError(t('sign.failed', { message: messageOf(reason) }));
+    } finally {
+      setStep(undefined);
+    }
+  }
+
+  return (
+    <section className="panel" aria-labelledby="sign-heading">
+      <h2 id="sign-heading">{t('sign.heading')}</h2>
+      <p className="muted">{t('sign.intro')}</p>
+      <form className="stack" aria-label={t('sign.heading')} onSubmit={(event) => void submit(event)}>
+        <FilePicker multiple label={t('common.chooseFiles')} onFiles={setFiles} />
+        <ChosenFiles files={files} single={single} />
+        <CertificateChoice choices={choices} />
+        <label className="field">
+          {t('sign.reason')}
+          <input name="reason" maxLength={1000} />
+        </label>
+        <label className="field">
+          {t('sign.baseline')}
+          <select name="baseline" defaultValue="B-T">
+            <option value="B-T">{t('sign.baseline.bt')}</option>
+            <option value="B-B">{t('sign.baseline.bb')}</option>
+          </select>
+        </label>
+        <div>
+          <button type="submit" className="button primary" disabled={step !== undefined || files.length === 0 || choices.length === 0}>
+            {t('sign.submit')}
+          </button>
+        </div>
+      </form>
+      <p role="status" aria-live="polite" className="muted">
+        {step ? t(`sign.progress.${step}` as MessageKey) : ''}
+      </p>
+      {step === 'prepare' && sent !== undefined && <progress max={1} value={sent} aria-label={t('sign.progress.prepare')} />}
+      {saved && <SavedFile saved={saved} heading={t('sign.done')} />}
+      <ErrorAlert message={error} />
+    </section>
+  );
+}
+
+interface Choice {
+  token: TokenDescription;
+  certificate: TokenCertificate;
+  key: string;
+}
+
+/** Every valid signing certificate on the cards, tokens and stores present now. */
+function signingChoices(state: StationState): Choice[] {
+  return state.tokens.flatMap((token) =>
+    token.certificates.filter((certificate) => certificate.usage === 'signing' && certificate.valid).map((certificate) => ({ token, certificate, key: `${token.id}/${certificate.id}` })),
+  );
+}
+
+function ChosenFiles({ files, single }: { files: File[]; single: boolean }): JSX.Element | null {
+  const { t } = useI18n();
+  if (files.length === 0) return null;
+  return (
+    <>
+      <ul className="list" aria-label={t('common.files')}>
+        {files.map((file) => (
+          <li key={file.name}>
+            {file.name} <span className="muted">({t('prompt.module.bytes', { n: file.size })})</span>
+          </li>
+        ))}
+      </ul>
+      <p>
+        {t('sign.container')}: <strong>{t(single ? 'sign.container.pdf' : files.length === 1 && /\.(asice|sce)$/i.test(files[0]!.name) ? 'sign.container.existing' : 'sign.container.asice')}</strong>
+      </p>
+    </>
+  );
+}
+
+function CertificateChoice({ choices }: { choices: Choice[] }): JSX.Element {
+  const { t, date } = useI18n();
+  if (choices.length === 0) {
+    return (
+      <p className="warning" data-testid="no-certificate">
+        {t('sign.noCertificate')}
+      </p>
+    );
+  }
+  return (
+    <label className="field">
+      {t('sign.certificate')}
+      <select name="certificate" required>
+        {choices.map(({ token, certificate, key }) => (
+          <option key={key} value={key}>
+            {commonName(certificate.subject)} — {token.label} ({t('tokens.validUntil', { date: date(certificate.notAfter) })})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,11 @@
+import type { DocumentVerification } from '../../../core/schemas/verification-report.js';
+import { readAsBase64 } from '../signing/read-as-base64.js';
+import { stationApi } from '../station-api.js';
+
+/**
+ * The one place the window verifies a file: the station's verification service (`POST /admin/api/verify`), the
+ * same implementation as `signing-station verify`.
+ */
+export async function verifyFile(file: File): Promise<DocumentVerification> {
+  return stationApi.verify({ fileName: file.name, content: await readAsBase64(file) });
+}

@@ -1,0 +1,98 @@
+import { extname } from 'node:path';
+import type { DeskPrepareRequest, DeskPrepareResponse, DeskSavedFile } from '../../core/schemas/desk-api.js';
+import { StationError } from '../../core/errors/station-error.js';
+import { NotFoundError } from '../../core/errors/not-found-error.js';
+import type { SigningSessions } from '../sessions/signing-sessions.js';
+import type { PendingSignatures } from '../sessions/pending-signatures.js';
+import type { UserPrompt } from '../ports/user-prompt.js';
+import type { Token } from '../tokens/token.js';
+import { SigningNotStartedError } from '../sessions/signing-not-started-error.js';
+import { ASICE_MEDIA_TYPE } from '../signing/asice/asice-container-reader.js';
+import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
+import { DESK_CLIENT_ID } from '../../core/constants.js';
+import { copyExclusive, saveWithoutOverwriting } from './output-directory.js';
+
+export interface DeskSigningDeps {
+  sessions: SigningSessions;
+  pending: Pick<PendingSignatures, 'findByDocument'>;
+  tokens: () => Token[];
+  userPrompt: Pick<UserPrompt, 'askPin'>;
+  outputDir: string;
+  /** Registers the station's own client at the station's origin (again, should the user have removed it). */
+  registerClient: () => Promise<void>;
+}
+
+/**
+ * Signing from the station window. The window is a web page of the station's own client: it prepares its files
+ * here, then drives start-signing and complete like any page, and in between the chosen token signs the digest
+ * the station prepared at start-signing (never one the page sends), with the PIN asked in the station's prompt and
+ * asked again after a wrong one. The result is saved beside the user's other results, never over a file.
+ */
+export class DeskSigningService {
+  readonly #deps: DeskSigningDeps;
+
+  constructor(deps: DeskSigningDeps) {
+    this.#deps = deps;
+  }
+
+  async prepare(request: DeskPrepareRequest): Promise<DeskPrepareResponse> {
+    await this.#deps.registerClient();
+    const session = await this.#deps.sessions.prepare({
+      client_id: DESK_CLIENT_ID,
+      // The desk client is the station itself, authenticated by the UI credential: prepare() reads no secret.
+      secret: 'station-ui',
+      files: request.files,
+      container_type: request.containerType,
+      ...(request.signingReason === undefined ? {} : { signing_reason: request.signingReason }),
+      ...(request.requireSigningReason === undefined ? {} : { require_signing_reason: request.requireSigningReason }),
+      ...(request.baseline === undefined ? {} : { baseline: request.baseline }),
+    });
+    if (isExistingContainer(request)) await this.#deps.sessions.adoptContainer(session);
+    return { clientId: DESK_CLIENT_ID, docId: session.docId, expiresAt: session.expiresAt };
+  }
+
+  async signature(docId: string, tokenId: string, certificateId: string, signal: AbortSignal): Promise<string> {
+    const pending = this.#deps.pending.findByDocument(DESK_CLIENT_ID, docId);
+    if (!pending) throw new SigningNotStartedError();
+    const token = this.#deps.tokens().find((candidate) => candidate.id === tokenId);
+    const certificate = (await token?.listCertificates())?.find((candidate) => candidate.id === certificateId);
+    if (!token || !certificate) throw new NotFoundError('ERR_TOKEN_CERTIFICATE_NOT_FOUND', 'The card or token with this certificate is not connected.');
+    if (Buffer.from(certificate.certificate, 'base64').compare(Buffer.from(pending.certificate)) !== 0) {
+      throw new StationError('ERR_INPUT_INVALID', 'Signing was started with another certificate.', { status: 409 });
+    }
+    const signature = await signWithPinRetries(token, {
+      certificateId,
+      hash: new Uint8Array(Buffer.from(pending.dataToSignDigest, 'hex')),
+      hashAlgorithm: pending.digestAlgorithm,
+      scheme: certificate.keyAlgorithm === 'EC' ? 'ECDSA' : 'RSASSA-PKCS1-v1_5',
+      purpose: 'sign',
+      signal,
+      pin: (request) => this.#deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: 'Signing Station' }, signal),
+    });
+    return Buffer.from(signature).toString('base64');
+  }
+
+  /** Copies the session's signed version to the output folder as "<name>-signed.pdf" or "<name>.asice". */
+  async save(docId: string): Promise<DeskSavedFile> {
+    const session = await this.#deps.sessions.get(DESK_CLIENT_ID, docId);
+    const signed = session.signedFile;
+    if (!signed) throw new StationError('ERR_DESK_NOT_SIGNED', 'This document is not signed yet.', { status: 409 });
+    const fileName = signedFileName(signed.fileName, session.containerType);
+    const path = await saveWithoutOverwriting(this.#deps.outputDir, fileName, copyExclusive(this.#deps.sessions.pathOf(session, signed)));
+    return { path, fileName: path.slice(this.#deps.outputDir.length + 1), directory: this.#deps.outputDir, sha256: signed.sha256 };
+  }
+}
+
+/** One ASiC-E container picked alone (stored `mimetype` entry first, as EN 319 162-1 requires): sign inside it. */
+function isExistingContainer(request: DeskPrepareRequest): boolean {
+  if (request.containerType !== 'asice' || request.files.length !== 1) return false;
+  const head = Buffer.from(request.files[0]!.fileContent.slice(0, 128), 'base64');
+  return head.subarray(30, 38).toString('latin1') === 'mimetype' && head.subarray(38, 38 + ASICE_MEDIA_TYPE.length).toString('latin1') === ASICE_MEDIA_TYPE;
+}
+
+function signedFileName(name: string, containerType: 'pdf' | 'asice'): string {
+  const extension = extname(name);
+  const stem = name.slice(0, name.length - extension.length) || 'document';
+  if (containerType === 'asice') return `${stem.replace(/-signed$/, '')}.asice`;
+  return /-signed$/.test(stem) ? `${stem}.pdf` : `${stem}-signed.pdf`;
+}

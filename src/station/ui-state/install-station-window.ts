@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import type { Overview } from '../../core/schemas/admin-api.js';
+import type { StationData } from '../open-station-data.js';
+import type { TokenRegistry } from '../tokens/token-registry.js';
+import type { StationTokenSources } from '../tokens/create-station-token-sources.js';
+import type { UiPromptBroker } from '../prompts/ui-prompt-broker.js';
+import type { UserPrompt } from '../ports/user-prompt.js';
+import type { PendingSignatures } from '../sessions/pending-signatures.js';
+import type { TimestampClient } from '../tsa/timestamp-client.js';
+import { StationStateFeed } from './station-state-feed.js';
+import { eventsRoutes } from '../http/routes/events-routes.js';
+import { deskRoutes } from '../http/routes/desk-routes.js';
+import { launchLinkRoutes } from '../http/routes/launch-link-routes.js';
+import { stationHomeRoutes } from '../http/routes/station-home-routes.js';
+import { UiControl } from '../http/ui-control.js';
+import { DeskSigningService } from '../desk/desk-signing-service.js';
+import { DeskTimestampService } from '../desk/desk-timestamp-service.js';
+import { DeskIdentifyService } from '../desk/desk-identify-service.js';
+import type { IdentityService } from '../identity/identity-service.js';
+import { registerDeskClient } from '../desk/desk-client.js';
+import { defaultOutputDirectory } from '../desk/output-directory.js';
+
+export interface StationWindowDeps {
+  http: FastifyInstance;
+  data: StationData;
+  dataDir: string;
+  tokens: TokenRegistry;
+  builtInSources: StationTokenSources | undefined;
+  prompts: UiPromptBroker;
+  userPrompt: UserPrompt;
+  pending: PendingSignatures;
+  timestampClient: TimestampClient;
+  identity: IdentityService;
+  station: () => Overview['station'];
+  uiUrl: () => string;
+  outputDir?: string;
+}
+
+export interface StationWindow {
+  readonly feed: StationStateFeed;
+  readonly outputDir: string;
+  /** Once the port is known: the control file for `signing-station ui`. */
+  listening(baseUrl: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Everything the station window needs beyond the admin API: the pushed state (/admin/api/state, /events), the
+ * desk (sign and timestamp the user's own files) and new launch links for the CLI. Kept out of the composition
+ * root so that stays a list of parts.
+ */
+export async function installStationWindow(deps: StationWindowDeps): Promise<StationWindow> {
+  const outputDir = deps.outputDir ?? defaultOutputDirectory();
+  const sources = deps.builtInSources;
+  const feed = new StationStateFeed({
+    station: deps.station,
+    outputDir,
+    clients: deps.data.clients,
+    audit: deps.data.audit,
+    tokens: deps.tokens,
+    prompts: deps.prompts,
+    dataDir: deps.dataDir,
+    ...(sources
+      ? {
+          modules: async () => ({
+            loaded: sources.pkcs11.modules().map(({ name, path, kind, origin }) => ({ name, path, kind, origin })),
+            user: await sources.modules.list(),
+            problems: sources.pkcs11.problems(),
+          }),
+          onStoreChanged: async () => {
+            await sources.pkcs11.refreshModules();
+            sources.softStore.changedElsewhere();
+          },
+        }
+      : {}),
+  });
+  await feed.start();
+  const control = new UiControl(deps.dataDir);
+  const signing = new DeskSigningService({
+    sessions: deps.data.sessions,
+    pending: deps.pending,
+    tokens: () => deps.tokens.tokens(),
+    userPrompt: deps.userPrompt,
+    outputDir,
+    registerClient: () => registerDeskClient(deps.data.clients, deps.station().baseUrl),
+  });
+  const timestamps = new DeskTimestampService(deps.timestampClient, outputDir);
+  await deps.http.register(eventsRoutes(feed), { prefix: '/admin/api' });
+  const identify = new DeskIdentifyService(deps.identity);
+  await deps.http.register(deskRoutes({ signing, timestamps, identify }), { prefix: '/admin/api' });
+  await deps.http.register(launchLinkRoutes(control, deps.uiUrl), { prefix: '/admin/api' });
+  await deps.http.register(stationHomeRoutes());
+  return {
+    feed,
+    outputDir,
+    listening: (baseUrl) => control.publish(baseUrl),
+    close: async () => {
+      feed.stop();
+      await control.withdraw();
+    },
+  };
+}

@@ -11,12 +11,12 @@ export class ClientError extends Error {
   readonly code: string;
   readonly response: { data: ServiceAnswer } | undefined;
 
-  constructor(code: string, message: string, options: { isCancel?: boolean; answer?: ServiceAnswer } = {}) {
+  constructor(code: string, message: string, options: { isCancel?: boolean; answer?: ServiceAnswer; userMessage?: string } = {}) {
     super(message);
     this.name = 'ClientError';
     this.code = code;
     this.isCancel = options.isCancel ?? false;
-    this.userMessage = options.answer?.message;
+    this.userMessage = options.userMessage ?? options.answer?.message;
     this.userDetails = options.answer?.errors;
     this.response = options.answer ? { data: options.answer } : undefined;
   }

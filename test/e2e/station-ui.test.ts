@@ -19,13 +19,20 @@ describe('station UI in Chromium', () => {
   let station: TestStation;
   let browser: Browser;
   let page: Page;
+  let dir: string;
+  let signer: Awaited<ReturnType<typeof createTestSigner>>;
 
   const go = async (screen: string): Promise<void> => {
     await page.getByRole('navigation').getByRole('button', { name: screen, exact: true }).click();
   };
 
   beforeAll(async () => {
-    station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } });
+    dir = await mkdtemp(join(tmpdir(), 'station-ui-'));
+    const ca = await createTestCa();
+    await writeFile(join(dir, 'root.pem'), ca.pem);
+    signer = await createTestSigner(ca, 'CN=Verified Signer,O=Signing Station Tests,C=EE', 'P-256');
+    // The verify screen checks chains against the station's trust list.
+    station = await startTestStation({ pcsc: { enabled: false, atrMap: [] }, identity: { trustedIssuers: [join(dir, 'root.pem')] } });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, locale: 'en-US' });
     page = await context.newPage();
@@ -35,6 +42,7 @@ describe('station UI in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await station?.dispose();
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('opens through the one-time link, drops the token from the address, and shows the mode and the screens', async () => {
@@ -219,9 +227,7 @@ describe('station UI in Chromium', () => {
   });
 
   it('verifies a signed file on the Verify screen with the station’s own verification, one line per signature, detail one click away', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ui-verify-'));
-    try {
-      const signer = await createTestSigner(await createTestCa(), 'CN=Verified Signer,C=EE');
+    {
       const signed = join(dir, 'signed.pdf');
       const prepared = await PadesEngine.prepare(await writeMinimalPdf(join(dir, 'in.pdf'), 'Pay 100 EUR'), { certificate: signer.der, reason: 'Agreed' });
       const value = await softKeySigner(signer.pkcs8)(Buffer.from(prepared.dataToSignDigest, 'hex'), prepared.digestAlgorithm);
@@ -244,8 +250,6 @@ describe('station UI in Chromium', () => {
       await screen.getByRole('button', { name: 'Verify', exact: true }).click();
       await expect.poll(() => result.textContent()).toContain('tampered.pdf: NOT valid');
       expect(await result.textContent()).toContain('changed after signing');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
     }
   });
 

@@ -62,7 +62,9 @@ async function hashFile(path: string, algorithm: HashAlgorithm): Promise<Buffer>
   try {
     for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   } catch (cause) {
-    throw new InvalidInputError(`Cannot read ${path}: ${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}`, { file: ['unreadable'] });
+    const code = (cause as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a folder' : `cannot be read (${code ?? (cause as Error).message})`;
+    throw new InvalidInputError(`${path} ${why}: name the file to timestamp.`, { file: [why] });
   }
   return hash.digest();
 }

@@ -63,7 +63,7 @@ describe('signing-station tsa chain / timestamp', () => {
     expect(await readFile(out)).toEqual(before);
 
     const self = await runCli(['timestamp', file, '--tsa', tsaUrl, '--out', file]);
-    expect(self.code).toBe(1);
+    expect(self.code).toBe(2); // a usage error
     expect(self.stderr).toContain('ERR_INPUT_INVALID');
     expect((await stat(file)).size).toBe(50_000);
   });
@@ -71,19 +71,20 @@ describe('signing-station tsa chain / timestamp', () => {
   it('fails cleanly, writing nothing, when the TSA refuses the caller or is unreachable, or the file is missing', async () => {
     const file = join(dir, 'doc.txt');
     await writeFile(file, 'doc');
-    const cases: Array<[string[], string]> = [
-      [['--tsa', tsaUrl.replace(/cli$/, 'unknown')], 'ERR_TSA_CLIENT_HTTP'],
-      [['--tsa', 'http://127.0.0.1:1/api/timestamp/cli'], 'ERR_TSA_CLIENT_UNREACHABLE'],
+    // Exit 1: the TSA said no; exit 3: it is not there (try again when it is).
+    const cases: Array<[string[], string, number]> = [
+      [['--tsa', tsaUrl.replace(/cli$/, 'unknown')], 'ERR_TSA_CLIENT_HTTP', 1],
+      [['--tsa', 'http://127.0.0.1:1/api/timestamp/cli'], 'ERR_TSA_CLIENT_UNREACHABLE', 3],
     ];
-    for (const [args, code] of cases) {
+    for (const [args, code, exitCode] of cases) {
       const out = join(dir, `fail-${code}.tsr`);
       const result = await runCli(['timestamp', file, ...args, '--out', out]);
-      expect(result.code, result.stderr).toBe(1);
+      expect(result.code, result.stderr).toBe(exitCode);
       expect(result.stderr).toContain(code);
       await expect(stat(out)).rejects.toMatchObject({ code: 'ENOENT' });
     }
     const missing = await runCli(['timestamp', join(dir, 'nope'), '--tsa', tsaUrl, '--out', join(dir, 'nope.tsr')]);
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('ENOENT');
+    expect(missing.code).toBe(2); // a usage error
+    expect(missing.stderr).toContain('does not exist: name the file to timestamp');
   });
 });

@@ -120,6 +120,8 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   let configuredSigner: TsaSigner | undefined;
   try {
     await tokens.start();
+    // PC/SC missing (module unloadable, service down) is worth one line in the log: the UI and CLI show it too.
+    for (const problem of builtInSources?.pcsc?.problems() ?? []) logger.warn({ code: problem.code }, `${problem.source}: ${problem.message}`);
     if (config.tsa && !ports.tsaSigner) configuredSigner = await openConfiguredTsaSigner({ config: config.tsa.token, source: builtInSources?.pkcs11 ?? tokens });
     const signer = ports.tsaSigner ?? configuredSigner;
     tsa = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock, ...(signer ? { signer } : {}) });

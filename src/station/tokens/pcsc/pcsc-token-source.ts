@@ -1,4 +1,3 @@
-import { Context, SCARD_STATE_PRESENT } from 'smartcard';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SourceProblem } from '../token-registry.js';
 import type { AtrMapping, AtrMappingInput } from '../../../core/schemas/atr-mapping.js';
@@ -141,17 +140,8 @@ export function createPcscTokenSource(options: PcscTokenSourceOptions = {}): Pcs
       watcher.start();
       // Let the cards already in their readers be read before the first listing (`tokens list` needs them).
       const deadline = Date.now() + (options.settleTimeoutMs ?? 3000);
-      let expected: { name: string; present: boolean }[] = [];
-      try {
-        const context = new Context();
-        try {
-          expected = context.listReaders().map((r) => ({ name: r.name, present: (r.state & SCARD_STATE_PRESENT) !== 0 }));
-        } finally {
-          context.close();
-        }
-      } catch {
-        return; // The service is down: the watcher reports it and keeps retrying.
-      }
+      // Empty while the service is down (the watcher reports it and keeps retrying) or PC/SC is unavailable.
+      const expected = watcher.presentReaders();
       while (Date.now() < deadline) {
         const settled = expected.every(({ name, present }) => {
           const reader = readers.get(name);

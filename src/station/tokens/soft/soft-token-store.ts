@@ -4,7 +4,6 @@ import type { SecretVault } from '../../keychain/secret-vault.js';
 import type { Database } from '../../store/database.js';
 import type { Migration } from '../../store/migration.js';
 import { x509 } from '../../pki/x509.js';
-import { readPkcs12 } from '../../pki/pkcs12-reader.js';
 
 export const softTokenMigrations: readonly Migration[] = [
   {
@@ -49,6 +48,8 @@ export class SoftTokenStore {
   async importPkcs12(file: Uint8Array, password: Uint8Array, label?: string): Promise<StoredKey[]> {
     let entries;
     try {
+      // PKCS#12 parsing (pkijs) loads on the first import, not with every station start.
+      const { readPkcs12 } = await import('../../pki/pkcs12-reader.js');
       entries = await readPkcs12(file, password);
     } finally {
       password.fill(0);

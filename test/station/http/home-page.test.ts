@@ -39,7 +39,7 @@ describe('home page, OpenAPI description and health', () => {
     for (const path of ['/client/service-browser-client.js', '/web-element/os-broker/&lt;client_id&gt;/&lt;method&gt;?doc_id=', '/.well-known/openid-configuration', '/api/timestamp/&lt;client_id&gt;', 'href="/openapi.json"', 'href="/docs/iframe-helper"']) {
       expect(html).toContain(path);
     }
-    expect(html).toContain('<code>signing-station serve</code> printed');
+    expect(html).toContain('<code>signing-station serve</code> (or <code>npm start</code>) printed when it started');
     expect(html).not.toMatch(/#launch=|\/ui\/#/);
   });
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One line of the signature audit log (UI, `signing-station audit`). Never document bytes, only digests. */
 export const auditEntrySchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { stationModeSchema } from './station-mode.js';
 
 /** GET /api/health: liveness for scripts, monitors and web pages looking for the station. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { clientIdSchema } from './client-registration.js';
 
 /** Container kinds the station prepares. Signing reasons apply to pdf and asice only (SERVICE-INTERFACE 4.2). */

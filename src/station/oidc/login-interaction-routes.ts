@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { z } from 'zod';
+import * as z from 'zod';
 import { StationError } from '../../core/errors/station-error.js';
 import { toStationError } from '../http/to-station-error.js';
 import { parseZod } from '../validation/parse-zod.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { jsonErrorBodySchema } from '../../../core/schemas/json-error-body.js';
 import type { ApiOperation } from './api-operations.js';
 

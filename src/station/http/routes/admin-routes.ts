@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clientCreateRequestSchema, promptAnswerSchema, type Overview } from '../../../core/schemas/admin-api.js';
 import { clientIdSchema } from '../../../core/schemas/client-registration.js';
 import { parseZod } from '../../validation/parse-zod.js';

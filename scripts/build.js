@@ -30,6 +30,10 @@ const steps = [
       '--chunk-names=chunks/[name]-[hash]',
       '--log-level=warning',
       `--banner:js=${REQUIRE_SHIM}`,
+      // The CommonJS builds of the @peculiar packages require('tslib'), which esbuild would resolve to tslib's ES
+      // module (the `module` condition) and copy into a fresh CommonJS object at each of ~140 requires: 25 ms of a
+      // start. Its CommonJS file is evaluated once.
+      '--alias:tslib=tslib/tslib.js',
       ...EXTERNAL.map((name) => `--external:${name}`),
     ],
   ],

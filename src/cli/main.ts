@@ -1,15 +1,24 @@
 import { Command } from 'commander';
-import { registerServeCommand } from './commands/serve-command.js';
-import { registerClientsCommand } from './commands/clients-command.js';
-import { registerAuditCommand } from './commands/audit-command.js';
-import { registerTsaCommand } from './commands/tsa-command.js';
-import { registerTimestampCommand } from './commands/timestamp-command.js';
-import { registerTokensCommand } from './commands/tokens-command.js';
-import { registerSignCommand } from './commands/sign-command.js';
-import { registerVerifyCommand } from './commands/verify-command.js';
-import { registerUiCommand } from './commands/ui-command.js';
 import { describeFailure } from './failures/describe-failure.js';
 import { stationVersion } from './station-version.js';
+
+type Register = (program: Command) => void;
+
+/**
+ * Each command's module, loaded only when that command runs (all of them for help and unknown commands): `serve`
+ * then never parses the signing engines, `clients` never the station's HTTP server.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  serve: async () => (await import('./commands/serve-command.js')).registerServeCommand,
+  clients: async () => (await import('./commands/clients-command.js')).registerClientsCommand,
+  audit: async () => (await import('./commands/audit-command.js')).registerAuditCommand,
+  tsa: async () => (await import('./commands/tsa-command.js')).registerTsaCommand,
+  timestamp: async () => (await import('./commands/timestamp-command.js')).registerTimestampCommand,
+  tokens: async () => (await import('./commands/tokens-command.js')).registerTokensCommand,
+  sign: async () => (await import('./commands/sign-command.js')).registerSignCommand,
+  verify: async () => (await import('./commands/verify-command.js')).registerVerifyCommand,
+  ui: async () => (await import('./commands/ui-command.js')).registerUiCommand,
+};
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('signing-station')
@@ -17,15 +26,8 @@ export async function main(argv: string[]): Promise<number> {
     .version(stationVersion(), '-V, --version', 'print the version')
     .showHelpAfterError('(add --help for usage and examples)')
     .exitOverride();
-  registerServeCommand(program);
-  registerClientsCommand(program);
-  registerAuditCommand(program);
-  registerTsaCommand(program);
-  registerTimestampCommand(program);
-  registerTokensCommand(program);
-  registerSignCommand(program);
-  registerVerifyCommand(program);
-  registerUiCommand(program);
+  const named = argv[2] !== undefined && Object.hasOwn(COMMANDS, argv[2]) ? [argv[2]] : Object.keys(COMMANDS);
+  for (const register of await Promise.all(named.map((name) => COMMANDS[name]!()))) register(program);
   try {
     await program.parseAsync(argv);
     // A command that answers "no" without failing (verify of an invalid signature) sets the exit code itself.

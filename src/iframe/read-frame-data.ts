@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const frameDataSchema = z.object({ ticket: z.string(), method: z.string(), allowedOrigins: z.array(z.string()) });
 export type FrameData = z.infer<typeof frameDataSchema>;

@@ -1,14 +1,13 @@
 import { app, BrowserWindow, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
-import { createStation, type Station } from '../station/create-station.js';
-import { loadStationConfig } from '../station/config/load-station-config.js';
-import { OsKeyStore } from '../station/keychain/os-key-store.js';
+import type { Station } from '../station/create-station.js';
 import { shellChannels, setStartAtLoginSchema, type IpcResult } from '../core/ipc/shell-api.js';
 import { registerShowItemInFolder } from './show-item-in-folder.js';
 import { installDesktopShell } from './desktop-shell.js';
 
 // Thin host: the station (server, tokens, store) is the same code the headless CLI runs; this file only owns
-// the window, the tray, the single-instance lock and login-item settings.
+// the window, the tray, the single-instance lock and login-item settings. The station's code is imported once
+// the app is ready and this is the only instance: a second launch quits before parsing any of it.
 
 let station: Station | undefined;
 let window: BrowserWindow | undefined;
@@ -24,9 +23,13 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 async function start(): Promise<void> {
+  const [{ createStation }, { loadStationConfig }, { OsKeyStore }] = await Promise.all([
+    import('../station/create-station.js'),
+    import('../station/config/load-station-config.js'),
+    import('../station/keychain/os-key-store.js'),
+  ]);
   const config = await loadStationConfig(process.env.SIGNING_STATION_CONFIG, {});
-  const keyStore = new OsKeyStore();
-  station = await createStation(config, { keyStore });
+  station = await createStation(config, { keyStore: new OsKeyStore() });
   registerIpc();
   showWindow();
   installDesktopShell({ station, showWindow, window: () => (window && !window.isDestroyed() ? window : undefined) });

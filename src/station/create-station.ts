@@ -23,6 +23,10 @@ import { uiRoutes } from './http/routes/ui-routes.js';
 import { clientRoutes } from './http/routes/client-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
+import { homeRoutes } from './http/routes/home-routes.js';
+import { openApiRoutes } from './http/routes/openapi-routes.js';
+import { docsRoutes, listDocs } from './http/routes/docs-routes.js';
+import type { RegisteredRoute } from './http/openapi/openapi-document.js';
 import { signingSessionRoutes } from './sessions/signing-session-routes.js';
 import { HashSigningService } from './sessions/hash-signing-service.js';
 import { hashSigningMethod } from './sessions/hash-signing-method.js';
@@ -133,6 +137,8 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   let configuredSigner: TsaSigner | undefined;
   try {
     await tokens.start();
+    // PC/SC missing (module unloadable, service down) is worth one line in the log: the UI and CLI show it too.
+    for (const problem of builtInSources?.pcsc?.problems() ?? []) logger.warn({ code: problem.code }, `${problem.source}: ${problem.message}`);
     if (config.tsa && !ports.tsaSigner) configuredSigner = await openConfiguredTsaSigner({ config: config.tsa.token, source: builtInSources?.pkcs11 ?? tokens });
     const signer = ports.tsaSigner ?? configuredSigner;
     tsa = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock, ...(signer ? { signer } : {}) });
@@ -182,6 +188,15 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     stationOrigin: baseUrl,
     clients: data.clients,
   });
+  const registeredRoutes: RegisteredRoute[] = [];
+  http.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url });
+  });
+  const docsDir = join(packageRoot(), 'docs');
+  const docs = listDocs(docsDir);
+  await http.register(homeRoutes({ name: STATION_NAME, version, mode: config.mode, docs }));
+  await http.register(openApiRoutes({ version, routes: registeredRoutes }));
+  await http.register(docsRoutes(docsDir, docs));
   await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
   const pendingSignatures = new PendingSignatures();
   await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });

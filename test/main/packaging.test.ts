@@ -40,7 +40,7 @@ describe('desktop packages (electron-builder.json)', () => {
 
   it('packs the built main, preload, renderer and CLI, and no source maps', async () => {
     const out = (await walk('out')).map((path) => relative('.', path));
-    for (const needed of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/node/cli/main.js', 'out/iframe/iframe-helper.js']) {
+    for (const needed of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/cli/main.js', 'out/iframe/iframe-helper.js']) {
       expect(out, `${needed} is built (npm run build)`).toContain(needed);
       expect(packed(needed), needed).toBe(true);
     }
@@ -50,7 +50,8 @@ describe('desktop packages (electron-builder.json)', () => {
   });
 
   it('unpacks every native module the station loads from the archive (a .node file cannot be loaded from inside asar)', async () => {
-    const dependencies = Object.keys((JSON.parse(await readFile('package.json', 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+    const manifest = JSON.parse(await readFile('package.json', 'utf8')) as { dependencies: Record<string, string>; optionalDependencies?: Record<string, string> };
+    const dependencies = Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies });
     const natives = (await walk('node_modules'))
       .map((path) => relative('.', path))
       .filter((path) => path.endsWith('.node') && !path.includes('/obj.target/') && dependencies.some((name) => path.startsWith(`node_modules/${name.split('/')[0]}/`)));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** IPC between the Electron main process and the station window's preload: one channel per call. */
 export const shellChannels = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { clientRegistrationInputSchema, clientRegistrationSchema } from './client-registration.js';
 import { readerDescriptionSchema, tokenDescriptionSchema } from './token-description.js';
 import { certificateChoiceRequestSchema, moduleTrustRequestSchema, pinRequestSchema, signatureConsentRequestSchema } from './prompts.js';

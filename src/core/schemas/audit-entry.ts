@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One line of the signature audit log (UI, `signing-station audit`). Never document bytes, only digests. */
 /** What started a signature attempt: the command line, the station's own window, or a web page (by its origin). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const ipOrCidr = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
   error: 'must be an IPv4/IPv6 address or CIDR range, e.g. 127.0.0.1 or 10.0.0.0/8',

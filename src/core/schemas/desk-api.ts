@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { signatureBaselineSchema } from './signature-baseline.js';
 import { containerTypeSchema, docIdSchema, plainFileNameSchema } from './signing-session-api.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Identity start/complete (SERVICE-INTERFACE 4.3, CLIENT-REFERENCE "Identification calls"): what the integrator's

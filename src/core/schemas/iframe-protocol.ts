@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The postMessage protocol between an embedding page and the station's iframe helper

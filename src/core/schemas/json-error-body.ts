@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Error body of the service's JSON APIs: `{status:"error", message, errors?}`, plus the station's stable code. */
 export const jsonErrorBodySchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** POST /admin/api/pkcs11/modules: a PKCS#11 library, or an NSS database directory, to load from now on. */
 export const pkcs11ModuleAddRequestSchema = z

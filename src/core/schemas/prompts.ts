@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the station's own consent prompt shows before any signature, authentication, or a web page reading the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { clientIdSchema } from './client-registration.js';
 
 const docId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a document id');

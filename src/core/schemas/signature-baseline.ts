@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * ETSI baseline levels (EN 319 142-1 PAdES, EN 319 132-1 XAdES): B-B signed, B-T with a signature timestamp, B-LT

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * sandbox: provider-backed methods run as documented simulators (the default, and the only mode with OIDC, as the

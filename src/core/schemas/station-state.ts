@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { overviewSchema, pendingPromptSchema } from './admin-api.js';
 import { auditEntrySchema } from './audit-entry.js';
 import { pkcs11ModulesViewSchema } from './pkcs11-modules.js';

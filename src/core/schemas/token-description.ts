@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A certificate on a card, token or store, as listed to the UI, the CLI and web pages. */
 export const tokenCertificateSchema = z.object({

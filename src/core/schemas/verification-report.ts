@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** ETSI baseline levels, by what the signature embeds: a timestamp (T), validation data (LT), an archive timestamp (LTA). */
 export const baselineLevelSchema = z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']);

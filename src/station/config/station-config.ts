@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_PORT } from '../../core/constants.js';
 import { stationModeSchema } from '../../core/schemas/station-mode.js';
 import { atrMappingSchema } from '../../core/schemas/atr-mapping.js';

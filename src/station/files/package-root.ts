@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 let cached: string | undefined;
 
 /**
- * The installed package's root, found from this file whether it runs from src/ (tests), out/node/ (CLI) or an
+ * The installed package's root, found from this file whether it runs from src/ (tests), out/cli/ (the CLI bundle) or an
  * electron-vite bundle in out/main/: built assets (out/renderer, ...) are located from here.
  */
 export function packageRoot(): string {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import {
   identityCompleteRequestSchema,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import { NotFoundError } from '../../core/errors/not-found-error.js';

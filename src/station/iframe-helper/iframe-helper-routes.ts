@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import { hashSigningMethodSchema } from '../../core/schemas/hash-signing-api.js';
 import {

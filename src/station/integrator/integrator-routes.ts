@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import { StationError } from '../../core/errors/station-error.js';
 import type { ClientRegistry } from '../clients/client-registry.js';

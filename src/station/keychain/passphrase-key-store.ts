@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCallback } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { KeyStore } from '../ports/key-store.js';
 import { KeychainError } from './keychain-error.js';
 import { writeFileAtomic } from '../files/write-file-atomic.js';

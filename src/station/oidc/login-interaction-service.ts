@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { StationError } from '../../core/errors/station-error.js';
 import { parseZod } from '../validation/parse-zod.js';
 import type { IdentityService } from '../identity/identity-service.js';

@@ -6,7 +6,8 @@ import type { UserPrompt } from '../ports/user-prompt.js';
 import type { Clock } from '../ports/clock.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
-import { SignatureEngine } from '../signing/signature-engine.js';
+import type { SignatureEngine } from '../signing/signature-engine.js';
+import { loadSignatureEngine } from './load-signature-engine.js';
 import { summarizeCertificate } from '../pki/certificate-summary.js';
 import type { SigningSession, SigningSessions } from './signing-sessions.js';
 import type { PendingSignature, PendingSignatures } from './pending-signatures.js';
@@ -102,7 +103,7 @@ export class HashSigningService {
   /** Drops a signature started elsewhere that will never be signed (the simulated user refused or timed out). */
   async abandon(token: string, clientId: string, docId: string): Promise<void> {
     const pending = this.#deps.pending.take(token, clientId, docId);
-    if (pending) await SignatureEngine.abort(pending.state);
+    if (pending) await (await loadSignatureEngine()).abort(pending.state);
   }
 
   async #askConsent(session: SigningSession, certificate: Uint8Array, method: string, context: SigningRequestContext): Promise<void> {
@@ -130,7 +131,7 @@ export class HashSigningService {
 
   async #prepare(session: SigningSession, certificate: Uint8Array, method: string): Promise<{ token: string; prepared: Awaited<ReturnType<typeof SignatureEngine.prepare>> }> {
     const output = this.#deps.sessions.nextSignedPath(session);
-    const prepared = await SignatureEngine.prepare(formatOf(session), this.#engineInput(session), {
+    const prepared = await (await loadSignatureEngine()).prepare(formatOf(session), this.#engineInput(session), {
       certificate,
       ...(this.#deps.issuers ? { issuers: this.#deps.issuers } : {}),
       ...(session.signingReason === undefined ? {} : { reason: session.signingReason, visible: session.containerType === 'pdf' }),
@@ -158,10 +159,10 @@ export class HashSigningService {
     try {
       if (pending.method !== method) throw new SigningNotStartedError();
       session = await this.#deps.sessions.assertMaySign(pending.clientId, pending.docId);
-      await SignatureEngine.finish(pending.state, signatureValue, { outputPath: pending.outputPath, timestampClient: this.#deps.timestampClient, baseline: session.baseline, outputMode: 0o600 });
+      await (await loadSignatureEngine()).finish(pending.state, signatureValue, { outputPath: pending.outputPath, timestampClient: this.#deps.timestampClient, baseline: session.baseline, outputMode: 0o600 });
       return session;
     } catch (error) {
-      await SignatureEngine.abort(pending.state);
+      await (await loadSignatureEngine()).abort(pending.state);
       if (session) await this.#audit(session, method, this.#signerSubject(pending), 'failed', error instanceof StationError ? error.code : 'internal error', origin);
       throw error;
     }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { SignatureEngine, type SigningState } from '../signing/signature-engine.js';
+import type { SigningState } from '../signing/signature-engine.js';
+import { loadSignatureEngine } from './load-signature-engine.js';
 
 export interface PendingSignature {
   token: string;
@@ -66,6 +67,8 @@ export class PendingSignatures {
   async #dropWhere(predicate: (pending: PendingSignature) => boolean): Promise<void> {
     const dropped = [...this.#pending.values()].filter(predicate);
     for (const pending of dropped) this.#pending.delete(pending.token);
-    await Promise.allSettled(dropped.map((pending) => SignatureEngine.abort(pending.state)));
+    if (dropped.length === 0) return;
+    const engine = await loadSignatureEngine();
+    await Promise.allSettled(dropped.map((pending) => engine.abort(pending.state)));
   }
 }

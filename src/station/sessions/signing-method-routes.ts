@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseZod } from '../validation/parse-zod.js';
 import { NotFoundError } from '../../core/errors/not-found-error.js';
 import type { SigningMethodTable } from './signing-method-table.js';

@@ -9,7 +9,7 @@ import { createPkcs11TokenSource } from './pkcs11/create-pkcs11-token-source.js'
 import { Pkcs11ModuleRegistry } from './pkcs11/pkcs11-module-registry.js';
 import { Pkcs11ModuleAllowlist } from './pkcs11/pkcs11-module-allowlist.js';
 import type { Pkcs11TokenSource } from './pkcs11/pkcs11-token-source.js';
-import { createPcscTokenSource } from './pcsc/pcsc-token-source.js';
+import { createPcscTokenSource, type PcscTokenSource } from './pcsc/pcsc-token-source.js';
 
 export interface StationTokenSources {
   /** USB tokens, cards through PKCS#11 middleware, the browser NSS database. */
@@ -20,7 +20,7 @@ export interface StationTokenSources {
   modules: Pkcs11ModuleRegistry;
   softStore: SoftTokenStore;
   /** PC/SC readers and the ID cards the station drives itself; absent when PC/SC is switched off. */
-  pcsc?: TokenSource;
+  pcsc?: PcscTokenSource;
   all: TokenSource[];
 }
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 
 /** Parses untrusted input; failures become one InvalidInputError listing every bad field. */

@@ -130,6 +130,20 @@ describe('local server safety', () => {
     expect(preflight.headers['access-control-allow-origin']).toBe('https://shop.example');
   });
 
+  it('serves only the UI build under /ui/: its assets with their type, nothing outside it or hidden', async () => {
+    const page = await send(station, '/ui/');
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(page.body)![1]!;
+    const asset = await send(station, `/ui/${script}`);
+    expect([asset.status, asset.headers['content-type']]).toEqual([200, expect.stringMatching(/javascript/)]);
+    expect(asset.headers['content-security-policy']).toContain("script-src 'self'");
+    for (const path of ['/ui/../package.json', '/ui/%2e%2e/package.json', '/ui/..%2f..%2fpackage.json', '/ui/.hidden', '/ui/missing.js']) {
+      const response = await send(station, path);
+      expect([path, response.status]).toEqual([path, 404]);
+      expect(response.body).not.toContain('"name": "signing-station"');
+    }
+  });
+
   it('serves the UI files to anyone but its API only with the UI credential', async () => {
     expect((await send(station, '/ui/')).status).toBe(200);
     const api = await send(station, '/admin/api/overview', { headers: { origin: station.baseUrl } });

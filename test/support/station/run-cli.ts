@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 export const cliPath = fileURLToPath(new URL('../../../bin/signing-station.js', import.meta.url));
 
 function assertBuilt(): void {
-  if (!existsSync(fileURLToPath(new URL('../../../out/node/cli/main.js', import.meta.url)))) {
+  if (!existsSync(fileURLToPath(new URL('../../../out/cli/main.js', import.meta.url)))) {
     throw new Error('The CLI is not built: run `npm run build` (npm test does it first).');
   }
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clientCreateRequestSchema, promptAnswerSchema, verifyRequestSchema, type Overview, type VerifyRequest } from '../../../core/schemas/admin-api.js';
 import type { DocumentVerification } from '../../../core/schemas/verification-report.js';
 import { clientIdSchema } from '../../../core/schemas/client-registration.js';

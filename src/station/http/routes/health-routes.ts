@@ -1,9 +1,9 @@
-import type { StationMode } from '../../../core/schemas/station-mode.js';
 import type { FastifyPluginAsync } from 'fastify';
+import type { Health } from '../../../core/schemas/health.js';
 
-/** GET /api/health: liveness for scripts and the desktop shell; carries nothing sensitive. */
-export function healthRoutes(info: { version: string; mode: StationMode }): FastifyPluginAsync {
+/** GET /api/health: liveness for scripts, monitors and the desktop shell; carries nothing sensitive. */
+export function healthRoutes(info: Omit<Health, 'status'>): FastifyPluginAsync {
   return async (app) => {
-    app.get('/health', async () => ({ status: 'OK', version: info.version, mode: info.mode }));
+    app.get('/health', async (): Promise<Health> => ({ status: 'OK', version: info.version, mode: info.mode }));
   };
 }

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { StationError } from '../../../core/errors/station-error.js';
 import { packageRoot } from '../../files/package-root.js';
 
@@ -27,6 +26,20 @@ export function uiRoutes(): FastifyPluginAsync {
       });
       return;
     }
-    await app.register(fastifyStatic, { root, prefix: '/', index: 'index.html', wildcard: true, cacheControl: false });
+    app.get('/*', (request, reply) => sendUiFile(root, request, reply));
   };
+}
+
+/**
+ * One file of the UI through @fastify/send (traversal, dotfiles, ranges, ETag), imported on the first UI request:
+ * @fastify/static would load it, glob and mime on every start, for a page most starts never serve.
+ */
+async function sendUiFile(root: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { default: send } = await import('@fastify/send');
+  const path = encodeURI(`/${(request.params as { '*': string })['*']}`);
+  const result = await send(request.raw, path, { root, index: ['index.html'], dotfiles: 'deny', cacheControl: false });
+  if (result.type === 'file') return reply.code(result.statusCode).headers(result.headers).send(result.stream);
+  if (result.type === 'error' && result.statusCode >= 500) throw result.metadata.error;
+  reply.callNotFound();
+  return reply;
 }

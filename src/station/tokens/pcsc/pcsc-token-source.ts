@@ -1,4 +1,3 @@
-import { Context, SCARD_STATE_PRESENT } from 'smartcard';
 import { systemClock, type Clock } from '../../ports/clock.js';
 import type { SourceProblem } from '../token-registry.js';
 import type { AtrMapping, AtrMappingInput } from '../../../core/schemas/atr-mapping.js';
@@ -79,8 +78,7 @@ class PcscReaders implements PcscTokenSource {
     this.#unsubscribe ??= this.#watcher.on((event) => this.#onEvent(event));
     this.#watcher.start();
     // Let the cards already in their readers be read before the first listing (`tokens list` needs them).
-    const expected = this.#readersPresentNow();
-    if (expected) await this.#settled(expected, this.#options.settleTimeoutMs ?? 3000);
+    await this.#settled(this.#readersPresentNow(), this.#options.settleTimeoutMs ?? 3000);
   }
 
   async stop(): Promise<void> {
@@ -202,18 +200,9 @@ class PcscReaders implements PcscTokenSource {
     if (reader.card === card) this.#changed();
   }
 
-  /** The readers pcscd lists right now and whether each holds a card; undefined while the service is down. */
-  #readersPresentNow(): ExpectedReader[] | undefined {
-    try {
-      const context = new Context();
-      try {
-        return context.listReaders().map((r) => ({ name: r.name, present: (r.state & SCARD_STATE_PRESENT) !== 0 }));
-      } finally {
-        context.close();
-      }
-    } catch {
-      return undefined; // The service is down: the watcher reports it and keeps retrying.
-    }
+  /** The readers pcscd lists right now and whether each holds a card; empty while the service is down or PC/SC is unavailable. */
+  #readersPresentNow(): ExpectedReader[] {
+    return this.#watcher.presentReaders();
   }
 
   /** Resolves once every expected reader is known and its card read (or refused), or when the time is up. */

@@ -1,20 +1,9 @@
-import {
-  Context,
-  ReaderMonitor,
-  SCARD_PROTOCOL_T0,
-  SCARD_LEAVE_CARD,
-  SCARD_PROTOCOL_T1,
-  SCARD_SHARE_SHARED,
-  SCARD_STATE_PRESENT,
-  wrapCard,
-  type CardInterface,
-  type ContextInterface,
-  type MonitorEvent,
-  type ReaderMonitorInterface,
-} from 'smartcard';
+import type { CardInterface, ContextInterface, MonitorEvent, ReaderMonitorInterface } from 'smartcard';
 import type { TokenError } from '../token-errors.js';
 import { mapPcscError } from './card-channel.js';
 import { SmartCardServiceError } from './pcsc-errors.js';
+import { PcscUnavailableError } from './pcsc-unavailable-error.js';
+import { loadSmartcard } from './load-smartcard.js';
 
 export type PcscEvent =
   | { type: 'service-up' }
@@ -83,6 +72,7 @@ export class PcscWatcher {
    */
   async connectCard(reader: string): Promise<{ card: CardInterface; close: () => Promise<void> }> {
     if (!this.up) throw this.lastError ?? new SmartCardServiceError();
+    const { Context, wrapCard, SCARD_SHARE_SHARED, SCARD_PROTOCOL_T0, SCARD_PROTOCOL_T1, SCARD_LEAVE_CARD } = loadSmartcard();
     let context: ContextInterface | undefined;
     try {
       context = new Context();
@@ -110,9 +100,26 @@ export class PcscWatcher {
     }
   }
 
+  /** The readers the service lists now, and whether a card is in each; empty while the service is down. */
+  presentReaders(): { name: string; present: boolean }[] {
+    if (!this.up) return [];
+    const { Context, SCARD_STATE_PRESENT } = loadSmartcard();
+    try {
+      const context = new Context();
+      try {
+        return context.listReaders().map((r) => ({ name: r.name, present: (r.state & SCARD_STATE_PRESENT) !== 0 }));
+      } finally {
+        context.close();
+      }
+    } catch {
+      return []; // The service went away since: the monitor reports it.
+    }
+  }
+
   private connect(): void {
     if (!this.running) return;
     try {
+      const { Context, ReaderMonitor } = loadSmartcard();
       // Probe first: the monitor's own start fails the same way, but only after creating a thread.
       new Context().close();
       this.monitor = new ReaderMonitor();
@@ -134,7 +141,7 @@ export class PcscWatcher {
       case 'reader-attached':
         this.readerState.set(event.reader, false);
         this.emit({ type: 'reader-attached', reader: event.reader });
-        if ((event.state & SCARD_STATE_PRESENT) !== 0 && event.atr) this.inserted(event.reader, event.atr);
+        if ((event.state & loadSmartcard().SCARD_STATE_PRESENT) !== 0 && event.atr) this.inserted(event.reader, event.atr);
         break;
       case 'card-inserted':
         if (event.atr) this.inserted(event.reader, event.atr);
@@ -172,7 +179,8 @@ export class PcscWatcher {
     this.up = false;
     this.lastError = error;
     if (wasUp || this.attempt === 0) this.emit({ type: 'service-down', error });
-    if (!this.running) return;
+    // A module that cannot load stays so until something is installed and the station restarted.
+    if (!this.running || error instanceof PcscUnavailableError) return;
     const delay = Math.min(this.maxMs, this.initialMs * 2 ** this.attempt);
     this.attempt += 1;
     this.retryTimer = setTimeout(() => this.connect(), delay);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { pkcs11ModuleAddRequestSchema, type Pkcs11ModulesView } from '../../../core/schemas/pkcs11-modules.js';
 import { NotFoundError } from '../../../core/errors/not-found-error.js';
 import { parseZod } from '../../validation/parse-zod.js';

@@ -5,7 +5,6 @@ import type { Database } from '../../store/database.js';
 import type { Migration } from '../../store/migration.js';
 import { systemClock, type Clock } from '../../ports/clock.js';
 import { x509 } from '../../pki/x509.js';
-import { readPkcs12 } from '../../pki/pkcs12-reader.js';
 
 export const softTokenMigrations: readonly Migration[] = [
   {
@@ -52,6 +51,8 @@ export class SoftTokenStore {
   async importPkcs12(file: Uint8Array, password: Uint8Array, label?: string): Promise<StoredKey[]> {
     let entries;
     try {
+      // PKCS#12 parsing (pkijs) loads on the first import, not with every station start.
+      const { readPkcs12 } = await import('../../pki/pkcs12-reader.js');
       entries = await readPkcs12(file, password);
     } finally {
       password.fill(0);

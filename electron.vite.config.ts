@@ -1,11 +1,14 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { BUNDLE_EXTERNALS } from './scripts/bundle-externals.js';
 
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve('src/main/index.ts') } },
+      // Dependencies are bundled like the CLI's (loading the station from node_modules took twice the CPU).
+      externalizeDeps: false,
+      rollupOptions: { input: { index: resolve('src/main/index.ts') }, external: ['electron', ...BUNDLE_EXTERNALS] },
     },
   },
   preload: {

@@ -5,12 +5,8 @@
 // types being present. Runs on `npm install` through the `prepare` script.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { BUNDLE_EXTERNALS } from './bundle-externals.js';
 
-/**
- * Native packages stay outside the bundle (their .node files are found from their own package), and so does
- * oidc-provider, which loads parts of itself by computed paths.
- */
-const EXTERNAL = ['sqlite3', 'pkcs11js', 'smartcard', '@napi-rs/keyring', 'oidc-provider'];
 // CommonJS dependencies inside an ES module bundle call require(): give them Node's, from the bundle's place.
 const REQUIRE_SHIM = "import { createRequire as __signingStationRequire } from 'node:module'; const require = __signingStationRequire(import.meta.url);";
 
@@ -34,7 +30,7 @@ const steps = [
       // module (the `module` condition) and copy into a fresh CommonJS object at each of ~140 requires: 25 ms of a
       // start. Its CommonJS file is evaluated once.
       '--alias:tslib=tslib/tslib.js',
-      ...EXTERNAL.map((name) => `--external:${name}`),
+      ...BUNDLE_EXTERNALS.map((name) => `--external:${name}`),
     ],
   ],
   ['node', ['scripts/build-client.js']],

@@ -11,7 +11,6 @@ import { StationStateFeed } from './station-state-feed.js';
 import { eventsRoutes } from '../http/routes/events-routes.js';
 import { deskRoutes } from '../http/routes/desk-routes.js';
 import { launchLinkRoutes } from '../http/routes/launch-link-routes.js';
-import { stationHomeRoutes } from '../http/routes/station-home-routes.js';
 import { UiControl } from '../http/ui-control.js';
 import { DeskSigningService } from '../desk/desk-signing-service.js';
 import { DeskTimestampService } from '../desk/desk-timestamp-service.js';
@@ -89,7 +88,6 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
   const identify = new DeskIdentifyService(deps.identity);
   await deps.http.register(deskRoutes({ signing, timestamps, identify }), { prefix: '/admin/api' });
   await deps.http.register(launchLinkRoutes(control, deps.uiUrl), { prefix: '/admin/api' });
-  await deps.http.register(stationHomeRoutes());
   return {
     feed,
     outputDir,

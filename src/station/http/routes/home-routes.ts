@@ -44,7 +44,8 @@ ${address('/api/health', 'liveness as JSON, for scripts and monitors')}
 <ul><li><a href="/openapi.json">OpenAPI description</a> of every route</li>${docs}</ul>
 <h2>Opening the station UI</h2>
 <p>In the desktop app: the tray icon, <em>Open Signing Station</em>. Headless: the one-time <code>ui</code> link that
-<code>signing-station serve</code> (or <code>npm start</code>) printed when it started; each start prints a new one.
+<code>signing-station serve</code> (or <code>npm start</code>) printed when it started, or a new one from
+<code>signing-station ui</code> in a terminal, with no restart.
 The UI is never opened from this page: its link carries a credential meant for the person at this computer only.</p>
 </body>
 </html>

@@ -1,3 +1,5 @@
+import type { VerifyRequest } from '../core/schemas/admin-api.js';
+import type { DocumentVerification } from '../core/schemas/verification-report.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -65,8 +67,6 @@ import type { TsaSigner } from './tsa/tsa-signer.js';
 import { createStationTokenSources } from './tokens/create-station-token-sources.js';
 import { openConfiguredTsaSigner } from './tsa/open-configured-tsa-signer.js';
 import { configuredPkcs11Modules } from './config/configured-pkcs11-modules.js';
-import { verifyUpload } from './verification/verify-upload.js';
-import { loadTrustAnchors } from './verification/load-trust-anchors.js';
 import { pkcs11ModuleRoutes } from './tokens/pkcs11/pkcs11-module-routes.js';
 import { installStationWindow, type StationWindow } from './ui-state/install-station-window.js';
 
@@ -243,7 +243,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
       audit: data.audit,
       feed: stationWindow.feed,
       prompts,
-      verify: (request) => verifyUpload(request, { dataDir: config.dataDir, anchors: () => loadTrustAnchors(config, tsa.certificates) }),
+      verify: (request) => verifyOnFirstUse(request, config, tsa.certificates),
     }),
     { prefix: '/admin/api' },
   );
@@ -316,4 +316,10 @@ function listenError(error: unknown, config: StationConfig): unknown {
     return new StationError('ERR_SERVER_PORT_FORBIDDEN', `Not allowed to listen on port ${config.port}; choose one above 1024 with --port.`, { cause: error });
   }
   return error;
+}
+
+/** The verify screen's verification (the same as `signing-station verify`), loaded when first used: it brings pkijs and xmldsigjs. */
+async function verifyOnFirstUse(request: VerifyRequest, config: StationConfig, tsaCertificates: readonly Uint8Array[]): Promise<DocumentVerification> {
+  const [{ verifyUpload }, { loadTrustAnchors }] = await Promise.all([import('./verification/verify-upload.js'), import('./verification/load-trust-anchors.js')]);
+  return verifyUpload(request, { dataDir: config.dataDir, anchors: () => loadTrustAnchors(config, tsaCertificates) });
 }

@@ -27,6 +27,19 @@ import { clientCreateRequestSchema, overviewSchema, pendingPromptSchema, promptA
 import { clientRegistrationSchema } from '../../../core/schemas/client-registration.js';
 import { auditEntrySchema } from '../../../core/schemas/audit-entry.js';
 import { pkcs11ModuleAddRequestSchema, pkcs11ModulesViewSchema } from '../../../core/schemas/pkcs11-modules.js';
+import { verifyRequestSchema } from '../../../core/schemas/admin-api.js';
+import { documentVerificationSchema } from '../../../core/schemas/verification-report.js';
+import { stationStateSchema } from '../../../core/schemas/station-state.js';
+import {
+  deskIdentifyMethodSchema,
+  deskIdentifyRequestSchema,
+  deskPrepareRequestSchema,
+  deskPrepareResponseSchema,
+  deskSavedFileSchema,
+  deskSignatureRequestSchema,
+  deskSignatureResponseSchema,
+  deskTimestampRequestSchema,
+} from '../../../core/schemas/desk-api.js';
 
 export interface ApiOperation {
   summary: string;
@@ -56,10 +69,21 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'POST /api/signatures/signing-session/reason/accept': { summary: 'Record that the signer accepted the exact signing reason', caller: "client's origins", request: reasonAcceptRequestSchema },
   'POST /api/signatures/start-signing': { summary: 'Consent, then the digest to sign with the given certificate', caller: "client's origins", request: startSigningRequestSchema, response: startSigningResponseSchema },
   'POST /api/signatures/:method/complete': { summary: 'The signature value in, the signed document stored', caller: "client's origins", request: completeSigningRequestSchema },
+  'POST /api/signatures/:method/continue': { summary: 'A method’s second step before complete (sandbox simulators that ask twice)', caller: "client's origins", request: anyJson, response: anyJson },
   'POST /api/signatures/download-signed-file': { summary: 'The signed document of a session', caller: 'integrator server (secret)', request: downloadRequestSchema },
   'POST /api/timestamp/:client_id': { summary: 'RFC 3161 time-stamp request', caller: 'allowed IPs', request: { mediaType: 'application/timestamp-query' }, response: der },
   'POST /api/identity/:client_id/:method/start': { summary: 'Start an identification', caller: 'integrator server (secret)', request: identityStartRequestSchema, response: identityStartResponseSchema },
   'POST /api/identity/:client_id/:method/complete': { summary: 'Complete an identification: the identified person', caller: 'integrator server (secret)', request: identityCompleteRequestSchema, response: identityCompleteResponseSchema },
+  'GET /api/identity/:client_id/:method/read-card': { summary: 'The browser clients’ readCard: starts the local ID card login (credentialed)', caller: "client's origins", response: anyJson },
+  'GET /oauth/start/:method': { summary: 'Sandbox: a redirect identification method’s provider page', caller: "the user's browser", response: html },
+  'GET /oauth/authorize': { summary: 'Sandbox: the simulated provider’s approve or deny page', caller: "the user's browser", response: html },
+  'POST /oauth/decision/:nonce': { summary: 'Sandbox: the user’s approve or deny, back to the client’s redirect URI', caller: "the user's browser", request: { mediaType: 'application/x-www-form-urlencoded' } },
+  'GET /sandbox/test-ca.pem': { summary: 'Sandbox: the signing simulators’ test CA (not for production)', caller: 'anyone local', response: { mediaType: 'application/x-pem-file' } },
+  'GET /sandbox/outbox': { summary: 'Sandbox: one-time codes the simulators “sent” by SMS or e-mail', caller: 'anyone local', response: html },
+  'GET /sandbox/outbox.json': { summary: 'Sandbox: the same outbox, for scripts', caller: 'anyone local', response: anyJson },
+  'GET /sandbox/provider/sign/:id': { summary: 'Sandbox: a redirect signing method’s provider page', caller: "the user's browser", response: html },
+  'POST /sandbox/provider/sign/:id': { summary: 'Sandbox: approve or deny the signature, back to the client', caller: "the user's browser", request: { mediaType: 'application/x-www-form-urlencoded' } },
+  'GET /client/:file': { summary: 'The browser client: service-browser-client.js (IIFE), .mjs (ESM), .d.ts', caller: 'anyone local', response: { mediaType: 'text/javascript' } },
   'POST /integrator/:client_id/identity/start': { summary: 'Identity start from the integrator’s page; the station adds the client secret', caller: "client's origins", request: anyJson, response: identityStartResponseSchema },
   'POST /integrator/:client_id/identity/finish': { summary: 'Identity complete from the integrator’s page; the station adds the client secret', caller: "client's origins", request: anyJson, response: identityCompleteResponseSchema },
   'GET /web-element/os-broker/:client_id/:method': { summary: 'The iframe certificate helper page (query: doc_id)', caller: "client's origins", response: html },
@@ -80,6 +104,16 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'GET /oidc/interaction/:uid/abort': { summary: 'Login page: cancel', caller: "the user's browser" },
   'GET /ui/*': { summary: 'The station UI (open it with the one-time link the station prints, or from the tray)', caller: 'the station UI', response: html },
   'POST /admin/api/session': { summary: 'A one-time launch token for a UI credential', caller: 'the station UI', request: uiSessionRequestSchema, response: uiSessionSchema },
+  'GET /admin/api/state': { summary: 'The window’s whole state (overview, prompts, audit, modules)', caller: 'the station UI', response: stationStateSchema },
+  'GET /admin/api/events': { summary: 'The same state pushed as server-sent events whenever it changes', caller: 'the station UI', response: { mediaType: 'text/event-stream' } },
+  'POST /admin/api/launch-link': { summary: 'A new one-time UI link, for `signing-station ui` (control secret from the data directory)', caller: 'anyone local', response: anyJson },
+  'POST /admin/api/verify': { summary: 'Verify a signed file (the same as `signing-station verify`)', caller: 'the station UI', request: verifyRequestSchema, response: documentVerificationSchema },
+  'POST /admin/api/desk/sessions': { summary: 'Files from the window as a signing session of the station’s own client', caller: 'the station UI', request: deskPrepareRequestSchema, response: deskPrepareResponseSchema },
+  'POST /admin/api/desk/sessions/:docId/signature': { summary: 'Sign the prepared digest with the chosen token certificate', caller: 'the station UI', request: deskSignatureRequestSchema, response: deskSignatureResponseSchema },
+  'POST /admin/api/desk/sessions/:docId/save': { summary: 'Save the signed document beside the user’s documents, never over a file', caller: 'the station UI', response: deskSavedFileSchema },
+  'GET /admin/api/desk/identify': { summary: 'Identification methods the window can try', caller: 'the station UI', response: deskIdentifyMethodSchema.array() },
+  'POST /admin/api/desk/identify': { summary: 'Try an identification method from the window', caller: 'the station UI', request: deskIdentifyRequestSchema, response: anyJson },
+  'POST /admin/api/desk/timestamp': { summary: 'Timestamp a file with the station’s TSA; the token saved beside the user’s documents', caller: 'the station UI', request: deskTimestampRequestSchema, response: deskSavedFileSchema },
   'GET /admin/api/overview': { summary: 'Mode, clients, tokens, readers and problems', caller: 'the station UI', response: overviewSchema },
   'GET /admin/api/clients': { summary: 'Registered clients', caller: 'the station UI', response: clientRegistrationSchema.array() },
   'POST /admin/api/clients': { summary: 'Register a client', caller: 'the station UI', request: clientCreateRequestSchema },

@@ -64,7 +64,8 @@ export class DeskSigningService {
       certificateId,
       hash: new Uint8Array(Buffer.from(pending.dataToSignDigest, 'hex')),
       hashAlgorithm: pending.digestAlgorithm,
-      scheme: certificate.keyAlgorithm === 'EC' ? 'ECDSA' : 'RSASSA-PKCS1-v1_5',
+      // What the signature format prepared for this certificate (RSA-PSS where its key mandates it).
+      scheme: pending.signatureScheme,
       purpose: 'sign',
       signal,
       pin: (request) => this.#deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: 'Signing Station' }, signal),

@@ -101,7 +101,8 @@ export class IframeHelperService {
       certificateId: certificate.id,
       hash: new Uint8Array(Buffer.from(call.hexDigest, 'hex')),
       hashAlgorithm: pending.digestAlgorithm,
-      scheme: certificate.keyAlgorithm === 'EC' ? 'ECDSA' : 'RSASSA-PKCS1-v1_5',
+      // What the signature format prepared for this certificate (RSA-PSS where its key mandates it).
+      scheme: pending.signatureScheme,
       purpose: 'sign',
       signal,
       pin: (request) => this.#deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: context.origin }, signal),

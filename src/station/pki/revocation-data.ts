@@ -1,6 +1,7 @@
 import * as pkijs from 'pkijs';
 import { StationError } from '../../core/errors/station-error.js';
 import { x509 } from './x509.js';
+import { ocspStatusOf } from './ocsp-status.js';
 
 /** Revocation evidence for one certificate, as fetched: a whole OCSPResponse or a CRL (DER). */
 export type RevocationEvidence = { kind: 'ocsp'; der: Uint8Array } | { kind: 'crl'; der: Uint8Array };
@@ -22,9 +23,6 @@ export class RevocationUnavailableError extends StationError {
 const OCSP_ACCESS_METHOD = '1.3.6.1.5.5.7.48.1';
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-const STATUS_REVOKED = 1;
-
-const toPkijs = (der: Uint8Array): pkijs.Certificate => pkijs.Certificate.fromBER(Uint8Array.from(der));
 
 function urls(certificate: x509.X509Certificate): { ocsp: string[]; crl: string[] } {
   const aia = certificate.getExtension(x509.AuthorityInfoAccessExtension);
@@ -46,19 +44,13 @@ async function fetchBytes(url: string, init: RequestInit = {}): Promise<Uint8Arr
 
 /** RFC 6960: asks the responder, checks its signature (the issuer or a responder it delegated) and the status. */
 async function ocsp(url: string, certificate: Uint8Array, issuer: Uint8Array, subject: string): Promise<RevocationEvidence> {
-  const [cert, issuerCert] = [toPkijs(certificate), toPkijs(issuer)];
   const request = new pkijs.OCSPRequest();
-  await request.createForCertificate(cert, { hashAlgorithm: 'SHA-256', issuerCertificate: issuerCert });
+  await request.createForCertificate(pkijs.Certificate.fromBER(Uint8Array.from(certificate)), { hashAlgorithm: 'SHA-256', issuerCertificate: pkijs.Certificate.fromBER(Uint8Array.from(issuer)) });
   const der = await fetchBytes(url, { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: Buffer.from(request.toSchema(true).toBER()) });
-  const response = pkijs.OCSPResponse.fromBER(der);
-  const bytes = response.responseBytes?.response;
-  if (response.responseStatus.valueBlock.valueDec !== 0 || !bytes) throw new Error(`OCSP responder ${url} refused (status ${response.responseStatus.valueBlock.valueDec})`);
-  const basic = pkijs.BasicOCSPResponse.fromBER(Uint8Array.from(bytes.valueBlock.valueHexView));
-  if (!(await basic.verify({ trustedCerts: [issuerCert], issuerCerts: [issuerCert] }))) throw new Error(`OCSP response from ${url} does not verify`);
-  const { isForCertificate, status } = await basic.getCertificateStatus(cert, issuerCert);
-  if (!isForCertificate) throw new Error(`OCSP response from ${url} is about another certificate`);
-  if (status === STATUS_REVOKED) throw new CertificateRevokedError(subject, `OCSP ${url}`);
-  if (status !== 0) throw new Error(`OCSP responder ${url} does not know the certificate`);
+  const status = await ocspStatusOf(der, certificate, issuer);
+  if (status === undefined) throw new Error(`OCSP response from ${url} is refused, does not verify or is about another certificate`);
+  if (status === 'revoked') throw new CertificateRevokedError(subject, `OCSP ${url}`);
+  if (status !== 'good') throw new Error(`OCSP responder ${url} does not know the certificate`);
   return { kind: 'ocsp', der };
 }
 

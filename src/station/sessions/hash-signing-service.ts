@@ -146,6 +146,7 @@ export class HashSigningService {
       certificate,
       dataToSignDigest: prepared.dataToSignDigest,
       digestAlgorithm: prepared.digestAlgorithm,
+      signatureScheme: prepared.signatureScheme,
       outputPath: output.absolute,
       outputName: outputName(session),
       state: prepared.state,

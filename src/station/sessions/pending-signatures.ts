@@ -1,3 +1,4 @@
+import type { SignatureScheme } from '../tokens/token.js';
 import { randomBytes } from 'node:crypto';
 import type { SigningState } from '../signing/signature-engine.js';
 import { loadSignatureEngine } from './load-signature-engine.js';
@@ -11,6 +12,8 @@ export interface PendingSignature {
   /** The hex digest handed out to be signed, and its algorithm: the iframe helper signs nothing else. */
   dataToSignDigest: string;
   digestAlgorithm: 'SHA-256' | 'SHA-384' | 'SHA-512';
+  /** How the key must sign it: RSA-PSS when the signer certificate's key is id-RSASSA-PSS. */
+  signatureScheme: SignatureScheme;
   /** Where finish writes: the session's next signed version. */
   outputPath: string;
   outputName: string;

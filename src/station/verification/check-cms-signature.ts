@@ -15,6 +15,9 @@ const OID = {
   ecdsaPrefix: '1.2.840.10045.',
 };
 
+/** RFC 5940 id-ri-ocsp-response: an OCSP response among a SignedData's revocation information. */
+const OCSP_RESPONSE_INFO = '1.3.6.1.5.5.7.16.2';
+
 /** What one CMS SignedData says and whether it holds: the shared core of PAdES, CAdES and timestamp checks. */
 export interface CmsSignatureCheck {
   signerCertificate: x509.X509Certificate | undefined;
@@ -22,6 +25,8 @@ export interface CmsSignatureCheck {
   certificates: x509.X509Certificate[];
   /** DER CRLs the CMS carries. */
   crls: Uint8Array[];
+  /** Whole OCSP responses the CMS carries (RevocationInfoChoices, id-ri-ocsp-response). */
+  ocsps: Uint8Array[];
   digestAlgorithm: HashAlgorithm | undefined;
   signingTime: Date | undefined;
   signatureValue: Uint8Array;
@@ -55,6 +60,9 @@ export async function checkCmsSignature(der: Uint8Array, contentDigest?: Content
     signerCertificate: findSigner(signerInfo, certificates),
     certificates,
     crls: (signedData.crls ?? []).filter((c): c is pkijs.CertificateRevocationList => c instanceof pkijs.CertificateRevocationList).map((c) => new Uint8Array(c.toSchema().toBER(false))),
+    ocsps: (signedData.crls ?? [])
+      .filter((c): c is pkijs.OtherRevocationInfoFormat => c instanceof pkijs.OtherRevocationInfoFormat && c.otherRevInfoFormat === OCSP_RESPONSE_INFO)
+      .map((c) => new Uint8Array((c.otherRevInfo as { toBER(sizeOnly?: boolean): ArrayBuffer }).toBER(false))),
     digestAlgorithm: hashAlgorithmOf(signerInfo.digestAlgorithm.algorithmId),
     signingTime: signingTimeOf(signerInfo),
     signatureValue: new Uint8Array(signerInfo.signature.getValue()).slice(),

@@ -17,8 +17,8 @@ export interface PdfSignatureField {
 export interface PdfSignatures {
   size: number;
   fields: PdfSignatureField[];
-  /** DER CRLs and whether OCSP responses are in the document security store (/DSS): validation data for B-LT. */
-  dss: { crls: Uint8Array[]; hasOcsps: boolean } | undefined;
+  /** DER CRLs and whole OCSP responses in the document security store (/DSS): validation data for B-LT. */
+  dss: { crls: Uint8Array[]; ocsps: Uint8Array[] } | undefined;
   /** Streams the signed byte ranges of one field through `update`. */
   readRanges(field: PdfSignatureField, update: (chunk: Uint8Array) => void): Promise<void>;
   close(): Promise<void>;
@@ -78,11 +78,15 @@ function signatureField(dict: PdfDict): PdfSignatureField | undefined {
 
 async function readDss(reader: PdfDocumentReader, dss: PdfValue | undefined): Promise<PdfSignatures['dss']> {
   if (!(dss instanceof PdfDict)) return undefined;
-  const crls = await reader.direct(dss.get('CRLs'));
-  const ocsps = await reader.direct(dss.get('OCSPs'));
-  const streams = Array.isArray(crls) ? crls.filter((ref): ref is PdfRef => ref instanceof PdfRef) : [];
-  const decoded = await Promise.all(streams.map(async (ref) => streamBytes(await reader.object(ref.num))));
-  return { crls: decoded.filter((bytes): bytes is Uint8Array => bytes !== undefined), hasOcsps: Array.isArray(ocsps) && ocsps.length > 0 };
+  return { crls: await dssStreams(reader, dss, 'CRLs'), ocsps: await dssStreams(reader, dss, 'OCSPs') };
+}
+
+/** The decoded streams a /DSS array names (/CRLs, /OCSPs); anything else in it is passed over. */
+async function dssStreams(reader: PdfDocumentReader, dss: PdfDict, key: string): Promise<Uint8Array[]> {
+  const array = await reader.direct(dss.get(key));
+  const refs = Array.isArray(array) ? array.filter((ref): ref is PdfRef => ref instanceof PdfRef) : [];
+  const decoded = await Promise.all(refs.map(async (ref) => streamBytes(await reader.object(ref.num))));
+  return decoded.filter((bytes): bytes is Uint8Array => bytes !== undefined);
 }
 
 function streamBytes(object: { value: PdfValue; stream?: Uint8Array }): Uint8Array | undefined {

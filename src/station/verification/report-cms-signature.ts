@@ -13,7 +13,7 @@ export interface CmsSignatureContext {
   coversWholeDocument?: boolean | null;
   /** Validation data outside the CMS (a PDF's /DSS). */
   extraCrls?: readonly Uint8Array[];
-  hasOcsps?: boolean;
+  extraOcsps?: readonly Uint8Array[];
   /** An archive timestamp outside the CMS (a PDF document timestamp after this signature). */
   archived?: boolean;
 }
@@ -28,8 +28,9 @@ export async function reportCmsSignature(check: CmsSignatureCheck, context: CmsS
   const signer = check.signerCertificate;
   const chain = signer ? await checkCertificateChain(signer, check.certificates, context.anchors, trustedTime) : { trusted: false, anchor: null, certificates: [], problems: ['no signer certificate'] };
   const crls = [...check.crls, ...(context.extraCrls ?? [])];
+  const ocsps = [...check.ocsps, ...(context.extraOcsps ?? [])];
   const issuer = signer ? check.certificates.find((c) => c.subject === signer.issuer) ?? context.anchors.find((c) => c.subject === signer.issuer) : undefined;
-  const revocation = signer ? await checkRevocation(signer, issuer, crls) : 'not embedded';
+  const revocation = signer ? await checkRevocation(signer, issuer, { crls, ocsps }) : 'not embedded';
   const timestampReport = timestamp ? { time: timestamp.time, authority: timestamp.authority, valid: timestamp.valid, trusted: timestamp.trusted, problems: timestamp.problems } : null;
   const problems = [
     ...check.problems,
@@ -44,7 +45,7 @@ export async function reportCmsSignature(check: CmsSignatureCheck, context: CmsS
     serialNumber: signer?.serialNumber ?? null,
     claimedTime: (context.claimedTime ?? check.signingTime)?.toISOString() ?? null,
     reason: context.reason ?? null,
-    level: levelOf(timestamp !== undefined, crls.length > 0 || (context.hasOcsps ?? false), check.hasArchiveTimestamp || (context.archived ?? false)),
+    level: levelOf(timestamp !== undefined, crls.length + ocsps.length > 0, check.hasArchiveTimestamp || (context.archived ?? false)),
     intact: check.intact,
     coversWholeDocument: context.coversWholeDocument ?? null,
     chain,

@@ -1,6 +1,6 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { DOMParser, type Element } from '@xmldom/xmldom';
-import { Application, SignedXml, XmlCanonicalizer } from 'xmldsigjs';
+import { Application, CryptoConfig, SignedXml, X509Certificate as XmlDsigCertificate, XmlCanonicalizer } from 'xmldsigjs';
 import type { DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
 import { ASICS_MEDIA_TYPE, AsiceContainerReader } from '../signing/asice/asice-container-reader.js';
 import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
@@ -8,6 +8,7 @@ import { checkCmsSignature } from './check-cms-signature.js';
 import { reportCmsSignature } from './report-cms-signature.js';
 import { reportTimestamp } from './report-timestamp.js';
 import { x509 } from '../pki/x509.js';
+import { checkRevocation } from './check-revocation.js';
 import { checkCertificateChain } from './check-certificate-chain.js';
 import { checkTimestampToken } from './check-timestamp-token.js';
 import { VerificationError } from './verification-error.js';
@@ -73,7 +74,7 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors
   const element = doc.getElementsByTagNameNS(NS.ds, 'Signature')[0];
   if (!element) throw new VerificationError('A signature file holds no ds:Signature.');
   const signer = new x509.X509Certificate(Buffer.from(text(element, NS.ds, 'X509Certificate').replace(/\s+/g, ''), 'base64'));
-  const intact = await xmlSignatureHolds(element, container);
+  const intact = await xmlSignatureHolds(element, container, signer);
   const token = text(element, NS.xades, 'EncapsulatedTimeStamp');
   const signatureValue = element.getElementsByTagNameNS(NS.ds, 'SignatureValue')[0];
   const timestamp = token && signatureValue ? await checkTimestampToken(Buffer.from(token.replace(/\s+/g, ''), 'base64'), anchors, timestampedBytes(element, signatureValue)) : undefined;
@@ -81,6 +82,8 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors
   const pool = [...element.getElementsByTagNameNS(NS.ds, 'X509Certificate')].map((c) => new x509.X509Certificate(Buffer.from((c.textContent ?? '').replace(/\s+/g, ''), 'base64')));
   const chain = await checkCertificateChain(signer, pool, anchors, trustedTime);
   const hasValidationData = element.getElementsByTagNameNS(NS.xades, 'RevocationValues').length > 0;
+  const issuer = [...pool, ...anchors].find((candidate) => candidate.subject === signer.issuer);
+  const revocation = await checkRevocation(signer, issuer, { crls: encapsulated(element, 'EncapsulatedCRLValue'), ocsps: encapsulated(element, 'EncapsulatedOCSPValue') });
   const archived = element.getElementsByTagNameNS('http://uri.etsi.org/01903/v1.4.1#', 'ArchiveTimeStamp').length > 0;
   const timestampReport = timestamp ? { time: timestamp.time, authority: timestamp.authority, valid: timestamp.valid, trusted: timestamp.trusted, problems: timestamp.problems } : null;
   return {
@@ -94,10 +97,15 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors
     intact,
     coversWholeDocument: null,
     chain,
-    revocation: 'not embedded',
+    revocation,
     timestamp: timestampReport,
-    valid: intact && chain.trusted && (!timestampReport || (timestampReport.valid && timestampReport.trusted)),
-    problems: [...(intact ? [] : ['the signed files or signed properties were changed after signing']), ...chain.problems, ...(timestampReport?.problems ?? [])],
+    valid: intact && chain.trusted && revocation !== 'revoked' && (!timestampReport || (timestampReport.valid && timestampReport.trusted)),
+    problems: [
+      ...(intact ? [] : ['the signed files or signed properties were changed after signing']),
+      ...chain.problems,
+      ...(revocation === 'revoked' ? ['the signer certificate is revoked'] : []),
+      ...(timestampReport?.problems ?? []),
+    ],
   };
 }
 
@@ -105,8 +113,31 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors
  * The ds:Signature's references (data files by name, signed properties by id) and its value, by xmldsigjs, with
  * the key of the certificate in its KeyInfo (the one reported as the signer).
  */
-async function xmlSignatureHolds(element: Element, container: AsiceContainerReader): Promise<boolean> {
-  const signed = new SignedXml(element.ownerDocument as never);
+/**
+ * Verifies with the signer's key alone. KeyInfo also carries the signer's issuers (a full chain), and xmldsigjs
+ * would export every certificate's key with the signature's algorithm: an EC root under an RSA signature throws.
+ */
+class SignerKeySignedXml extends SignedXml {
+  readonly #signer: Uint8Array;
+
+  constructor(document: ConstructorParameters<typeof SignedXml>[0], signer: Uint8Array) {
+    super(document);
+    this.#signer = signer;
+  }
+
+  protected override async GetPublicKeys(): Promise<Array<Awaited<ReturnType<XmlDsigCertificate['exportKey']>>>> {
+    const { algorithm } = CryptoConfig.CreateSignatureAlgorithm(this.XmlSignature.SignedInfo.SignatureMethod);
+    return [await new XmlDsigCertificate(this.#signer).exportKey(algorithm)];
+  }
+}
+
+/** The DER values of XAdES RevocationValues' encapsulated CRLs or OCSP responses. */
+function encapsulated(element: Element, name: 'EncapsulatedCRLValue' | 'EncapsulatedOCSPValue'): Uint8Array[] {
+  return [...element.getElementsByTagNameNS(NS.xades, name)].map((value) => new Uint8Array(Buffer.from((value.textContent ?? '').replace(/\s+/g, ''), 'base64')));
+}
+
+async function xmlSignatureHolds(element: Element, container: AsiceContainerReader, signer: x509.X509Certificate): Promise<boolean> {
+  const signed = new SignerKeySignedXml(element.ownerDocument as never, new Uint8Array(signer.rawData));
   signed.LoadXml(element as never);
   signed.contentHandler = async (reference) => {
     const uri = reference.Uri ?? '';

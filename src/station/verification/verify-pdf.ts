@@ -42,7 +42,7 @@ async function verifySignature(pdf: PdfSignatures, field: PdfSignatureField, anc
     reason: field.reason,
     claimedTime: field.claimedTime,
     coversWholeDocument: coversWhole(pdf, field),
-    ...(pdf.dss ? { extraCrls: pdf.dss.crls, hasOcsps: pdf.dss.hasOcsps } : {}),
+    ...(pdf.dss ? { extraCrls: pdf.dss.crls, extraOcsps: pdf.dss.ocsps } : {}),
     archived,
   });
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,9 @@ import { extractZip } from '../../support/signing/signing-zip-extract.js';
 import { runCli } from '../../support/station/run-cli.js';
 import { writeMinimalPdf } from '../../support/signing/signing-test-pdfs.js';
 import { createTestCa, createTestSigner, type TestCa } from '../../support/pki/test-pki.js';
+import { verifyDocument } from '../../../src/station/verification/verify-document.js';
+import { checkRevocation } from '../../../src/station/verification/check-revocation.js';
+import { x509 } from '../../../src/station/pki/x509.js';
 
 type Signer = Awaited<ReturnType<typeof createTestSigner>>;
 let dir: string;
@@ -237,5 +241,54 @@ describe('ASiC-E (XAdES) baselines', () => {
   it('refuses a revoked signer with a clear error, writing nothing', async () => {
     await expect(signContainer('xades-revoked', revokedSigner, 'B-LT')).rejects.toMatchObject({ code: 'ERR_SIGNING_CERTIFICATE_REVOKED' });
     await expect(stat(join(dir, 'xades-revoked.asice'))).rejects.toThrow();
+  });
+});
+
+// The station's own verification (`signing-station verify`, the window's Verify screen) of what these levels embed.
+describe('verification reads the revocation data a signature embeds', () => {
+  const anchors = (): x509.X509Certificate[] => [new x509.X509Certificate(Uint8Array.from(ca.der)), new x509.X509Certificate(readFileSync(tsa.rootPath, 'utf8'))];
+  const verified = async (file: string) => (await verifyDocument(file, { anchors: anchors() })).signatures[0]!;
+
+  it('PAdES B-LT: the OCSP response in /DSS says good; from a CRL too; B-LTA is recognised; B-T embeds none', async () => {
+    expect(await verified(await signAt('verify-lt-ocsp', ocspSigner, 'B-LT'))).toMatchObject({ level: 'B-LT', revocation: 'good', valid: true });
+    expect(await verified(await signAt('verify-lt-crl', crlSigner, 'B-LT'))).toMatchObject({ level: 'B-LT', revocation: 'good', valid: true });
+    expect(await verified(await signAt('verify-lta', ocspSigner, 'B-LTA'))).toMatchObject({ level: 'B-LTA', revocation: 'good', valid: true });
+    expect(await verified(await signAt('verify-t', ocspSigner, 'B-T'))).toMatchObject({ level: 'B-T', revocation: 'not embedded', valid: true });
+  });
+
+  it('XAdES B-LT: the EncapsulatedOCSPValue says good; a CRL too', async () => {
+    const signContainer = async (name: string, signer: Signer): Promise<string> => {
+      const input = join(dir, `${name}.txt`);
+      await writeFile(input, `${name}\n`);
+      const output = join(dir, `${name}.asice`);
+      await SignatureEngine.sign('asice', input, { certificate: signer.der, issuers: [ca.der], sign: softKeySigner(signer.pkcs8) }, { outputPath: output, timestampClient: tsa, baseline: 'B-LT' });
+      return output;
+    };
+    const xadesOcsp = await verified(await signContainer('verify-xades-ocsp', ocspSigner));
+    expect(xadesOcsp, JSON.stringify(xadesOcsp.problems)).toMatchObject({ kind: 'XAdES', level: 'B-LT', revocation: 'good', valid: true });
+    expect(await verified(await signContainer('verify-xades-crl', crlSigner))).toMatchObject({ kind: 'XAdES', level: 'B-LT', revocation: 'good', valid: true });
+  });
+
+  it('counts an OCSP response only when it is signed by the issuer and about this certificate; a revoked one says revoked', async () => {
+    const output = await signAt('verify-ocsp-evidence', ocspSigner, 'B-LT');
+    const { ocsps } = await readDss(output);
+    const response = new Uint8Array(ocsps[0]!);
+    const [signer, other, root] = [new x509.X509Certificate(Uint8Array.from(ocspSigner.der)), new x509.X509Certificate(Uint8Array.from(crlSigner.der)), new x509.X509Certificate(Uint8Array.from(ca.der))];
+    expect(await checkRevocation(signer, root, { crls: [], ocsps: [response] })).toBe('good');
+    expect(await checkRevocation(other, root, { crls: [], ocsps: [response] })).toBe('not embedded');
+    // The response's producedAt moved a year on: still well-formed, no longer what the responder signed.
+    const forged = response.slice();
+    const producedAt = Buffer.from(forged).indexOf(Buffer.from([0x18, 0x0f]));
+    forged[producedAt + 5]! ^= 0x01;
+    expect(await checkRevocation(signer, root, { crls: [], ocsps: [forged] })).toBe('not embedded');
+    expect(await checkRevocation(signer, new x509.X509Certificate(Uint8Array.from(revokedSigner.der)), { crls: [], ocsps: [response] })).toBe('not embedded');
+
+    // The responder's answer for the revoked signer (asked by openssl's own OCSP client) reads as revoked.
+    await writeFile(join(dir, 'revoked-signer.pem'), revokedSigner.pem);
+    const respout = join(dir, 'revoked.ocsp');
+    const asked = await run('openssl', ['ocsp', '-sha256', '-issuer', rootPath, '-cert', join(dir, 'revoked-signer.pem'), '-url', services.ocspUrl, '-respout', respout, '-noverify']);
+    expect(asked.stdout, asked.stdout + asked.stderr).toMatch(/revoked/);
+    const revokedResponse = new Uint8Array(await readFile(respout));
+    expect(await checkRevocation(new x509.X509Certificate(Uint8Array.from(revokedSigner.der)), root, { crls: [], ocsps: [revokedResponse] })).toBe('revoked');
   });
 });

@@ -46,6 +46,8 @@ export const en = {
   'sign.baseline': 'Level',
   'sign.baseline.bb': 'Baseline B-B (the signature alone)',
   'sign.baseline.bt': 'Baseline B-T (with a trusted time)',
+  'sign.baseline.blt': 'Baseline B-LT (+ certificates and revocation data, for long-term validation)',
+  'sign.baseline.blta': 'Baseline B-LTA (+ an archive timestamp over them)',
   'sign.submit': 'Sign',
   'sign.progress.prepare': 'Preparing the documents…',
   'sign.progress.consent': 'Confirm in the station’s prompt…',

@@ -43,6 +43,8 @@ export const et: Messages = {
   'sign.baseline': 'Tase',
   'sign.baseline.bb': 'Baseline B-B (ainult allkiri)',
   'sign.baseline.bt': 'Baseline B-T (usaldusväärse ajaga)',
+  'sign.baseline.blt': 'Baseline B-LT (+ sertifikaadid ja kehtivusandmed pikaajaliseks kontrolliks)',
+  'sign.baseline.blta': 'Baseline B-LTA (+ arhiiviajatempel nende üle)',
   'sign.submit': 'Allkirjasta',
   'sign.progress.prepare': 'Valmistan dokumente ette…',
   'sign.progress.consent': 'Kinnita jaama dialoogis…',

@@ -43,6 +43,8 @@ export const lt: Messages = {
   'sign.baseline': 'Lygis',
   'sign.baseline.bb': 'Baseline B-B (tik parašas)',
   'sign.baseline.bt': 'Baseline B-T (su patikimu laiku)',
+  'sign.baseline.blt': 'Baseline B-LT (+ sertifikatai ir galiojimo duomenys ilgalaikiam tikrinimui)',
+  'sign.baseline.blta': 'Baseline B-LTA (+ archyvinė laiko žymė virš jų)',
   'sign.submit': 'Pasirašyti',
   'sign.progress.prepare': 'Ruošiami dokumentai…',
   'sign.progress.consent': 'Patvirtinkite stoties lange…',

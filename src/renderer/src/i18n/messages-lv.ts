@@ -43,6 +43,8 @@ export const lv: Messages = {
   'sign.baseline': 'Līmenis',
   'sign.baseline.bb': 'Baseline B-B (tikai paraksts)',
   'sign.baseline.bt': 'Baseline B-T (ar uzticamu laiku)',
+  'sign.baseline.blt': 'Baseline B-LT (+ sertifikāti un atsaukšanas dati ilgtermiņa pārbaudei)',
+  'sign.baseline.blta': 'Baseline B-LTA (+ arhīva laika zīmogs pār tiem)',
   'sign.submit': 'Parakstīt',
   'sign.progress.prepare': 'Sagatavoju dokumentus…',
   'sign.progress.consent': 'Apstipriniet stacijas dialogā…',

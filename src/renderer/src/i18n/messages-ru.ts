@@ -43,6 +43,8 @@ export const ru: Messages = {
   'sign.baseline': 'Уровень',
   'sign.baseline.bb': 'Baseline B-B (только подпись)',
   'sign.baseline.bt': 'Baseline B-T (с доверенным временем)',
+  'sign.baseline.blt': 'Baseline B-LT (+ сертификаты и данные об отзыве для долгосрочной проверки)',
+  'sign.baseline.blta': 'Baseline B-LTA (+ архивная метка времени над ними)',
   'sign.submit': 'Подписать',
   'sign.progress.prepare': 'Подготовка документов…',
   'sign.progress.consent': 'Подтвердите в окне станции…',

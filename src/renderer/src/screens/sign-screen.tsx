@@ -9,6 +9,9 @@ import { SavedFile } from '../parts/saved-file.js';
 import { ErrorAlert, messageOf } from '../parts/error-alert.js';
 import { commonName } from '../parts/humane-name.js';
 import { signDocuments, type SignStep } from '../signing/sign-flow.js';
+import type { SignatureBaseline } from '../../../core/schemas/signature-baseline.js';
+
+const BASELINES: readonly SignatureBaseline[] = ['B-B', 'B-T', 'B-LT', 'B-LTA'];
 
 /** Pick or drop files, choose a signing certificate among those plugged in now, sign, and see where it went. */
 export function SignScreen({ state, opened }: { state: StationState; opened?: File[] | undefined }): JSX.Element {
@@ -31,7 +34,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
     const chosen = choices.find((choice) => choice.key === form.get('certificate'));
     if (!chosen || files.length === 0) return;
     const reason = String(form.get('reason') ?? '').trim();
-    const baseline = form.get('baseline') === 'B-B' ? 'B-B' : 'B-T';
+    const baseline = BASELINES.find((level) => level === form.get('baseline')) ?? 'B-T';
     setSaved(undefined);
     setError(undefined);
     try {
@@ -66,6 +69,8 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
           <select name="baseline" defaultValue="B-T">
             <option value="B-T">{t('sign.baseline.bt')}</option>
             <option value="B-B">{t('sign.baseline.bb')}</option>
+            <option value="B-LT">{t('sign.baseline.blt')}</option>
+            <option value="B-LTA">{t('sign.baseline.blta')}</option>
           </select>
         </label>
         <div>

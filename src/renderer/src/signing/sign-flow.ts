@@ -1,5 +1,6 @@
 import type { DeskPrepareRequest, DeskPrepareResponse, DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { HashSigningMethod } from '../../../core/schemas/hash-signing-api.js';
+import type { SignatureBaseline } from '../../../core/schemas/signature-baseline.js';
 import type { TokenDescription } from '../../../core/schemas/token-description.js';
 import { stationApi, stationCall } from '../station-api.js';
 import { readAsBase64 } from './read-as-base64.js';
@@ -10,8 +11,8 @@ export type SignStep = 'prepare' | 'consent' | 'pin' | 'finish' | 'save';
 export interface SignOrder {
   files: File[];
   containerType: 'pdf' | 'asice';
-  /** B-T adds the station's signature timestamp; B-B is the signature alone. */
-  baseline: 'B-B' | 'B-T';
+  /** B-T adds the station's signature timestamp; B-B is the signature alone; B-LT and B-LTA add validation data. */
+  baseline: SignatureBaseline;
   token: TokenDescription;
   certificateId: string;
   /** Signed into the document; the user typed it here, so it is also the exact text accepted for the session. */

@@ -118,11 +118,11 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors
  * would export every certificate's key with the signature's algorithm: an EC root under an RSA signature throws.
  */
 class SignerKeySignedXml extends SignedXml {
-  readonly #signer: Uint8Array;
+  readonly #signer: Uint8Array<ArrayBuffer>;
 
   constructor(document: ConstructorParameters<typeof SignedXml>[0], signer: Uint8Array) {
     super(document);
-    this.#signer = signer;
+    this.#signer = Uint8Array.from(signer);
   }
 
   protected override async GetPublicKeys(): Promise<Array<Awaited<ReturnType<XmlDsigCertificate['exportKey']>>>> {

@@ -125,6 +125,8 @@ describe('the station window: pushed state, desk signing, new links', () => {
       expect(report.signatures.map((signature) => signature.valid), report.output).toEqual([true]);
       const logged = await events.next((next) => next.audit.some((entry) => entry.outcome === 'signed' && entry.clientId === clientId));
       expect(logged.audit[0]!.documentName).toBe('contract.pdf');
+      // One audit log for every way of signing: this one was started by the station's own window.
+      expect(logged.audit[0]).toMatchObject({ source: 'window' });
     } finally {
       events.close();
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -10,7 +10,7 @@ import { launchChromium } from '../support/browser/browser.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
-import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
+import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';
 import { verifyWebEidAuthToken } from '../../src/station/identity/web-eid-auth-token.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
@@ -90,6 +90,10 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
     await writeFile(join(dir, 'card-signed.pdf'), Buffer.from(download.signed_file_contents as string, 'base64'));
     const report = await pdfsig(await createNssDb(join(dir, 'nss'), card.caPem), join(dir, 'card-signed.pdf'));
     expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
+    await writeFile(join(dir, 'card-ca.pem'), card.caPem);
+    const [embedded] = embeddedSignatures(await readFile(join(dir, 'card-signed.pdf')));
+    const openssl = await opensslCmsVerify(embedded!.cms, embedded!.signedContent, join(dir, 'card-ca.pem'));
+    expect(openssl.code, openssl.stderr).toBe(0);
     await page.close();
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { x509 } from '../../src/station/pki/x509.js';
@@ -10,7 +10,7 @@ import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../support/pkcs11/pkcs11-softhsm.js';
 import { createNssDatabase, type NssDatabase } from '../support/pkcs11/pkcs11-nss-database.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
-import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
+import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import { verifyWebEidAuthToken } from '../../src/station/identity/web-eid-auth-token.js';
@@ -125,6 +125,10 @@ describe('iframe helper with several keys, a USB token login key and the NSS cer
     const report = await pdfsig(await createNssDb(join(dir, 'nss-check'), softhsm.ca.pem), path);
     expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true });
     expect(report.signatures[0]!.text).toContain('Browser Store Signer');
+    await writeFile(join(dir, 'store-ca.pem'), softhsm.ca.pem);
+    const [embedded] = embeddedSignatures(await readFile(path));
+    const openssl = await opensslCmsVerify(embedded!.cms, embedded!.signedContent, join(dir, 'store-ca.pem'));
+    expect(openssl.code, openssl.stderr).toBe(0);
     await page.close();
   });
 });

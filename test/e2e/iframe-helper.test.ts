@@ -9,7 +9,7 @@ import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../support/pkcs11/pkcs11-softhsm.js';
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
-import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
+import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
 import { runModule } from '../support/browser/client-integrator.js';
 import { downloadSigned } from '../support/signing/signing-session-client.js';
@@ -86,6 +86,10 @@ describe('iframe certificate helper in Chromium', () => {
     const report = await pdfsig(nss, join(dir, 'signed.pdf'));
     expect(report.signatures, report.output).toHaveLength(1);
     expect(report.signatures[0]).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
+    await writeFile(join(dir, 'token-ca.pem'), softhsm.ca.pem);
+    const [embedded] = embeddedSignatures(signed);
+    const openssl = await opensslCmsVerify(embedded!.cms, embedded!.signedContent, join(dir, 'token-ca.pem'));
+    expect(openssl.code, openssl.stderr).toBe(0);
     await page.close();
   });
 

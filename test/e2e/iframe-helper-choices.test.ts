@@ -9,7 +9,7 @@ import { startTestStation, type TestStation } from '../support/station/test-stat
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../support/pkcs11/pkcs11-softhsm.js';
 import { createNssDatabase, type NssDatabase } from '../support/pkcs11/pkcs11-nss-database.js';
-import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
+import { downloadSigned, prepareDocument } from '../support/signing/signing-session-client.js';
 import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
@@ -102,12 +102,8 @@ describe('iframe helper with several keys, a USB token login key and the NSS cer
   });
 
   it('signs from the browser’s NSS certificate database with its password asked in the station; pdfsig accepts the PDF', async () => {
-    const prepared = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: 'shop', secret: SECRET, container_type: 'pdf', files: [{ fileName: 'store.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }] }),
-    });
-    const docId = ((await prepared.json()) as { doc_id: string }).doc_id;
+    const integration = { baseUrl: station.baseUrl, clientId: 'shop', secret: SECRET };
+    const docId = await prepareDocument(integration);
     prompt.pin = nss.password;
     const page = await browser.newPage();
     await page.goto(`${integrator.origin}/`);
@@ -115,13 +111,8 @@ describe('iframe helper with several keys, a USB token login key and the NSS cer
     expect(outcome, outcome.detail).toMatchObject({ ok: true });
     expect(prompt.pins.at(-1)).toMatchObject({ tokenLabel: 'NSS Certificate DB', requester: integrator.origin });
 
-    const download = await fetch(`${station.baseUrl}/api/signatures/download-signed-file`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: 'shop', secret: SECRET, doc_id: docId }),
-    });
     const path = join(dir, 'store.signed.pdf');
-    await writeFile(path, Buffer.from(((await download.json()) as { signed_file_contents: string }).signed_file_contents, 'base64'));
+    await writeFile(path, (await downloadSigned(integration, docId)).file);
     const report = await pdfsig(await createNssDb(join(dir, 'nss-check'), softhsm.ca.pem), path);
     expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true });
     expect(report.signatures[0]!.text).toContain('Browser Store Signer');

@@ -47,7 +47,7 @@ describe('signing-station: failures, exit codes, help', () => {
     expectClearFailure(await runCli(['sign', pdf, '--out', join(dir, 'taken.pdf'), '--pkcs12', 'x.p12', ...data()]), 2, /Refusing to overwrite .*--force/);
     expectClearFailure(await runCli(['sign', pdf, '--pkcs12', join(dir, 'none.p12'), '--no-timestamp', ...data()]), 2, /--pkcs12 .*none\.p12 cannot be read \(ENOENT\)/);
     expectClearFailure(await runCli(['sign', pdf, '--pkcs12', 'x.p12', '--tsa', 'ftp://tsa.example', ...data()]), 2, /--tsa ftp:\/\/tsa\.example is not a usable TSA URL/);
-    expectClearFailure(await runCli(['timestamp', join(dir, 'missing.pdf'), '--tsa', 'http://127.0.0.1:9/x', '--out', join(dir, 'x.tsr')]), 2, /Cannot read/);
+    expectClearFailure(await runCli(['timestamp', join(dir, 'missing.pdf'), '--tsa', 'http://127.0.0.1:9/x', '--out', join(dir, 'x.tsr')]), 2, /missing\.pdf does not exist: name the file to timestamp/);
   });
 
   it('refuses a hash of the wrong length before any token is opened (exit 2)', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,8 +101,8 @@ describe('iframe helper under Local Network Access', () => {
     expect(await frameOutcome('/with-allow', true)).toEqual({ frameUrl: expect.stringContaining('/web-element/os-broker/shop/'), announced: true });
   });
 
-  /** The station's own browser client signing from a public page, with the permission decided or not. */
-  const clientOutcome = async (setting: 'denied' | undefined): Promise<Awaited<ReturnType<typeof runModule>>> => {
+  /** The station's own browser client signing from a public page, with the permission set as given. */
+  const clientOutcome = async (setting: 'denied' | 'granted', stationUrl = station.baseUrl): Promise<Awaited<ReturnType<typeof runModule>>> => {
     const context = await contextWith(setting);
     const tab = await context.newPage();
     await tab.goto(`${origin}/with-client`);
@@ -110,7 +110,7 @@ describe('iframe helper under Local Network Access', () => {
       client: 'serviceBrowserClient',
       kind: 'signature',
       module: 'idCardSignature',
-      settings: { clientId: 'shop', docId: 'a'.repeat(32), countryCode: 'EE', base: station.baseUrl },
+      settings: { clientId: 'shop', docId: 'a'.repeat(32), countryCode: 'EE', base: stationUrl },
       options: { countryCode: 'EE', iframeHolder: true },
     });
     await context.close();
@@ -125,8 +125,13 @@ describe('iframe helper under Local Network Access', () => {
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
-  it('the station’s browser client says what to check when the helper never announces itself (permission not granted)', async () => {
-    const outcome = await clientOutcome(undefined);
+  it('the station’s browser client says what to check when the helper never announces itself (station not running)', async () => {
+    // The permission is granted, but nothing listens where the page looks for the station.
+    const closed = createNetServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const nowhere = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    const outcome = await clientOutcome('granted', nowhere);
     expect(outcome.calls).toEqual(['fail', 'finished']);
     expect(outcome.error).toMatchObject({ isCancel: false, userMessage: expect.stringContaining('Check that it is running on this computer') });
   });

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CardProcess } from '../../cards/card-process.js';
-import { startPcscd, waitFor, waitUntilNoCard, READER_0 } from '../../support/pcsc/pcsc-test-env.js';
+import { startPcscd, waitFor, waitUntilCardIn, waitUntilNoCard, READER_0 } from '../../support/pcsc/pcsc-test-env.js';
 import type { PcscDaemon } from '../../support/pcsc/pcsc-daemon.js';
 import { startTestStation, type TestStation } from '../../support/station/test-station.js';
 import { runCli } from '../../support/station/run-cli.js';
@@ -48,12 +48,18 @@ describe('station with PC/SC readers', () => {
 
   it('lists the card in `signing-station tokens list --json`', async () => {
     await card.insert();
+    await waitUntilCardIn(READER_0);
+    // The station in this process reads the new card too (and OpenSC, one of its PKCS#11 modules, probes it): the CLI
+    // starts once that is over. A card busy in another program at the very moment `tokens list` opens it is not
+    // listed (a known limit: the PC/SC driver does not retry a sharing violation).
+    await expect.poll(() => nationalIdToken(), { timeout: 5000 }).toBeDefined();
     const dataDir = await mkdtemp(join(tmpdir(), 'tokens-pcsc-'));
     try {
       const result = await runCli(['tokens', 'list', '--json', '--no-known-modules', '--data-dir', dataDir]);
       expect(result.code, result.stderr).toBe(0);
       const listing = JSON.parse(result.stdout) as { tokens: TokenDescription[]; readers?: unknown[] };
       const token = listing.tokens.find((t) => t.kind === 'pcsc');
+      expect(token, result.stdout + result.stderr).toBeDefined();
       expect(token?.certificates).toHaveLength(2);
     } finally {
       await card.remove();

@@ -25,6 +25,25 @@ export async function startPcscd(): Promise<PcscDaemon> {
   return daemon;
 }
 
+/** Waits until pcscd has seen a card in `reader` (it polls vpcd every 400 ms: a command started at once would miss it). */
+export async function waitUntilCardIn(reader: string, timeoutMs = 3000): Promise<void> {
+  await waitFor(
+    `pcscd to see a card in ${reader}`,
+    () => {
+      let context;
+      try {
+        context = new Context();
+        return context.listReaders().some((r) => r.name === reader && (r.state & SCARD_STATE_PRESENT) !== 0);
+      } catch {
+        return false; // pcscd not up yet
+      } finally {
+        context?.close();
+      }
+    },
+    timeoutMs,
+  );
+}
+
 /** Waits until pcscd has seen every card leave (it polls vpcd every 400 ms; a swap faster than that is invisible). */
 export async function waitUntilNoCard(timeoutMs = 3000): Promise<void> {
   await waitFor(

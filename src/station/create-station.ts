@@ -108,14 +108,47 @@ export interface Station {
   close(): Promise<void>;
 }
 
+/** What the composition steps below share once the store, tokens and TSA are open. */
+interface StationCore {
+  config: StationConfig;
+  ports: StationPorts;
+  logger: Logger;
+  clock: Clock;
+  trustedIssuers: TrustedIssuers;
+  data: StationData;
+  tokens: TokenRegistry;
+  builtInSources: ReturnType<typeof createStationTokenSources> | undefined;
+  tsa: TimestampAuthority;
+  prompts: UiPromptBroker;
+  userPrompt: UserPrompt;
+  sessions: UiSessions;
+  version: string;
+  timings: SandboxTimings;
+  /** The listening address: the port is known only after listen() when the config asks for 0. */
+  address: { port(): number; hostPort(): string; baseUrl(): string; setPort(port: number): void };
+}
+
 /** The composition root: validates the config, opens the store and vault, starts token sources, serves HTTP. */
 export async function createStation(input: StationConfigInput, ports: StationPorts): Promise<Station> {
-  const config = parseZod(stationConfigSchema, input, 'Invalid station configuration');
+  const core = await openStationCore(parseZod(stationConfigSchema, input, 'Invalid station configuration'), ports);
+  const { identity, providerDecisions } = createIdentity(core);
+  const oidc = createOidc(core);
+  const http = createStationHttp(core);
+  await registerPublicRoutes(http, core);
+  const signing = await registerSigningRoutes(http, core);
+  const stationWindow = await registerWindowRoutes(http, core, signing, identity);
+  await registerIdentityRoutes(http, core, { oidc, identity, providerDecisions });
+  await listenOrUndo(http, core, stationWindow);
+  await stationWindow.listening(core.address.baseUrl());
+  return stationHandle(core, { http, oidc, stationWindow, pending: signing.pendingSignatures });
+}
+
+/** Config, log, clock, trust list, store and vault, tokens and the TSA: everything that must open before HTTP. */
+async function openStationCore(config: StationConfig, ports: StationPorts): Promise<StationCore> {
   const logger = ports.logger ?? createLogger(config.logLevel);
   const clock = ports.clock ?? systemClock;
   // Read before anything opens: a bad trust list file stops the start with its own error, nothing to undo.
   const trustedIssuers = await TrustedIssuers.load(config.identity.trustedIssuers);
-
   await ports.keyStore.assertReachable?.();
   const data = await openStationData(config, ports.keyStore, clock);
   const builtInSources = ports.tokenSources
@@ -129,11 +162,38 @@ export async function createStation(input: StationConfigInput, ports: StationPor
         clock,
       });
   const tokens = new TokenRegistry(ports.tokenSources ?? builtInSources?.all ?? []);
+  const tsa = await startTokensThenTsa({ config, ports, logger, clock, data, tokens, builtInSources });
   const prompts = new UiPromptBroker(clock);
-  const userPrompt = ports.userPrompt ?? prompts;
-  const sessions = new UiSessions();
-  // Tokens start before the TSA opens: a configured TSA key lives on one of them.
-  let tsa: TimestampAuthority;
+  let port = config.port;
+  return {
+    config,
+    ports,
+    logger,
+    clock,
+    trustedIssuers,
+    data,
+    tokens,
+    builtInSources,
+    tsa,
+    prompts,
+    userPrompt: ports.userPrompt ?? prompts,
+    sessions: new UiSessions(),
+    version: (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version,
+    timings: { ...DEFAULT_SANDBOX_TIMINGS, ...ports.tuning?.sandboxTimings },
+    address: {
+      port: () => port,
+      hostPort: () => `${config.host}:${port}`,
+      baseUrl: () => `http://${config.host}:${port}`,
+      setPort: (listening) => (port = listening),
+    },
+  };
+}
+
+/** Tokens start before the TSA opens: a configured TSA key lives on one of them. A failure closes what opened. */
+async function startTokensThenTsa(
+  parts: Pick<StationCore, 'config' | 'ports' | 'logger' | 'clock' | 'data' | 'tokens' | 'builtInSources'>,
+): Promise<TimestampAuthority> {
+  const { config, ports, logger, clock, data, tokens, builtInSources } = parts;
   let configuredSigner: TsaSigner | undefined;
   try {
     await tokens.start();
@@ -141,21 +201,18 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     for (const problem of builtInSources?.pcsc?.problems() ?? []) logger.warn({ code: problem.code }, `${problem.source}: ${problem.message}`);
     if (config.tsa && !ports.tsaSigner) configuredSigner = await openConfiguredTsaSigner({ config: config.tsa.token, source: builtInSources?.pkcs11 ?? tokens });
     const signer = ports.tsaSigner ?? configuredSigner;
-    tsa = await TimestampAuthority.open({ database: data.database, vault: data.vault, clock, ...(signer ? { signer } : {}) });
+    return await TimestampAuthority.open({ database: data.database, vault: data.vault, clock, ...(signer ? { signer } : {}) });
   } catch (error) {
     await configuredSigner?.close?.().catch(() => undefined);
     await tokens.stop();
     await data.close();
     throw error;
   }
+}
 
-  let port = config.port;
-  const hostPort = (): string => `${config.host}:${port}`;
-  const baseUrl = (): string => `http://${hostPort()}`;
-  const isUiSession = (request: FastifyRequest): boolean => sessions.isValid(readBearerCredential(request.headers.authorization));
-  const version = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-
-  const timings = { ...DEFAULT_SANDBOX_TIMINGS, ...ports.tuning?.sandboxTimings };
+/** Every identification method: the local card or token, ID cards, Web eID and the sandbox simulators. */
+function createIdentity(core: StationCore): { identity: IdentityService; providerDecisions: ProviderDecisions } {
+  const { config, data, tokens, userPrompt, clock, trustedIssuers, timings } = core;
   const providerDecisions = new ProviderDecisions();
   const cardLoginDeps = { tokens: () => tokens.tokens(), userPrompt, clock, mode: () => config.mode, trustedIssuers };
   const identity = new IdentityService({
@@ -171,8 +228,12 @@ export async function createStation(input: StationConfigInput, ports: StationPor
       ...APP_LOGIN_METHODS.map((code) => appLoginSimulator(code, timings)),
     ],
   });
-  const oidc = new OidcService({
-    issuer: baseUrl,
+  return { identity, providerDecisions };
+}
+
+function createOidc({ address, data, clock, logger, ports }: StationCore): OidcService {
+  return new OidcService({
+    issuer: address.baseUrl,
     database: data.database,
     vault: data.vault,
     clients: data.clients,
@@ -180,14 +241,22 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     logger,
     ...(ports.tuning?.oidcLifetimes ? { lifetimes: ports.tuning.oidcLifetimes } : {}),
   });
+}
 
-  const http = createHttpServer({
+/** The HTTP server with its guards (Host, Origin, UI session), before any route. */
+function createStationHttp({ logger, address, config, sessions, data }: StationCore): FastifyInstance {
+  const isUiSession = (request: FastifyRequest): boolean => sessions.isValid(readBearerCredential(request.headers.authorization));
+  return createHttpServer({
     logger,
-    allowedHosts: () => new Set([hostPort(), `localhost:${port}`]),
+    allowedHosts: () => new Set([address.hostPort(), `localhost:${address.port()}`]),
     isUiSession,
-    stationOrigin: baseUrl,
+    stationOrigin: address.baseUrl,
     clients: data.clients,
   });
+}
+
+/** The home page, OpenAPI (built from the routes registered after this one), the guides, health. */
+async function registerPublicRoutes(http: FastifyInstance, { config, version }: StationCore): Promise<void> {
   const registeredRoutes: RegisteredRoute[] = [];
   http.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url });
@@ -198,6 +267,16 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await http.register(openApiRoutes({ version, routes: registeredRoutes }));
   await http.register(docsRoutes(docsDir, docs));
   await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
+}
+
+interface SigningParts {
+  pendingSignatures: PendingSignatures;
+  timestampClient: EmbeddedTimestampClient;
+}
+
+/** Signing sessions, the browser-facing signing methods (hash-based and sandbox), the TSA, the iframe helper. */
+async function registerSigningRoutes(http: FastifyInstance, core: StationCore): Promise<SigningParts> {
+  const { config, data, tsa, clock, userPrompt, trustedIssuers, timings, logger, address, tokens } = core;
   const pendingSignatures = new PendingSignatures();
   await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
   const timestampClient = new EmbeddedTimestampClient(tsa);
@@ -210,19 +289,24 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     clock,
     timestampClient,
     issuers: trustedIssuers.certificates,
-    stationOrigin: baseUrl,
+    stationOrigin: address.baseUrl,
   });
-  const sandbox = sandboxSigning({ service: hashSigning, clock, timings, mode: () => config.mode, logger, clients: data.clients, baseUrl });
+  const sandbox = sandboxSigning({ service: hashSigning, clock, timings, mode: () => config.mode, logger, clients: data.clients, baseUrl: address.baseUrl });
   await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning), ...sandbox.methods])), { prefix: '/api/signatures' });
   await http.register(sandbox.routes, { prefix: '/sandbox' });
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   const frameTickets = new FrameTickets();
   const iframeHelper = new IframeHelperService({ tickets: frameTickets, tokens: () => tokens.tokens(), onTokensChange: (listener) => tokens.onChange(listener), pending: pendingSignatures, userPrompt });
   await http.register(iframeHelperRoutes({ clients: data.clients, sessions: data.sessions, tickets: frameTickets, service: iframeHelper }), { prefix: '/web-element' });
+  return { pendingSignatures, timestampClient };
+}
+
+/** The station UI: its page, the browser client files, UI sessions, the window's pushed state and desk, admin. */
+async function registerWindowRoutes(http: FastifyInstance, core: StationCore, signing: SigningParts, identity: IdentityService): Promise<StationWindow> {
+  const { config, data, tokens, builtInSources, prompts, userPrompt, sessions, version, address, ports, tsa } = core;
   await http.register(uiRoutes(), { prefix: '/ui' });
   await http.register(clientRoutes({ clients: data.clients }), { prefix: '/client' });
   await http.register(uiSessionRoutes(sessions), { prefix: '/admin/api' });
-  const uiUrl = (): string => `${baseUrl()}/ui/#launch=${sessions.issueLaunchToken()}`;
   const stationWindow = await installStationWindow({
     http,
     data,
@@ -231,11 +315,11 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     builtInSources,
     prompts,
     userPrompt,
-    pending: pendingSignatures,
-    timestampClient,
+    pending: signing.pendingSignatures,
+    timestampClient: signing.timestampClient,
     identity,
-    uiUrl,
-    station: () => ({ name: STATION_NAME, version, mode: config.mode, baseUrl: baseUrl(), dataDir: config.dataDir, keyStore: ports.keyStore.description }),
+    uiUrl: () => uiUrlOf(core),
+    station: () => ({ name: STATION_NAME, version, mode: config.mode, baseUrl: address.baseUrl(), dataDir: config.dataDir, keyStore: ports.keyStore.description }),
   });
   await http.register(
     adminRoutes({
@@ -250,14 +334,25 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   if (builtInSources) {
     await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, userPrompt }), { prefix: '/admin/api' });
   }
+  return stationWindow;
+}
 
+/** OpenID Connect, the identity API, the browser clients' readCard, simulated providers, the integrator side. */
+async function registerIdentityRoutes(
+  http: FastifyInstance,
+  { config, data, address }: StationCore,
+  { oidc, identity, providerDecisions }: { oidc: OidcService; identity: IdentityService; providerDecisions: ProviderDecisions },
+): Promise<void> {
   await http.register(oidcRoutes({ oidc, identity, mode: () => config.mode }));
   await http.register(identityRoutes({ identity, clients: data.clients }), { prefix: '/api' });
   await http.register(readCardRoutes({ identity }), { prefix: '/api' });
   await http.register(redirectProviderRoutes({ identity, decisions: providerDecisions, clients: data.clients }), { prefix: '/oauth' });
-  const forwarder = new IdentityForwarder({ remoteBaseUrl: config.remoteServiceUrl, embedded: () => ({ app: http, host: hostPort() }) });
+  const forwarder = new IdentityForwarder({ remoteBaseUrl: config.remoteServiceUrl, embedded: () => ({ app: http, host: address.hostPort() }) });
   await http.register(integratorRoutes({ clients: data.clients, forwarder }), { prefix: '/integrator' });
+}
 
+/** Listens on the configured address; on failure closes everything opened so far and says why in words. */
+async function listenOrUndo(http: FastifyInstance, { config, tokens, tsa, data, address }: StationCore, stationWindow: StationWindow): Promise<void> {
   try {
     await http.listen({ host: config.host, port: config.port });
   } catch (error) {
@@ -265,19 +360,29 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     await data.close();
     throw listenError(error, config);
   }
-  const address = http.server.address();
-  if (address && typeof address === 'object') port = address.port;
-  await stationWindow.listening(baseUrl());
+  const listening = http.server.address();
+  if (listening && typeof listening === 'object') address.setPort(listening.port);
+}
+
+function uiUrlOf({ address, sessions }: StationCore): string {
+  return `${address.baseUrl()}/ui/#launch=${sessions.issueLaunchToken()}`;
+}
+
+/** The running station as its host sees it; sweeps expired signing sessions until it closes. */
+function stationHandle(
+  core: StationCore,
+  { http, oidc, stationWindow, pending }: { http: FastifyInstance; oidc: OidcService; stationWindow: StationWindow; pending: PendingSignatures },
+): Station {
+  const { config, data, tokens, tsa, prompts, userPrompt, clock, logger, sessions, address } = core;
   const sweep = (): void => {
     data.sessions.sweep().catch((error: unknown) => logger.error({ err: error }, 'sweeping expired signing sessions failed'));
   };
   sweep();
   const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
-
   let closing: Promise<void> | undefined;
   return {
     config,
-    baseUrl: baseUrl(),
+    baseUrl: address.baseUrl(),
     data,
     tokens,
     tsa,
@@ -288,14 +393,14 @@ export async function createStation(input: StationConfigInput, ports: StationPor
     logger,
     oidc,
     window: stationWindow,
-    uiUrl,
+    uiUrl: () => uiUrlOf(core),
     issueUiCredential: () => sessions.issueCredential(),
     close: () =>
       (closing ??= (async () => {
         clearInterval(sweeper);
         await stationWindow.close();
         await http.close();
-        await pendingSignatures.clear();
+        await pending.clear();
         await tokens.stop();
         await tsa.close();
         await data.close();

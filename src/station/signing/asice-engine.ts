@@ -195,6 +195,17 @@ export class AsiceEngine {
   }
 
   static async finish(state: AsiceSigningState, value: Uint8Array, options: FinishOptions): Promise<void> {
+    const signatureXml = await AsiceEngine.#finishedSignatureXml(state, value, options);
+    const { zip, digests, reader } = await AsiceEngine.#containerZip(state, signatureXml, options);
+    try {
+      await AsiceEngine.#writeContainer(zip, state, digests, options);
+    } finally {
+      reader?.close();
+    }
+  }
+
+  /** The signature value checked and set, then the unsigned properties the baseline asks for (timestamp, LT, LTA). */
+  static async #finishedSignatureXml(state: AsiceSigningState, value: Uint8Array, options: FinishOptions): Promise<Buffer> {
     const plan = baselinePlan(options);
     const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
     const signatureValue = signer.rawSignatureValue(value);
@@ -211,8 +222,19 @@ export class AsiceEngine {
     const material = plan.longTerm ? await AsiceEngine.#validationMaterial(signer.der, state, timestampToken) : undefined;
     XadesBaselineSignature.addUnsignedProperties(doc, timestampToken, material);
     if (plan.archiveTimestamp) await AsiceEngine.#addArchiveTimestamp(doc, state, plan.timestampClient!);
-    const signatureXml = Buffer.from(XadesBaselineSignature.serialise(doc), 'utf8');
+    return Buffer.from(XadesBaselineSignature.serialise(doc), 'utf8');
+  }
 
+  /**
+   * The container's entries as streams: the existing container's (co-signing) or mimetype, the data files and the
+   * manifest (a new one), then the signature. Data files are hashed on the way so that a file changed since
+   * prepare is caught before the output is committed.
+   */
+  static async #containerZip(
+    state: AsiceSigningState,
+    signatureXml: Buffer,
+    options: FinishOptions,
+  ): Promise<{ zip: yazl.ZipFile; digests: Map<string, ReturnType<typeof hashing>>; reader: AsiceContainerReader | undefined }> {
     const zip = new yazl.ZipFile();
     const entryOptions = { forceDosTimestamp: true } as const;
     const digests = new Map<string, ReturnType<typeof hashing>>();
@@ -246,7 +268,11 @@ export class AsiceEngine {
     }
     zip.addBuffer(signatureXml, state.signatureName, entryOptions);
     zip.end();
+    return { zip, digests, reader };
+  }
 
+  /** Streams the container into an atomic output, committed only when every data file still has its digest. */
+  static async #writeContainer(zip: yazl.ZipFile, state: AsiceSigningState, digests: Map<string, ReturnType<typeof hashing>>, options: FinishOptions): Promise<void> {
     const output = await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false, ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) });
     try {
       for await (const chunk of zip.outputStream) await output.write(chunk as Buffer);
@@ -257,8 +283,6 @@ export class AsiceEngine {
     } catch (error) {
       await output.abort();
       throw error;
-    } finally {
-      reader?.close();
     }
   }
 }

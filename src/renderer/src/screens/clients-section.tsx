@@ -37,32 +37,7 @@ export function ClientsSection({ clients }: { clients: ClientRegistration[] }): 
       {clients.length === 0 ? (
         <p className="muted">{t('clients.none')}</p>
       ) : (
-        <table className="table" aria-label={t('clients.heading')}>
-          <thead>
-            <tr>
-              <th>{t('clients.id')}</th>
-              <th>{t('clients.allowedOrigins')}</th>
-              <th>{t('clients.allowedIps')}</th>
-              <th>{t('clients.redirectUris')}</th>
-              <th>{t('clients.secret')}</th>
-              <td />
-            </tr>
-          </thead>
-          <tbody>
-            {clients.map((client) => (
-              <tr key={client.clientId}>
-                <td>{client.clientId}</td>
-                <td>{client.allowedOrigins.join(', ') || t('common.none')}</td>
-                <td>{client.allowedIps.join(', ') || t('common.none')}</td>
-                <td>{client.redirectUris.join(', ') || t('common.none')}</td>
-                <td>{client.hasSecret ? t('clients.secretSet') : t('clients.secretNone')}</td>
-                <td>
-                  <RemoveButton name={client.clientId} onRemove={() => stationApi.removeClient(client.clientId).catch((reason: unknown) => setError(messageOf(reason)))} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ClientsTable clients={clients} onError={setError} />
       )}
       <form className="form" onSubmit={(event) => void add(event)} aria-label={t('clients.add')}>
         <label>
@@ -84,5 +59,37 @@ export function ClientsSection({ clients }: { clients: ClientRegistration[] }): 
       <p className="muted">{t('clients.secretHint')}</p>
       <ErrorAlert message={error} />
     </section>
+  );
+}
+
+function ClientsTable({ clients, onError }: { clients: ClientRegistration[]; onError(message: string): void }): JSX.Element {
+  const { t } = useI18n();
+  return (
+    <table className="table" aria-label={t('clients.heading')}>
+      <thead>
+        <tr>
+          <th>{t('clients.id')}</th>
+          <th>{t('clients.allowedOrigins')}</th>
+          <th>{t('clients.allowedIps')}</th>
+          <th>{t('clients.redirectUris')}</th>
+          <th>{t('clients.secret')}</th>
+          <td />
+        </tr>
+      </thead>
+      <tbody>
+        {clients.map((client) => (
+          <tr key={client.clientId}>
+            <td>{client.clientId}</td>
+            <td>{client.allowedOrigins.join(', ') || t('common.none')}</td>
+            <td>{client.allowedIps.join(', ') || t('common.none')}</td>
+            <td>{client.redirectUris.join(', ') || t('common.none')}</td>
+            <td>{client.hasSecret ? t('clients.secretSet') : t('clients.secretNone')}</td>
+            <td>
+              <RemoveButton name={client.clientId} onRemove={() => stationApi.removeClient(client.clientId).catch((reason: unknown) => onError(messageOf(reason)))} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

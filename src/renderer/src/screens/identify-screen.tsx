@@ -47,24 +47,7 @@ export function IdentifyScreen({ state }: { state: StationState }): JSX.Element 
             ))}
           </select>
         </label>
-        {method?.inputs.includes('idcode') && (
-          <>
-            <label className="field">
-              {t('identify.idcode')}
-              <input name="idcode" required autoComplete="off" />
-            </label>
-            <label className="field">
-              {t('identify.country')}
-              <input name="country" maxLength={2} placeholder="EE" />
-            </label>
-          </>
-        )}
-        {method?.inputs.includes('phone') && (
-          <label className="field">
-            {t('identify.phone')}
-            <input name="phone" required type="tel" placeholder="+372…" />
-          </label>
-        )}
+        {method && <MethodInputs method={method} />}
         <div>
           <button type="submit" className="button primary" disabled={busy || !method}>
             {t('identify.submit')}
@@ -72,16 +55,7 @@ export function IdentifyScreen({ state }: { state: StationState }): JSX.Element 
         </div>
       </form>
       {busy && <p className="muted">{t('common.busy')}</p>}
-      {person && (
-        <div className="result" role="status" data-testid="identified">
-          <p>
-            <strong>{t('identify.result', { name: `${person.firstname} ${person.lastname}` })}</strong>
-          </p>
-          <p className="mono">
-            {person.idcode} · {person.country} · {person.current_login_method}
-          </p>
-        </div>
-      )}
+      {person && <IdentifiedPersonCard person={person} />}
       <ErrorAlert message={error ?? loadError} />
       <p className="muted">
         {t('identify.discovery')}:{' '}
@@ -90,5 +64,46 @@ export function IdentifyScreen({ state }: { state: StationState }): JSX.Element 
         </a>
       </p>
     </section>
+  );
+}
+
+/** The fields the chosen method asks for: a personal code (and country), a phone number. */
+function MethodInputs({ method }: { method: DeskIdentifyMethod }): JSX.Element {
+  const { t } = useI18n();
+  return (
+    <>
+      {method.inputs.includes('idcode') && (
+        <>
+          <label className="field">
+            {t('identify.idcode')}
+            <input name="idcode" required autoComplete="off" />
+          </label>
+          <label className="field">
+            {t('identify.country')}
+            <input name="country" maxLength={2} placeholder="EE" />
+          </label>
+        </>
+      )}
+      {method.inputs.includes('phone') && (
+        <label className="field">
+          {t('identify.phone')}
+          <input name="phone" required type="tel" placeholder="+372…" />
+        </label>
+      )}
+    </>
+  );
+}
+
+function IdentifiedPersonCard({ person }: { person: IdentifiedPerson }): JSX.Element {
+  const { t } = useI18n();
+  return (
+    <div className="result" role="status" data-testid="identified">
+      <p>
+        <strong>{t('identify.result', { name: `${person.firstname} ${person.lastname}` })}</strong>
+      </p>
+      <p className="mono">
+        {person.idcode} · {person.country} · {person.current_login_method}
+      </p>
+    </div>
   );
 }

@@ -60,19 +60,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
         <FilePicker multiple label={t('common.chooseFiles')} onFiles={setFiles} />
         <ChosenFiles files={files} single={single} />
         <CertificateChoice choices={choices} />
-        <label className="field">
-          {t('sign.reason')}
-          <input name="reason" maxLength={1000} />
-        </label>
-        <label className="field">
-          {t('sign.baseline')}
-          <select name="baseline" defaultValue="B-T">
-            <option value="B-T">{t('sign.baseline.bt')}</option>
-            <option value="B-B">{t('sign.baseline.bb')}</option>
-            <option value="B-LT">{t('sign.baseline.blt')}</option>
-            <option value="B-LTA">{t('sign.baseline.blta')}</option>
-          </select>
-        </label>
+        <ReasonAndLevel />
         <div>
           <button type="submit" className="button primary" disabled={step !== undefined || files.length === 0 || choices.length === 0}>
             {t('sign.submit')}
@@ -86,6 +74,28 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       {saved && <SavedFile saved={saved} heading={t('sign.done')} />}
       <ErrorAlert message={error} />
     </section>
+  );
+}
+
+/** The signing reason and the baseline level (B-T by default). */
+function ReasonAndLevel(): JSX.Element {
+  const { t } = useI18n();
+  return (
+    <>
+      <label className="field">
+        {t('sign.reason')}
+        <input name="reason" maxLength={1000} />
+      </label>
+      <label className="field">
+        {t('sign.baseline')}
+        <select name="baseline" defaultValue="B-T">
+          <option value="B-T">{t('sign.baseline.bt')}</option>
+          <option value="B-B">{t('sign.baseline.bb')}</option>
+          <option value="B-LT">{t('sign.baseline.blt')}</option>
+          <option value="B-LTA">{t('sign.baseline.blta')}</option>
+        </select>
+      </label>
+    </>
   );
 }
 

@@ -93,40 +93,47 @@ export class PdfDocumentReader {
   /** Reads one cross-reference section; entries already known (from newer sections) win. */
   private async readSection(offset: number): Promise<{ trailer: PdfDict; isStream: boolean }> {
     const probe = (await this.read(offset, 16)).toString('latin1');
-    if (probe.startsWith('xref')) {
-      let length = 64 * 1024;
-      for (;;) {
-        const text = (await this.read(offset, length)).toString('latin1');
-        const t = text.indexOf('trailer');
-        const end = t >= 0 ? text.indexOf('>>', t) : -1;
-        if (end < 0 || !this.closesDictionary(text, t)) {
-          if (offset + length >= this.size) throw new UnsupportedDocumentError('Malformed PDF: cross-reference table without trailer.');
-          length *= 4;
-          continue;
-        }
-        const tokens = text.slice(4, t).trim().split(/\s+/);
-        for (let i = 0; i + 1 < tokens.length; ) {
-          const first = Number(tokens[i]);
-          const count = Number(tokens[i + 1]);
-          i += 2;
-          // A subsection header is trusted only as far as the entries it announces are really there.
-          if (!Number.isSafeInteger(first) || first < 0 || !Number.isSafeInteger(count) || count < 0 || i + 3 * count > tokens.length) {
-            throw new UnsupportedDocumentError('Malformed PDF: a cross-reference subsection announces more entries than it holds.');
-          }
-          this.assertObjectCount(first + count);
-          for (let k = 0; k < count; k++, i += 3) {
-            const num = first + k;
-            if (!this.entries.has(num)) {
-              this.entries.set(num, tokens[i + 2] === 'n' ? { kind: 'offset', offset: Number(tokens[i]), gen: Number(tokens[i + 1]) } : { kind: 'free' });
-            }
-          }
-        }
-        const parser = new PdfObjectParser(Buffer.from(text, 'latin1'), t + 'trailer'.length);
-        const trailer = parser.readValue();
-        if (!(trailer instanceof PdfDict)) throw new UnsupportedDocumentError('Malformed PDF: trailer is not a dictionary.');
-        return { trailer, isStream: false };
+    return probe.startsWith('xref') ? { trailer: await this.readXrefTable(offset), isStream: false } : { trailer: await this.readXrefStream(offset), isStream: true };
+  }
+
+  /** A classic `xref` table and its trailer, read in growing windows until the trailer dictionary closes. */
+  private async readXrefTable(offset: number): Promise<PdfDict> {
+    let length = 64 * 1024;
+    for (;;) {
+      const text = (await this.read(offset, length)).toString('latin1');
+      const t = text.indexOf('trailer');
+      const end = t >= 0 ? text.indexOf('>>', t) : -1;
+      if (end < 0 || !this.closesDictionary(text, t)) {
+        if (offset + length >= this.size) throw new UnsupportedDocumentError('Malformed PDF: cross-reference table without trailer.');
+        length *= 4;
+        continue;
       }
+      const tokens = text.slice(4, t).trim().split(/\s+/);
+      for (let i = 0; i + 1 < tokens.length; ) {
+        const first = Number(tokens[i]);
+        const count = Number(tokens[i + 1]);
+        i += 2;
+        // A subsection header is trusted only as far as the entries it announces are really there.
+        if (!Number.isSafeInteger(first) || first < 0 || !Number.isSafeInteger(count) || count < 0 || i + 3 * count > tokens.length) {
+          throw new UnsupportedDocumentError('Malformed PDF: a cross-reference subsection announces more entries than it holds.');
+        }
+        this.assertObjectCount(first + count);
+        for (let k = 0; k < count; k++, i += 3) {
+          const num = first + k;
+          if (!this.entries.has(num)) {
+            this.entries.set(num, tokens[i + 2] === 'n' ? { kind: 'offset', offset: Number(tokens[i]), gen: Number(tokens[i + 1]) } : { kind: 'free' });
+          }
+        }
+      }
+      const parser = new PdfObjectParser(Buffer.from(text, 'latin1'), t + 'trailer'.length);
+      const trailer = parser.readValue();
+      if (!(trailer instanceof PdfDict)) throw new UnsupportedDocumentError('Malformed PDF: trailer is not a dictionary.');
+      return trailer;
     }
+  }
+
+  /** A cross-reference stream (PDF 1.5): its dictionary is the trailer. */
+  private async readXrefStream(offset: number): Promise<PdfDict> {
     const { value, stream } = await this.readObjectAt(offset);
     if (!(value instanceof PdfDict) || !stream || (value.get('Type') as PdfName | undefined)?.name !== 'XRef') {
       throw new UnsupportedDocumentError('Malformed PDF: startxref points to neither a table nor a cross-reference stream.');
@@ -164,7 +171,7 @@ export class PdfDocumentReader {
         this.entries.set(num, type === 1 ? { kind: 'offset', offset: a, gen: b } : type === 2 ? { kind: 'compressed', stream: a, index: b } : { kind: 'free' });
       }
     }
-    return { trailer: value, isStream: true };
+    return value;
   }
 
   private assertObjectCount(highestNumber: number): void {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser/browser.js';
 import { seriousAxeFindings } from '../support/browser/axe-audit.js';
+import { screenshotPath } from '../support/browser/screenshot-path.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../support/pkcs11/pkcs11-softhsm.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
@@ -78,7 +79,7 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     await tabTo(page, 'select[name=certificate]');
     await tabTo(page, 'input[name=reason]');
     await page.keyboard.type('I approve this contract');
-    await page.screenshot({ path: 'docs/screenshots/sign.png', fullPage: true });
+    await page.screenshot({ path: screenshotPath('sign.png'), fullPage: true });
     expect(await seriousAxeFindings(page)).toEqual([]);
     await tabTo(page, 'form[aria-label="Sign documents"] button[type=submit]');
     await page.keyboard.press('Enter');
@@ -173,7 +174,7 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     await page.getByRole('button', { name: 'Timestamp', exact: true }).last().click();
     const result = page.getByTestId('result');
     await expect.poll(() => result.textContent()).toContain('Timestamped.');
-    await page.screenshot({ path: 'docs/screenshots/timestamp.png', fullPage: true });
+    await page.screenshot({ path: screenshotPath('timestamp.png'), fullPage: true });
     const path = (await page.getByTestId('saved-path').textContent())!;
     const root = join(dir, 'tsa-root.pem');
     await writeFile(root, pem('CERTIFICATE', station.tsa.certificates.at(-1)!));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
@@ -7,13 +7,12 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser/browser.js';
 import { seriousAxeFindings } from '../support/browser/axe-audit.js';
+import { screenshotPath } from '../support/browser/screenshot-path.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { writeMinimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createTestCa, createTestSigner } from '../support/pki/test-pki.js';
 import { PadesEngine } from '../../src/station/signing/pades-engine.js';
 import { softKeySigner } from '../../src/station/signing/soft-key-signer.js';
-
-const SCREENSHOTS = 'docs/screenshots';
 
 describe('station UI in Chromium', () => {
   let station: TestStation;
@@ -37,7 +36,6 @@ describe('station UI in Chromium', () => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, locale: 'en-US' });
     page = await context.newPage();
     await page.goto(station.uiUrl());
-    await mkdir(SCREENSHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -69,7 +67,7 @@ describe('station UI in Chromium', () => {
     const third = await browser.newPage();
     await third.goto(link);
     await expect.poll(() => third.getByTestId('link-problem').textContent()).toContain('already used');
-    await third.screenshot({ path: `${SCREENSHOTS}/used-link.png` });
+    await third.screenshot({ path: screenshotPath('used-link.png') });
     await Promise.all([other.close(), second.close(), third.close()]);
   });
 
@@ -108,7 +106,7 @@ describe('station UI in Chromium', () => {
     expect(row).toContain('ID card');
     expect(row).toContain('https://shop.example');
     expect(row).not.toContain('2.5.4.5');
-    await page.screenshot({ path: `${SCREENSHOTS}/activity.png`, fullPage: true });
+    await page.screenshot({ path: screenshotPath('activity.png'), fullPage: true });
   });
 
   it('lists the PKCS#11 modules it loads and refuses a module that does not load', async () => {
@@ -139,7 +137,7 @@ describe('station UI in Chromium', () => {
     await form.getByRole('button', { name: 'Add client' }).click();
     await expect.poll(() => page.getByRole('region', { name: 'Web clients' }).getByRole('alert').textContent()).toContain('clientId');
 
-    await page.screenshot({ path: `${SCREENSHOTS}/settings.png`, fullPage: true });
+    await page.screenshot({ path: screenshotPath('settings.png'), fullPage: true });
     const row = table.getByRole('row', { name: /^shop/ });
     await row.getByRole('button', { name: 'Remove' }).click();
     await row.getByRole('button', { name: 'Keep' }).click();
@@ -172,7 +170,7 @@ describe('station UI in Chromium', () => {
     const declineClass = await prompt.getByRole('button', { name: 'Decline' }).getAttribute('class');
     expect(signClass).toContain('primary');
     expect(declineClass).toContain('danger');
-    await page.screenshot({ path: `${SCREENSHOTS}/consent.png`, fullPage: true });
+    await page.screenshot({ path: screenshotPath('consent.png'), fullPage: true });
     expect(await seriousAxeFindings(page)).toEqual([]);
     await prompt.getByRole('button', { name: 'Sign' }).click();
     expect(await consent).toBe(true);
@@ -259,7 +257,7 @@ describe('station UI in Chromium', () => {
       expect({ screen, findings: await seriousAxeFindings(page) }).toEqual({ screen, findings: [] });
     }
     await go('Sign');
-    await page.screenshot({ path: `${SCREENSHOTS}/sign-empty.png`, fullPage: true });
-    expect((await stat(`${SCREENSHOTS}/sign-empty.png`)).size).toBeGreaterThan(10_000);
+    await page.screenshot({ path: screenshotPath('sign-empty.png'), fullPage: true });
+    expect((await stat(screenshotPath('sign-empty.png'))).size).toBeGreaterThan(10_000);
   });
 });

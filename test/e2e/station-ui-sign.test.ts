@@ -8,7 +8,8 @@ import { seriousAxeFindings } from '../support/browser/axe-audit.js';
 import { screenshotPath } from '../support/browser/screenshot-path.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../support/pkcs11/pkcs11-softhsm.js';
-import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
+import { minimalPdf, writePagesPdf } from '../support/signing/signing-test-pdfs.js';
+import { textInRegion } from '../support/signing/pdf-region.js';
 import { cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import { extractZip } from '../support/signing/signing-zip-extract.js';
 import { pem } from '../support/pkcs11/pkcs11-nss-database.js';
@@ -21,6 +22,13 @@ async function tabTo(page: Page, matches: string): Promise<void> {
     if (await page.evaluate((selector) => document.activeElement?.matches(selector) ?? false, matches)) return;
   }
   throw new Error(`Tab never reached ${matches}`);
+}
+
+/** The signature box's top-left corner in displayed points, as its label reads it out. */
+function placedAt(label: string | null): { x: number; y: number } {
+  const match = /(\d+) pt from the left, (\d+) pt from the top/.exec(label ?? '');
+  if (!match) throw new Error(`no position in the signature box's label: ${label}`);
+  return { x: Number(match[1]), y: Number(match[2]) };
 }
 
 describe('signing and timestamping from the station window, in Chromium, with a SoftHSM token', () => {
@@ -127,6 +135,60 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/level-signed( \(\d+\))?\.pdf$/);
     const [signature] = embeddedSignatures(await readFile((await page.getByTestId('saved-path').textContent())!));
     expect(cmsParts(signature!.cms).timestampToken).toBeUndefined();
+  });
+
+  it('previews a PDF page by page and signs visibly in the box placed by dragging and the arrow keys, on a turned, cropped second page', async () => {
+    // Page 2 is displayed turned a quarter and cropped off-origin: 712 x 512 pt as a reader shows it.
+    const original = await writePagesPdf(join(dir, 'two-pages.pdf'), [
+      { entries: '/MediaBox [0 0 612 792]', content: 'BT /F1 18 Tf 72 720 Td (First page) Tj ET' },
+      { entries: '/MediaBox [0 0 612 792] /CropBox [50 40 562 752] /Rotate 90', content: 'BT /F1 18 Tf 300 100 Td (Second page) Tj ET' },
+    ]);
+    const bytes = await readFile(original);
+    await page.locator('input[type=file]').first().setInputFiles(original);
+    const preview = page.getByTestId('page-preview');
+    await expect.poll(() => preview.getByRole('img').getAttribute('aria-label')).toBe('Page 1 of 2');
+    await page.getByRole('combobox', { name: /^Page/ }).selectOption('2');
+    await expect.poll(() => preview.getByRole('img').getAttribute('aria-label')).toBe('Page 2 of 2');
+    await page.getByLabel('Visible signature on the page').check();
+    const box = page.getByTestId('signature-box');
+    await expect.poll(() => box.getAttribute('aria-label')).toMatch(/^Signature box on page 2, 18 pt from the left, \d+ pt from the top/);
+    await expect.poll(() => preview.getByRole('img').evaluate((canvas) => canvas.clientHeight)).toBe(Math.round((420 * 512) / 712));
+    expect(await seriousAxeFindings(page)).toEqual([]);
+
+    // Dragged to about (300, 150) pt, then 12 pt right and 36 pt down with the keyboard.
+    const area = (await preview.getByRole('img').boundingBox())!;
+    const grabbed = (await box.boundingBox())!;
+    const scale = area.width / 712;
+    await page.mouse.move(grabbed.x + 4, grabbed.y + 4);
+    await page.mouse.down();
+    await page.mouse.move(area.x + 300 * scale + 4, area.y + 150 * scale + 4, { steps: 8 });
+    await page.mouse.up();
+    const dragged = placedAt(await box.getAttribute('aria-label'));
+    expect(Math.abs(dragged.x - 300)).toBeLessThanOrEqual(3);
+    expect(Math.abs(dragged.y - 150)).toBeLessThanOrEqual(3);
+    await box.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Shift+ArrowDown');
+    const placed = placedAt(await box.getAttribute('aria-label'));
+    expect(placed).toEqual({ x: dragged.x + 12, y: dragged.y + 36 });
+    await page.screenshot({ path: screenshotPath('sign-placement.png'), fullPage: true });
+
+    await page.getByLabel('Reason (optional)').fill('Placed on page two');
+    await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
+    await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
+    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/two-pages-signed( \(\d+\))?\.pdf$/);
+    const path = (await page.getByTestId('saved-path').textContent())!;
+    expect(await readFile(original)).toEqual(bytes);
+    const report = await pdfsig(await createNssDb(join(dir, 'nss-placed'), softhsm.ca.pem), path);
+    expect(report.signatures.map((signature) => signature.valid), report.output).toEqual([true]);
+    // pdftotext crops the page as displayed, from its top-left corner: where the preview measured the box.
+    const inBox = (await textInRegion(path, 2, { x: placed.x, y: placed.y, width: 220, height: 80 })).replace(/\s+/g, ' ');
+    expect(inBox).toContain('Digitally signed by');
+    expect(inBox).toContain('Reason: Placed on page two');
+    const beside = await textInRegion(path, 2, { x: 0, y: 0, width: 712, height: placed.y });
+    expect(beside).not.toContain('Digitally signed by');
+    expect(await textInRegion(path, 1, { x: 0, y: 0, width: 612, height: 792 })).not.toContain('Digitally signed by');
   });
 
   it('puts several files into an ASiC-E container, showing the upload progress; the token stays logged in briefly, so no second PIN', async () => {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { signatureBaselineSchema } from './signature-baseline.js';
+import { visibleSignaturePlacementSchema } from './visible-signature-placement.js';
 import { containerTypeSchema, docIdSchema, plainFileNameSchema } from './signing-session-api.js';
 
 const base64 = z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
@@ -15,8 +16,10 @@ export const deskPrepareRequestSchema = z
     signingReason: z.string().min(1).max(1000).optional(),
     requireSigningReason: z.boolean().optional(),
     baseline: signatureBaselineSchema.optional(),
+    visibleSignature: visibleSignaturePlacementSchema.optional(),
   })
-  .refine((body) => body.containerType !== 'pdf' || body.files.length === 1, { message: 'a pdf container takes exactly one file', path: ['files'] });
+  .refine((body) => body.containerType !== 'pdf' || body.files.length === 1, { message: 'a pdf container takes exactly one file', path: ['files'] })
+  .refine((body) => body.containerType === 'pdf' || body.visibleSignature === undefined, { message: 'a visible signature is placed on a pdf only', path: ['visibleSignature'] });
 export type DeskPrepareRequest = z.input<typeof deskPrepareRequestSchema>;
 
 export const deskPrepareResponseSchema = z.object({ clientId: z.string(), docId: z.string(), expiresAt: z.string() });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { signatureBaselineSchema } from './signature-baseline.js';
 import { clientIdSchema } from './client-registration.js';
+import { visibleSignaturePlacementSchema } from './visible-signature-placement.js';
 
 /** Container kinds the station prepares. Signing reasons apply to pdf and asice only (SERVICE-INTERFACE 4.2). */
 export const containerTypeSchema = z.enum(['pdf', 'asice']);
@@ -43,6 +44,12 @@ export const prepareFilesRequestSchema = z
     require_signing_reason: z.boolean().optional(),
     /** ETSI baseline level of the signature (default B-T); B-LT and B-LTA embed revocation data. */
     baseline: signatureBaselineSchema.optional(),
+    /** PDF only (a station extension, like baseline): draw the signature visibly, on this page in this box. */
+    visible_signature: visibleSignaturePlacementSchema.optional(),
+  })
+  .refine((body) => body.container_type === 'pdf' || body.visible_signature === undefined, {
+    message: 'a visible signature is placed on a pdf only',
+    path: ['visible_signature'],
   })
   .refine((body) => body.require_signing_reason !== true || body.signing_reason !== undefined, {
     message: 'require_signing_reason needs a signing_reason',

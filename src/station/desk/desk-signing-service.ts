@@ -46,6 +46,7 @@ export class DeskSigningService {
       ...(request.signingReason === undefined ? {} : { signing_reason: request.signingReason }),
       ...(request.requireSigningReason === undefined ? {} : { require_signing_reason: request.requireSigningReason }),
       ...(request.baseline === undefined ? {} : { baseline: request.baseline }),
+      ...(request.visibleSignature === undefined ? {} : { visible_signature: request.visibleSignature }),
     });
     if (isExistingContainer(request)) await this.#deps.sessions.adoptContainer(session);
     return { clientId: DESK_CLIENT_ID, docId: session.docId, expiresAt: session.expiresAt };

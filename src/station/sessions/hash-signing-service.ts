@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
 import type { SignatureEngine } from '../signing/signature-engine.js';
+import type { PrepareOptions } from '../signing/signing-options.js';
 import { loadSignatureEngine } from './load-signature-engine.js';
 import { summarizeCertificate } from '../pki/certificate-summary.js';
 import type { SigningSession, SigningSessions } from './signing-sessions.js';
@@ -134,7 +135,8 @@ export class HashSigningService {
     const prepared = await (await loadSignatureEngine()).prepare(formatOf(session), this.#engineInput(session), {
       certificate,
       ...(this.#deps.issuers ? { issuers: this.#deps.issuers } : {}),
-      ...(session.signingReason === undefined ? {} : { reason: session.signingReason, visible: session.containerType === 'pdf' }),
+      ...(session.signingReason === undefined ? {} : { reason: session.signingReason }),
+      ...visibleSignatureOptions(session),
       time: this.#deps.clock.now(),
       outputPath: output.absolute,
       outputMode: 0o600,
@@ -203,6 +205,17 @@ export class HashSigningService {
     if (session.containerType === 'pdf') return this.#deps.sessions.pathOf(session, session.files[0]!);
     return session.files.map((file) => ({ path: this.#deps.sessions.pathOf(session, file), name: file.fileName, mediaType: file.mimeType }));
   }
+}
+
+/**
+ * A PDF shows its signature when the signer placed it (on that page, in that box) or when it carries a reason
+ * (SERVICE-INTERFACE 4.2: the consent is shown on the document, where the engine finds room).
+ */
+function visibleSignatureOptions(session: SigningSession): Pick<PrepareOptions, 'visible' | 'page' | 'rect'> {
+  if (session.containerType !== 'pdf') return {};
+  const placed = session.visibleSignature;
+  if (placed) return { visible: true, page: placed.page, rect: { x: placed.x, y: placed.y, width: placed.width, height: placed.height } };
+  return session.signingReason === undefined ? {} : { visible: true };
 }
 
 function signatureValueOf(request: CompleteSigningRequest): Uint8Array {

@@ -3,6 +3,7 @@ import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { SignatureBaseline } from '../../core/schemas/signature-baseline.js';
+import type { VisibleSignaturePlacement } from '../../core/schemas/visible-signature-placement.js';
 import type { ContainerType, PrepareFilesRequest, SigningSessionStatus } from '../../core/schemas/signing-session-api.js';
 import { StationError } from '../../core/errors/station-error.js';
 import type { Database } from '../store/database.js';
@@ -37,6 +38,10 @@ export const signingSessionMigrations: readonly Migration[] = [
     id: 'sessions-002-baseline',
     sql: `ALTER TABLE signing_sessions ADD COLUMN baseline TEXT;`,
   },
+  {
+    id: 'sessions-003-visible-signature',
+    sql: `ALTER TABLE signing_sessions ADD COLUMN visible_signature TEXT;`,
+  },
 ];
 
 export interface StoredFile {
@@ -66,6 +71,8 @@ export interface SigningSession {
   requireSigningReason: boolean;
   /** ETSI baseline level asked for at prepare-files (default B-T). */
   baseline: SignatureBaseline;
+  /** PDF: the page and box the signer chose for a visible signature, if any. */
+  visibleSignature: VisibleSignaturePlacement | undefined;
   round: number;
   reasonAcceptedAt: string | undefined;
   reasonAcceptedRound: number | undefined;
@@ -86,6 +93,7 @@ interface Row {
   signing_reason: string | null;
   require_signing_reason: number;
   baseline: SignatureBaseline | null;
+  visible_signature: string | null;
   round: number;
   reason_accepted_at: string | null;
   reason_accepted_round: number | null;
@@ -133,9 +141,20 @@ export class SigningSessions {
     const createdAt = now.toISOString();
     const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString();
     await this.#database.run(
-      `INSERT INTO signing_sessions (doc_id, client_id, container_type, files, signing_reason, require_signing_reason, baseline, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [docId, request.client_id, request.container_type, JSON.stringify(files), request.signing_reason ?? null, request.require_signing_reason ? 1 : 0, request.baseline ?? null, createdAt, expiresAt],
+      `INSERT INTO signing_sessions (doc_id, client_id, container_type, files, signing_reason, require_signing_reason, baseline, visible_signature, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        docId,
+        request.client_id,
+        request.container_type,
+        JSON.stringify(files),
+        request.signing_reason ?? null,
+        request.require_signing_reason ? 1 : 0,
+        request.baseline ?? null,
+        request.visible_signature ? JSON.stringify(request.visible_signature) : null,
+        createdAt,
+        expiresAt,
+      ],
     );
     return this.get(request.client_id, docId);
   }
@@ -277,6 +296,7 @@ export class SigningSessions {
       signingReason: row.signing_reason ?? undefined,
       requireSigningReason: row.require_signing_reason === 1,
       baseline: row.baseline ?? 'B-T',
+      visibleSignature: row.visible_signature ? (JSON.parse(row.visible_signature) as VisibleSignaturePlacement) : undefined,
       round: row.round,
       reasonAcceptedAt: row.reason_accepted_at ?? undefined,
       reasonAcceptedRound: row.reason_accepted_round ?? undefined,

@@ -86,6 +86,23 @@ describe('signing sessions and signing reasons', () => {
     expect(Object.keys((await invalid.json()).errors)).toEqual(expect.arrayContaining(['container_type', 'files.0.fileName', 'files.0.fileContent']));
   });
 
+  it('takes a visible signature placement for a PDF only, with a page from 1 and a box of positive size', async () => {
+    await prepare({ visible_signature: { page: 2, x: 10, y: 20, width: 220, height: 80 } });
+    const file = { fileName: 'a.txt', mimeType: 'text/plain', fileContent: Buffer.from('a').toString('base64') };
+    const onContainer = await post('/prepare-files-for-signing', { client_id: 'shop', secret: SECRET, container_type: 'asice', files: [file], visible_signature: { page: 1, x: 0, y: 0, width: 220, height: 80 } });
+    expect(onContainer.status).toBe(400);
+    expect((await onContainer.json()).errors).toHaveProperty(['visible_signature']);
+    const badBox = await post('/prepare-files-for-signing', {
+      client_id: 'shop',
+      secret: SECRET,
+      container_type: 'pdf',
+      files: [{ fileName: 'a.pdf', mimeType: 'application/pdf', fileContent: pdf.toString('base64') }],
+      visible_signature: { page: 0, x: -1, y: 0, width: 0, height: 80 },
+    });
+    expect(badBox.status).toBe(400);
+    expect(Object.keys((await badBox.json()).errors)).toEqual(expect.arrayContaining(['visible_signature.page', 'visible_signature.x', 'visible_signature.width']));
+  });
+
   it('accepts the reason only when the typed text is exactly the reason, recording nothing otherwise', async () => {
     const docId = await prepare();
     for (const typed of [REASON.toLowerCase(), `${REASON} `, REASON.slice(0, -1), '']) {

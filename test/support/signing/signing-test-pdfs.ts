@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** A PDF whose object N is `objects[N - 1]`, with a classic xref table (offsets computed exactly); 1 is the catalog. */
-function pdfFromObjects(objects: string[]): Buffer {
+function pdfFromObjects(objects: string[], infoObject = 6): Buffer {
   let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
   const offsets: number[] = [];
   objects.forEach((body, i) => {
@@ -17,7 +17,7 @@ function pdfFromObjects(objects: string[]): Buffer {
   const xref = Buffer.byteLength(out, 'latin1');
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f\r\n`;
   for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n\r\n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] >>\nstartxref\n${xref}\n%%EOF\n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info ${infoObject} 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
 }
 
@@ -75,6 +75,27 @@ export async function writePagePdf(path: string, pageEntries: string, content: s
       '<< /Producer (Signing Station tests) >>',
     ]),
   );
+  return path;
+}
+
+/**
+ * A PDF with one page per entry, each with its own box and rotation entries and content (Helvetica as /F1), for
+ * documents whose pages differ: a preview must show each as a reader does.
+ */
+export async function writePagesPdf(path: string, pages: ReadonlyArray<{ entries: string; content: string }>): Promise<string> {
+  const first = 5;
+  const pageRefs = pages.map((_, index) => `${first + 2 * index} 0 R`).join(' ');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${pageRefs}] /Count ${pages.length} >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Producer (Signing Station tests) >>',
+    ...pages.flatMap((page, index) => [
+      `<< /Type /Page /Parent 2 0 R ${page.entries} /Contents ${first + 2 * index + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
+      `<< /Length ${page.content.length} >>\nstream\n${page.content}\nendstream`,
+    ]),
+  ];
+  await writeFile(path, pdfFromObjects(objects, 4));
   return path;
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent, type JSX } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent, type JSX } from 'react';
 import type { StationState } from '../../../core/schemas/station-state.js';
 import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
@@ -10,6 +10,10 @@ import { ErrorAlert, messageOf } from '../parts/error-alert.js';
 import { commonName } from '../parts/humane-name.js';
 import { signDocuments, type SignStep } from '../signing/sign-flow.js';
 import type { SignatureBaseline } from '../../../core/schemas/signature-baseline.js';
+import type { VisibleSignaturePlacement } from '../../../core/schemas/visible-signature-placement.js';
+
+/** pdf.js comes with the preview, in its own chunk, when a PDF is picked: the window's first paint never waits for it. */
+const PagePlacement = lazy(() => import('../pdf-preview/page-placement.js'));
 
 const BASELINES: readonly SignatureBaseline[] = ['B-B', 'B-T', 'B-LT', 'B-LTA'];
 
@@ -24,6 +28,8 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
   const [sent, setSent] = useState<number>();
   const [saved, setSaved] = useState<DeskSavedFile>();
   const [error, setError] = useState<string>();
+  const [visible, setVisible] = useState(false);
+  const [placement, setPlacement] = useState<VisibleSignaturePlacement>();
   const choices = signingChoices(state);
   const single = files.length === 1 && /\.pdf$/i.test(files[0]!.name);
   const containerType = single ? 'pdf' : 'asice';
@@ -38,7 +44,8 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
     setSaved(undefined);
     setError(undefined);
     try {
-      const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}) } as const;
+      const placed = single && placement ? { placement } : {};
+      const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}), ...placed } as const;
       setSaved(
         await signDocuments(order, (next, fraction) => {
           setStep(next);
@@ -59,6 +66,17 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       <form className="stack" aria-label={t('sign.heading')} onSubmit={(event) => void submit(event)}>
         <FilePicker multiple label={t('common.chooseFiles')} onFiles={setFiles} />
         <ChosenFiles files={files} single={single} />
+        {single && (
+          <>
+            <label className="check">
+              <input type="checkbox" name="visible" checked={visible} onChange={(event) => setVisible(event.currentTarget.checked)} />
+              {t('sign.place.visible')}
+            </label>
+            <Suspense fallback={<p className="muted">{t('sign.preview.loading')}</p>}>
+              <PagePlacement file={files[0]!} visible={visible} onPlacement={setPlacement} />
+            </Suspense>
+          </>
+        )}
         <CertificateChoice choices={choices} />
         <ReasonAndLevel />
         <div>

@@ -1,6 +1,7 @@
 import type { DeskPrepareRequest, DeskPrepareResponse, DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { HashSigningMethod } from '../../../core/schemas/hash-signing-api.js';
 import type { SignatureBaseline } from '../../../core/schemas/signature-baseline.js';
+import type { VisibleSignaturePlacement } from '../../../core/schemas/visible-signature-placement.js';
 import type { TokenDescription } from '../../../core/schemas/token-description.js';
 import { stationApi, stationCall } from '../station-api.js';
 import { readAsBase64 } from './read-as-base64.js';
@@ -17,6 +18,8 @@ export interface SignOrder {
   certificateId: string;
   /** Signed into the document; the user typed it here, so it is also the exact text accepted for the session. */
   reason?: string;
+  /** PDF: draw the signature on this page, in this box (points from the displayed page's bottom-left corner). */
+  placement?: VisibleSignaturePlacement;
 }
 
 /**
@@ -29,7 +32,13 @@ export interface SignOrder {
 export async function signDocuments(order: SignOrder, onStep: (step: SignStep, fraction?: number) => void): Promise<DeskSavedFile> {
   onStep('prepare', 0);
   const files = await Promise.all(order.files.map(async (file) => ({ fileName: file.name, mimeType: file.type || 'application/octet-stream', fileContent: await readAsBase64(file) })));
-  const request: DeskPrepareRequest = { files, containerType: order.containerType, baseline: order.baseline, ...(order.reason ? { signingReason: order.reason, requireSigningReason: true } : {}) };
+  const request: DeskPrepareRequest = {
+    files,
+    containerType: order.containerType,
+    baseline: order.baseline,
+    ...(order.reason ? { signingReason: order.reason, requireSigningReason: true } : {}),
+    ...(order.placement ? { visibleSignature: order.placement } : {}),
+  };
   const { clientId, docId } = await postWithProgress<DeskPrepareResponse>('/admin/api/desk/sessions', request, (fraction) => onStep('prepare', fraction));
   const session = { client_id: clientId, doc_id: docId };
   if (order.reason) await stationCall('/api/signatures/signing-session/reason/accept', { method: 'POST', body: JSON.stringify({ ...session, reason_text: order.reason }) });

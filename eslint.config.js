@@ -5,7 +5,7 @@ import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 // Each layer and the layers it must not import (DESIGN.md: core <- station <- main/cli; core <- client <- iframe;
-// core <- renderer, preload).
+// core <- renderer, preload; and client <- renderer: the window signs through the same browser client as web pages).
 const forbiddenLayers = {
   core: ['station', 'main', 'cli', 'client', 'iframe', 'renderer', 'preload'],
   station: ['main', 'cli', 'client', 'iframe', 'renderer', 'preload'],
@@ -13,7 +13,7 @@ const forbiddenLayers = {
   cli: ['main', 'client', 'iframe', 'renderer', 'preload'],
   client: ['station', 'main', 'cli', 'iframe', 'renderer', 'preload'],
   iframe: ['station', 'main', 'cli', 'renderer', 'preload'],
-  renderer: ['station', 'main', 'cli', 'client', 'iframe', 'preload'],
+  renderer: ['station', 'main', 'cli', 'iframe', 'preload'],
   preload: ['station', 'main', 'cli', 'client', 'iframe', 'renderer'],
 };
 

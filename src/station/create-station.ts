@@ -314,8 +314,6 @@ async function registerWindowRoutes(http: FastifyInstance, core: StationCore, si
     tokens,
     builtInSources,
     prompts,
-    userPrompt,
-    pending: signing.pendingSignatures,
     timestampClient: signing.timestampClient,
     identity,
     uiUrl: () => uiUrlOf(core),

@@ -113,6 +113,9 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const path = (await page.getByTestId('saved-path').textContent())!;
     expect(path).toMatch(/contract-signed( \(\d+\))?\.pdf$/);
     expect(path.startsWith(station.window.outputDir)).toBe(true);
+    // Signed the way a web page signs: the browser client framed the station's iframe helper for the USB-token method.
+    const helper = await page.getByTestId('signing-helper').locator('iframe').getAttribute('src');
+    expect(helper).toMatch(new RegExp(`^${station.baseUrl}/web-element/os-broker/signing-station-desk/certeurope-usb-token-signature\\?doc_id=`));
     expect(await readFile(original)).toEqual(minimalPdf('Contract to sign from the window'));
     const report = await pdfsig(await createNssDb(join(dir, 'nss'), softhsm.ca.pem), path);
     expect(report.signatures.map((signature) => signature.valid), report.output).toEqual([true]);

@@ -25,10 +25,6 @@ export type DeskPrepareRequest = z.input<typeof deskPrepareRequestSchema>;
 export const deskPrepareResponseSchema = z.object({ clientId: z.string(), docId: z.string(), expiresAt: z.string() });
 export type DeskPrepareResponse = z.infer<typeof deskPrepareResponseSchema>;
 
-/** POST /admin/api/desk/sessions/:docId/signature: the chosen token signs the digest the station prepared at start-signing. */
-export const deskSignatureRequestSchema = z.object({ tokenId: z.string().min(1).max(200), certificateId: z.string().min(1).max(200) });
-export type DeskSignatureRequest = z.infer<typeof deskSignatureRequestSchema>;
-export const deskSignatureResponseSchema = z.object({ signatureValue: z.string() });
 
 /** Where the window saved a result: never over an original, a name with its proper extension. */
 export const deskSavedFileSchema = z.object({ path: z.string(), fileName: z.string(), directory: z.string(), sha256: z.string() });

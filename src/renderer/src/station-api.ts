@@ -54,8 +54,6 @@ export const stationApi = {
   removeClient: (clientId: string): Promise<void> => stationCall(`/admin/api/clients/${encodeURIComponent(clientId)}`, { method: 'DELETE' }),
   addModule: (request: Pkcs11ModuleAddRequest): Promise<void> => post('/admin/api/pkcs11/modules', request),
   removeModule: (path: string): Promise<void> => stationCall(`/admin/api/pkcs11/modules?path=${encodeURIComponent(path)}`, { method: 'DELETE' }),
-  deskSignature: (docId: string, tokenId: string, certificateId: string): Promise<{ signatureValue: string }> =>
-    post(`/admin/api/desk/sessions/${encodeURIComponent(docId)}/signature`, { tokenId, certificateId }),
   saveSigned: (docId: string): Promise<DeskSavedFile> => post(`/admin/api/desk/sessions/${encodeURIComponent(docId)}/save`, {}),
   timestamp: (file: DeskTimestampRequest): Promise<DeskSavedFile> => post('/admin/api/desk/timestamp', file),
   verify: (request: VerifyRequest): Promise<DocumentVerification> => post('/admin/api/verify', request),

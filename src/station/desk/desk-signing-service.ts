@@ -1,32 +1,23 @@
 import { extname } from 'node:path';
 import type { DeskPrepareRequest, DeskPrepareResponse, DeskSavedFile } from '../../core/schemas/desk-api.js';
 import { StationError } from '../../core/errors/station-error.js';
-import { NotFoundError } from '../../core/errors/not-found-error.js';
 import type { SigningSessions } from '../sessions/signing-sessions.js';
-import type { PendingSignatures } from '../sessions/pending-signatures.js';
-import type { UserPrompt } from '../ports/user-prompt.js';
-import type { Token } from '../tokens/token.js';
-import { SigningNotStartedError } from '../sessions/signing-not-started-error.js';
 import { ASICE_MEDIA_TYPE } from '../signing/asice/asice-container-reader.js';
-import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
 import { DESK_CLIENT_ID } from '../../core/constants.js';
 import { copyExclusive, saveWithoutOverwriting } from './output-directory.js';
 
 export interface DeskSigningDeps {
   sessions: SigningSessions;
-  pending: Pick<PendingSignatures, 'findByDocument'>;
-  tokens: () => Token[];
-  userPrompt: Pick<UserPrompt, 'askPin'>;
   outputDir: string;
   /** Registers the station's own client at the station's origin (again, should the user have removed it). */
   registerClient: () => Promise<void>;
 }
 
 /**
- * Signing from the station window. The window is a web page of the station's own client: it prepares its files
- * here, then drives start-signing and complete like any page, and in between the chosen token signs the digest
- * the station prepared at start-signing (never one the page sends), with the PIN asked in the station's prompt and
- * asked again after a wrong one. The result is saved beside the user's other results, never over a file.
+ * Signing from the station window, the two steps of it a web page does on its server: the window is a web page of
+ * the station's own client, so it prepares its files here (the UI credential standing in for the client secret),
+ * signs through the browser client and the iframe helper like any page, and then has the signed version saved
+ * beside the user's other results on disk, never over a file, which no browser-facing endpoint does.
  */
 export class DeskSigningService {
   readonly #deps: DeskSigningDeps;
@@ -50,28 +41,6 @@ export class DeskSigningService {
     });
     if (isExistingContainer(request)) await this.#deps.sessions.adoptContainer(session);
     return { clientId: DESK_CLIENT_ID, docId: session.docId, expiresAt: session.expiresAt };
-  }
-
-  async signature(docId: string, tokenId: string, certificateId: string, signal: AbortSignal): Promise<string> {
-    const pending = this.#deps.pending.findByDocument(DESK_CLIENT_ID, docId);
-    if (!pending) throw new SigningNotStartedError();
-    const token = this.#deps.tokens().find((candidate) => candidate.id === tokenId);
-    const certificate = (await token?.listCertificates())?.find((candidate) => candidate.id === certificateId);
-    if (!token || !certificate) throw new NotFoundError('ERR_TOKEN_CERTIFICATE_NOT_FOUND', 'The card or token with this certificate is not connected.');
-    if (Buffer.from(certificate.certificate, 'base64').compare(Buffer.from(pending.certificate)) !== 0) {
-      throw new StationError('ERR_INPUT_INVALID', 'Signing was started with another certificate.', { status: 409 });
-    }
-    const signature = await signWithPinRetries(token, {
-      certificateId,
-      hash: new Uint8Array(Buffer.from(pending.dataToSignDigest, 'hex')),
-      hashAlgorithm: pending.digestAlgorithm,
-      // What the signature format prepared for this certificate (RSA-PSS where its key mandates it).
-      scheme: pending.signatureScheme,
-      purpose: 'sign',
-      signal,
-      pin: (request) => this.#deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: 'Signing Station' }, signal),
-    });
-    return Buffer.from(signature).toString('base64');
   }
 
   /** Copies the session's signed version to the output folder as "<name>-signed.pdf" or "<name>.asice". */

@@ -4,8 +4,6 @@ import type { StationData } from '../open-station-data.js';
 import type { TokenRegistry } from '../tokens/token-registry.js';
 import type { StationTokenSources } from '../tokens/create-station-token-sources.js';
 import type { UiPromptBroker } from '../prompts/ui-prompt-broker.js';
-import type { UserPrompt } from '../ports/user-prompt.js';
-import type { PendingSignatures } from '../sessions/pending-signatures.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
 import { StationStateFeed } from './station-state-feed.js';
 import { eventsRoutes } from '../http/routes/events-routes.js';
@@ -26,8 +24,6 @@ export interface StationWindowDeps {
   tokens: TokenRegistry;
   builtInSources: StationTokenSources | undefined;
   prompts: UiPromptBroker;
-  userPrompt: UserPrompt;
-  pending: PendingSignatures;
   timestampClient: TimestampClient;
   identity: IdentityService;
   station: () => Overview['station'];
@@ -77,9 +73,6 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
   const control = new UiControl(deps.dataDir);
   const signing = new DeskSigningService({
     sessions: deps.data.sessions,
-    pending: deps.pending,
-    tokens: () => deps.tokens.tokens(),
-    userPrompt: deps.userPrompt,
     outputDir,
     registerClient: () => registerDeskClient(deps.data.clients, deps.station().baseUrl),
   });

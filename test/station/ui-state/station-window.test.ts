@@ -52,6 +52,15 @@ const openEvents = (): Promise<StationEvents> => openStationEvents(station.baseU
 
 const pendingOf = (kind: PendingPrompt['kind']) => (state: StationState) => state.prompts.some((prompt) => prompt.kind === kind);
 
+/**
+ * What the window's browser client has the station's iframe helper do after start-signing: the helper page for the
+ * desk client's document, then its call to sign the prepared digest (answered after the PIN prompt).
+ */
+async function helperSignature(docId: string, hexDigest: string): Promise<{ status: number; body: { signatures?: string[]; code?: string } }> {
+  const page = await (await fetch(`${station.baseUrl}/web-element/os-broker/signing-station-desk/certeurope-usb-token-signature?doc_id=${encodeURIComponent(docId)}`)).text();
+  const frame = JSON.parse(/<script[^>]*id="frame-data"[^>]*>([^<]*)<\/script>/.exec(page)![1]!) as { ticket: string };
+  return call('/web-element/api/signature', { ticket: frame.ticket, embeddingOrigin: ui.origin, hexDigest }, { origin: station.baseUrl });
+}
 
 /** A desk document started for signing as the window does it: prepared, start-signing sent, consent given. */
 async function startDeskSignature(events: StationEvents, fileName: string) {
@@ -97,9 +106,9 @@ describe('the station window: pushed state, desk signing, new links', () => {
   it('signs a PDF from the window: overview never waits on the PIN, a wrong PIN asks again in place, the result is saved beside the others', async () => {
     const events = await openEvents();
     try {
-      const { token, certificate, docId, clientId, start } = await startDeskSignature(events, 'contract.pdf');
+      const { docId, clientId, start } = await startDeskSignature(events, 'contract.pdf');
 
-      const signed = call<{ signatureValue: string }>(`/admin/api/desk/sessions/${docId}/signature`, { tokenId: token.id, certificateId: certificate.id });
+      const signed = helperSignature(docId, start.body.hexDigest);
       const firstPin = (await events.next(pendingOf('pin'))).prompts.find((prompt) => prompt.kind === 'pin')!;
       // The token is busy waiting for this PIN: the window's reads answer anyway, with the token as last seen.
       const overview = await call<{ tokens: unknown[] }>('/admin/api/overview');
@@ -114,7 +123,7 @@ describe('the station window: pushed state, desk signing, new links', () => {
       const signature = await signed;
       expect(signature.status).toBe(200);
 
-      const completed = await call('/api/signatures/certeurope-usb-token-signature/complete', { client_id: clientId, doc_id: docId, token: start.body.token, signature_value: signature.body.signatureValue }, { origin: ui.origin });
+      const completed = await call('/api/signatures/certeurope-usb-token-signature/complete', { client_id: clientId, doc_id: docId, token: start.body.token, signature_value: signature.body.signatures![0] }, { origin: ui.origin });
       expect(completed.status).toBe(200);
       const saved = await call<DeskSavedFile>(`/admin/api/desk/sessions/${docId}/save`, {});
       expect(saved.body.fileName).toMatch(/^contract-signed( \(\d+\))?\.pdf$/);
@@ -135,10 +144,10 @@ describe('the station window: pushed state, desk signing, new links', () => {
   it('pushes the token’s low PIN tries after a wrong PIN, as the CLI shows them', async () => {
     const events = await openEvents();
     try {
-      const { token, certificate, docId } = await startDeskSignature(events, 'tries.pdf');
+      const { token, docId, start } = await startDeskSignature(events, 'tries.pdf');
       // The token may still hold the earlier test's login: log it out so this signature asks for the PIN.
       await station.tokens.find(token.id)!.release();
-      const signed = call<{ code: string }>(`/admin/api/desk/sessions/${docId}/signature`, { tokenId: token.id, certificateId: certificate.id });
+      const signed = helperSignature(docId, start.body.hexDigest);
       const pin = (await events.next(pendingOf('pin'))).prompts.find((prompt) => prompt.kind === 'pin')!;
       await call('/admin/api/prompts/' + pin.id, { kind: 'pin', pin: '9999' });
       const again = (await events.next((next) => next.prompts.some((prompt) => prompt.kind === 'pin' && prompt.id !== pin.id))).prompts.find((prompt) => prompt.kind === 'pin')!;

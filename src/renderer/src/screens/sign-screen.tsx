@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type FormEvent, type JSX } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type JSX } from 'react';
 import type { StationState } from '../../../core/schemas/station-state.js';
 import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
@@ -30,6 +30,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
   const [error, setError] = useState<string>();
   const [visible, setVisible] = useState(false);
   const [placement, setPlacement] = useState<VisibleSignaturePlacement>();
+  const helperHolder = useRef<HTMLDivElement>(null);
   const choices = signingChoices(state);
   const single = files.length === 1 && /\.pdf$/i.test(files[0]!.name);
   const containerType = single ? 'pdf' : 'asice';
@@ -47,7 +48,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       const placed = single && placement ? { placement } : {};
       const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}), ...placed } as const;
       setSaved(
-        await signDocuments(order, (next, fraction) => {
+        await signDocuments(order, helperHolder.current!, (next, fraction) => {
           setStep(next);
           setSent(fraction);
         }),
@@ -85,6 +86,8 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
           </button>
         </div>
       </form>
+      {/* The station's iframe helper, which the browser client frames to sign; the station's own prompts say everything it would. */}
+      <div ref={helperHolder} hidden data-testid="signing-helper" />
       <p role="status" aria-live="polite" className="muted">
         {step ? t(`sign.progress.${step}` as MessageKey) : ''}
       </p>

@@ -36,8 +36,6 @@ import {
   deskPrepareRequestSchema,
   deskPrepareResponseSchema,
   deskSavedFileSchema,
-  deskSignatureRequestSchema,
-  deskSignatureResponseSchema,
   deskTimestampRequestSchema,
 } from '../../../core/schemas/desk-api.js';
 
@@ -109,7 +107,6 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'POST /admin/api/launch-link': { summary: 'A new one-time UI link, for `signing-station ui` (control secret from the data directory)', caller: 'anyone local', response: anyJson },
   'POST /admin/api/verify': { summary: 'Verify a signed file (the same as `signing-station verify`)', caller: 'the station UI', request: verifyRequestSchema, response: documentVerificationSchema },
   'POST /admin/api/desk/sessions': { summary: 'Files from the window as a signing session of the station’s own client', caller: 'the station UI', request: deskPrepareRequestSchema, response: deskPrepareResponseSchema },
-  'POST /admin/api/desk/sessions/:docId/signature': { summary: 'Sign the prepared digest with the chosen token certificate', caller: 'the station UI', request: deskSignatureRequestSchema, response: deskSignatureResponseSchema },
   'POST /admin/api/desk/sessions/:docId/save': { summary: 'Save the signed document beside the user’s documents, never over a file', caller: 'the station UI', response: deskSavedFileSchema },
   'GET /admin/api/desk/identify': { summary: 'Identification methods the window can try', caller: 'the station UI', response: deskIdentifyMethodSchema.array() },
   'POST /admin/api/desk/identify': { summary: 'Try an identification method from the window', caller: 'the station UI', request: deskIdentifyRequestSchema, response: anyJson },

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import {
   deskPrepareRequestSchema,
   deskSessionParamsSchema,
-  deskSignatureRequestSchema,
   deskTimestampRequestSchema,
   deskIdentifyRequestSchema,
   type DeskIdentifyMethod,
@@ -10,7 +9,6 @@ import {
   type DeskSavedFile,
 } from '../../../core/schemas/desk-api.js';
 import { parseZod } from '../../validation/parse-zod.js';
-import { requesterGoneSignal } from '../requester-gone-signal.js';
 import type { DeskSigningService } from '../../desk/desk-signing-service.js';
 import type { DeskTimestampService } from '../../desk/desk-timestamp-service.js';
 import type { DeskIdentifyService } from '../../desk/desk-identify-service.js';
@@ -21,8 +19,8 @@ const DESK_BODY_LIMIT = 400 * 1024 * 1024;
 
 /**
  * What the station window does with the user's own documents (mounted under /admin/api, UI credential):
- * prepare files as a signing session of the station's own client, sign its prepared digest with a chosen token,
- * save the signed result, timestamp a file, try an identification method. Each handler parses and hands over; the services decide.
+ * prepare files as a signing session of the station's own client (signed through the browser client, as web pages
+ * sign), save the signed result, timestamp a file, try an identification method. Each handler parses and hands over; the services decide.
  */
 export function deskRoutes(deps: { signing: DeskSigningService; timestamps: DeskTimestampService; identify: DeskIdentifyService }): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
@@ -31,12 +29,6 @@ export function deskRoutes(deps: { signing: DeskSigningService; timestamps: Desk
     app.post('/desk/sessions', { config, bodyLimit: DESK_BODY_LIMIT }, async (request, reply) => {
       const prepared: DeskPrepareResponse = await deps.signing.prepare(parseZod(deskPrepareRequestSchema, request.body, 'Invalid documents'));
       return reply.code(201).send(prepared);
-    });
-
-    app.post('/desk/sessions/:docId/signature', { config }, async (request, reply) => {
-      const { docId } = parseZod(deskSessionParamsSchema, request.params, 'Invalid document id');
-      const { tokenId, certificateId } = parseZod(deskSignatureRequestSchema, request.body, 'Invalid signature request');
-      return { signatureValue: await deps.signing.signature(docId, tokenId, certificateId, requesterGoneSignal(reply)) };
     });
 
     app.post('/desk/sessions/:docId/save', { config }, async (request): Promise<DeskSavedFile> => {

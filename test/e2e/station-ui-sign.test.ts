@@ -247,4 +247,36 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     expect(verified.stdout + verified.stderr).toContain('Verification: OK');
   });
 
+  it('timestamps a file into an ASiC-S container (EN 319 162-1): unzipped, openssl verifies its token over its file; the Verify screen reads it', async () => {
+    const file = join(dir, 'report.txt');
+    await writeFile(file, 'quarterly report\n');
+    await page.getByRole('navigation').getByRole('button', { name: 'Timestamp' }).click();
+    await page.locator('input[type=file]').setInputFiles(file);
+    await page.getByLabel('ASiC-S container with the file and its timestamp (.asics)').check();
+    await page.getByRole('button', { name: 'Timestamp', exact: true }).last().click();
+    await expect.poll(() => page.getByTestId('saved-path').textContent()).toMatch(/report( \(\d+\))?\.asics$/);
+    const path = (await page.getByTestId('saved-path').textContent())!;
+
+    // The first entry is "mimetype", stored (method 0), with no extra field, holding the ASiC-S media type.
+    const zip = await readFile(path);
+    expect([zip.readUInt32LE(0), zip.readUInt16LE(8), zip.readUInt16LE(26), zip.readUInt16LE(28)]).toEqual([0x04034b50, 0, 8, 0]);
+    expect(zip.subarray(30, 38).toString('latin1')).toBe('mimetype');
+    expect(zip.subarray(38, 38 + 31).toString('latin1')).toBe('application/vnd.etsi.asic-s+zip');
+    const unpacked = join(dir, 'asics');
+    expect((await extractZip(path, unpacked)).sort()).toEqual(['META-INF/timestamp.tst', 'mimetype', 'report.txt']);
+    const root = join(dir, 'tsa-root-asics.pem');
+    await writeFile(root, pem('CERTIFICATE', station.tsa.certificates.at(-1)!));
+    const token = await readFile(join(unpacked, 'META-INF/timestamp.tst'));
+    const verified = await opensslTsVerify(await readFile(join(unpacked, 'report.txt')), token, root);
+    expect(verified.stdout + verified.stderr).toContain('Verification: OK');
+    const otherData = await opensslTsVerify(Buffer.from('another report\n'), token, root);
+    expect(otherData.stdout + otherData.stderr).not.toContain('Verification: OK');
+
+    await page.getByRole('navigation').getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('region', { name: 'Verify a signed file' }).getByLabel('Choose files').setInputFiles(path);
+    await page.getByRole('button', { name: 'Verify', exact: true }).last().click();
+    const result = page.getByRole('status', { name: 'Verification result' });
+    await expect.poll(() => result.textContent()).toMatch(/report( \(\d+\))?\.asics: all 1 valid/);
+  });
+
 });

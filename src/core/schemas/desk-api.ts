@@ -30,8 +30,11 @@ export type DeskPrepareResponse = z.infer<typeof deskPrepareResponseSchema>;
 export const deskSavedFileSchema = z.object({ path: z.string(), fileName: z.string(), directory: z.string(), sha256: z.string() });
 export type DeskSavedFile = z.infer<typeof deskSavedFileSchema>;
 
-/** POST /admin/api/desk/timestamp: one file, timestamped by the station's TSA; the RFC 3161 token is saved. */
-export const deskTimestampRequestSchema = deskFileSchema;
+/**
+ * POST /admin/api/desk/timestamp: one file, timestamped by the station's TSA; saved as the RFC 3161 token alone
+ * (`tsr`, the default) or as an ASiC-S container holding the file and its token (`asics`).
+ */
+export const deskTimestampRequestSchema = deskFileSchema.extend({ output: z.enum(['tsr', 'asics']).optional() });
 export type DeskTimestampRequest = z.infer<typeof deskTimestampRequestSchema>;
 
 export const deskSessionParamsSchema = z.object({ docId: docIdSchema });

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
+import { extname } from 'node:path';
 import type { DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
 import { saveWithoutOverwriting, writeExclusive } from './output-directory.js';
+import { asicsTimestampContainer } from '../signing/asics/asics-timestamp-container.js';
 
 /**
- * Timestamps a file from the station window with the station's own TSA, in process: the RFC 3161 token
- * (`<name>.tsr`, DER TimeStampToken over the file's SHA-256) is saved in the output folder, never over a file.
- * `openssl ts -verify -data <file> -in <name>.tsr -token_in` checks it against the TSA chain.
+ * Timestamps a file from the station window with the station's own TSA, in process: the RFC 3161 token (DER
+ * TimeStampToken over the file's SHA-256) is saved in the output folder, never over a file, either alone beside the
+ * file's name (`<name>.tsr`; `openssl ts -verify -data <file> -in <name>.tsr -token_in` checks it) or with the file
+ * in an ASiC-S container (`<stem>.asics`), which carries both and which the verify screen reads.
  */
 export class DeskTimestampService {
   readonly #client: TimestampClient;
@@ -18,9 +21,18 @@ export class DeskTimestampService {
   }
 
   async timestamp(file: DeskTimestampRequest): Promise<DeskSavedFile> {
-    const sha256 = createHash('sha256').update(Buffer.from(file.fileContent, 'base64')).digest();
+    const data = Buffer.from(file.fileContent, 'base64');
+    const sha256 = createHash('sha256').update(data).digest();
     const token = await this.#client.timestamp(new Uint8Array(sha256), 'SHA-256');
-    const path = await saveWithoutOverwriting(this.#outputDir, `${file.fileName}.tsr`, writeExclusive(token));
+    const path =
+      file.output === 'asics'
+        ? await saveWithoutOverwriting(this.#outputDir, `${stemOf(file.fileName)}.asics`, writeExclusive(await asicsTimestampContainer(file.fileName, data, token)))
+        : await saveWithoutOverwriting(this.#outputDir, `${file.fileName}.tsr`, writeExclusive(token));
     return { path, fileName: path.slice(this.#outputDir.length + 1), directory: this.#outputDir, sha256: sha256.toString('hex') };
   }
+}
+
+/** "minutes.txt" → "minutes": the container is named for its one file (a name with no extension keeps all of it). */
+function stemOf(fileName: string): string {
+  return fileName.slice(0, fileName.length - extname(fileName).length) || fileName;
 }

@@ -171,6 +171,9 @@ describe('the station window: pushed state, desk signing, new links', () => {
     expect(verified.stdout + verified.stderr).toContain('Verification: OK');
     const tampered = await opensslTsVerify(Buffer.from('other minutes\n'), await readFile(saved.body.path), root);
     expect(tampered.stdout + tampered.stderr).not.toContain('Verification: OK');
+    const unknown = await call<{ code: string; errors: Record<string, string[]> }>('/admin/api/desk/timestamp', { fileName: 'minutes.txt', mimeType: 'text/plain', fileContent: content.toString('base64'), output: 'zip' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toHaveProperty(['output']);
   });
 
   it('gives the user’s command line a new one-time link through the control file, and nobody else', async () => {

@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type JSX } from 'react';
-import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
+import type { DeskSavedFile, DeskTimestampRequest } from '../../../core/schemas/desk-api.js';
 import { useI18n } from '../i18n/i18n.js';
 import { FilePicker } from '../parts/file-picker.js';
 import { SavedFile } from '../parts/saved-file.js';
@@ -8,7 +8,7 @@ import { useAction } from '../parts/use-action.js';
 import { stationApi } from '../station-api.js';
 import { readAsBase64 } from '../signing/read-as-base64.js';
 
-/** One file timestamped by the station's own TSA; the RFC 3161 token is saved as <name>.tsr. */
+/** One file timestamped by the station's own TSA; the RFC 3161 token saved as <name>.tsr, or with the file in an ASiC-S container. */
 export function TimestampScreen(): JSX.Element {
   const { t } = useI18n();
   const [file, setFile] = useState<File>();
@@ -17,7 +17,8 @@ export function TimestampScreen(): JSX.Element {
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
     if (!file) return;
-    await run(async () => stationApi.timestamp({ fileName: file.name, mimeType: file.type || 'application/octet-stream', fileContent: await readAsBase64(file) }));
+    const output: DeskTimestampRequest['output'] = new FormData(event.currentTarget).get('output') === 'asics' ? 'asics' : 'tsr';
+    await run(async () => stationApi.timestamp({ fileName: file.name, mimeType: file.type || 'application/octet-stream', fileContent: await readAsBase64(file), output }));
   }
 
   return (
@@ -26,6 +27,17 @@ export function TimestampScreen(): JSX.Element {
       <p className="muted">{t('timestamp.intro')}</p>
       <form className="stack" aria-label={t('timestamp.heading')} onSubmit={(event) => void submit(event)}>
         <FilePicker multiple={false} label={t('common.chooseFiles')} onFiles={(files) => setFile(files[0])} />
+        <fieldset className="choices">
+          <legend>{t('timestamp.output')}</legend>
+          <label className="check">
+            <input type="radio" name="output" value="tsr" defaultChecked />
+            {t('timestamp.output.tsr')}
+          </label>
+          <label className="check">
+            <input type="radio" name="output" value="asics" />
+            {t('timestamp.output.asics')}
+          </label>
+        </fieldset>
         <div>
           <button type="submit" className="button primary" disabled={busy || !file}>
             {t('timestamp.submit')}

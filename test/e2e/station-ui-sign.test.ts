@@ -169,7 +169,9 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const dragged = placedAt(await box.getAttribute('aria-label'));
     expect(Math.abs(dragged.x - 300)).toBeLessThanOrEqual(3);
     expect(Math.abs(dragged.y - 150)).toBeLessThanOrEqual(3);
-    await box.focus();
+    // In the tab order after the page chooser: keyboard users reach the box as they reach the fields.
+    await page.getByRole('combobox', { name: /^Page/ }).focus();
+    await tabTo(page, '[data-testid=signature-box]');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Shift+ArrowDown');

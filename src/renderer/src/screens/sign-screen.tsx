@@ -28,7 +28,6 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
   const [sent, setSent] = useState<number>();
   const [saved, setSaved] = useState<DeskSavedFile>();
   const [error, setError] = useState<string>();
-  const [visible, setVisible] = useState(false);
   const [placement, setPlacement] = useState<VisibleSignaturePlacement>();
   const helperHolder = useRef<HTMLDivElement>(null);
   const choices = signingChoices(state);
@@ -67,17 +66,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       <form className="stack" aria-label={t('sign.heading')} onSubmit={(event) => void submit(event)}>
         <FilePicker multiple label={t('common.chooseFiles')} onFiles={setFiles} />
         <ChosenFiles files={files} single={single} />
-        {single && (
-          <>
-            <label className="check">
-              <input type="checkbox" name="visible" checked={visible} onChange={(event) => setVisible(event.currentTarget.checked)} />
-              {t('sign.place.visible')}
-            </label>
-            <Suspense fallback={<p className="muted">{t('sign.preview.loading')}</p>}>
-              <PagePlacement file={files[0]!} visible={visible} onPlacement={setPlacement} />
-            </Suspense>
-          </>
-        )}
+        {single && <PreviewAndPlacement file={files[0]!} onPlacement={setPlacement} />}
         <CertificateChoice choices={choices} />
         <ReasonAndLevel />
         <div>
@@ -95,6 +84,23 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       {saved && <SavedFile saved={saved} heading={t('sign.done')} />}
       <ErrorAlert message={error} />
     </section>
+  );
+}
+
+/** A PDF's page preview, and the switch that puts the visible signature's box on it. */
+function PreviewAndPlacement({ file, onPlacement }: { file: File; onPlacement(placement: VisibleSignaturePlacement | undefined): void }): JSX.Element {
+  const { t } = useI18n();
+  const [visible, setVisible] = useState(false);
+  return (
+    <>
+      <label className="check">
+        <input type="checkbox" name="visible" checked={visible} onChange={(event) => setVisible(event.currentTarget.checked)} />
+        {t('sign.place.visible')}
+      </label>
+      <Suspense fallback={<p className="muted">{t('sign.preview.loading')}</p>}>
+        <PagePlacement file={file} visible={visible} onPlacement={onPlacement} />
+      </Suspense>
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -194,6 +194,21 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const beside = await textInRegion(path, 2, { x: 0, y: 0, width: 712, height: placed.y });
     expect(beside).not.toContain('Digitally signed by');
     expect(await textInRegion(path, 1, { x: 0, y: 0, width: 612, height: 792 })).not.toContain('Digitally signed by');
+  });
+
+  it('a declined consent ends the browser client’s flow with “Not signed”, saves nothing and logs the decline', async () => {
+    const original = join(dir, 'declined.pdf');
+    await writeFile(original, minimalPdf('Not to be signed'));
+    await page.locator('input[type=file]').first().setInputFiles(original);
+    await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
+    await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Decline' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^Not signed: /);
+    expect(await page.getByTestId('result').count()).toBe(0);
+    expect(await readdir(station.window.outputDir)).not.toContainEqual(expect.stringMatching(/^declined/));
+    await page.getByRole('navigation').getByRole('button', { name: 'Activity' }).click();
+    const log = page.getByRole('table', { name: 'Signature log' });
+    await expect.poll(() => log.getByRole('row', { name: /declined\.pdf/ }).first().textContent()).toContain('declined');
+    await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
   });
 
   it('puts several files into an ASiC-E container, showing the upload progress; the token stays logged in briefly, so no second PIN', async () => {

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { webcrypto } from 'node:crypto';
 import pkcs11js from 'pkcs11js';
-import { createTestCa, issueCertificate, type IssueOptions, type IssuedCertificate, type TestCa } from '../pki/test-pki.js';
+import { createPkcs11TokenSource, type CreatePkcs11TokenSourceOptions } from '../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
+import type { Pkcs11TokenSource } from '../../../src/station/tokens/pkcs11/pkcs11-token-source.js';
+import { createTestCa, createTestSigner, issueCertificate, type IssueOptions, type IssuedCertificate, type TestCa } from '../pki/test-pki.js';
 
 const run = promisify(execFile);
 
@@ -25,6 +27,10 @@ export interface SoftHsmKeySpec {
   subject?: string;
   notBefore?: Date;
   notAfter?: Date;
+  /** The CA that issues the certificate; default the SoftHsm's own test CA. */
+  issuer?: TestCa;
+  /** Certify a key that is not on the token: a token that cannot prove possession of its certificate's key. */
+  certifiesAnotherKey?: boolean;
 }
 
 export interface SoftHsmKey extends SoftHsmKeySpec {
@@ -39,6 +45,14 @@ export interface SoftHsm {
   createToken(label: string, pin: string, keys: SoftHsmKeySpec[], options?: { caOnToken?: boolean }): Promise<SoftHsmKey[]>;
   deleteToken(label: string): Promise<void>;
   dispose(): Promise<void>;
+}
+
+/** SoftHSM as the station finds it on a user's machine (known-pkcs11-modules): rescanned by re-initialising. */
+export const SOFTHSM_MODULE_SPEC = { path: SOFTHSM_MODULE, name: 'SoftHSM', kind: 'pkcs11', origin: 'config', rescanByReinitialize: true } as const;
+
+/** The station's PKCS#11 token source over SoftHSM alone. */
+export function softHsmTokenSource(options: Omit<CreatePkcs11TokenSourceOptions, 'includeKnown' | 'modules'> = {}): Pkcs11TokenSource {
+  return createPkcs11TokenSource({ includeKnown: false, modules: [SOFTHSM_MODULE_SPEC], ...options });
 }
 
 const EC_PARAMS: Record<'P-256' | 'P-384', Buffer> = {
@@ -67,9 +81,11 @@ export async function createSoftHsm(): Promise<SoftHsm> {
         const created: SoftHsmKey[] = [];
         for (const spec of keys) {
           const publicKey = generateKeyPair(library, session, spec);
-          const certificate = await issueCertificate(ca, {
+          const certificate = await issueCertificate(spec.issuer ?? ca, {
             subject: spec.subject ?? `CN=${label} ${spec.id} ${spec.usage},O=Signing Station Tests,C=EE`,
-            publicKey: await toCryptoKey(library, session, publicKey, spec.algorithm),
+            publicKey: spec.certifiesAnotherKey
+              ? (await createTestSigner(ca, 'CN=Another key', spec.algorithm, spec.usage)).keys.publicKey
+              : await toCryptoKey(library, session, publicKey, spec.algorithm),
             usage: spec.usage,
             ...(spec.notBefore ? { notBefore: spec.notBefore } : {}),
             ...(spec.notAfter ? { notAfter: spec.notAfter } : {}),

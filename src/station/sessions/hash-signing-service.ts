@@ -16,6 +16,7 @@ import { signerIdentity } from './signer-identity.js';
 import { SignatureDeclinedError } from './signature-declined-error.js';
 import { SigningNotStartedError } from './signing-not-started-error.js';
 import type { SigningRequestContext } from './signing-method.js';
+import type { SignatureScheme } from '../tokens/token.js';
 
 export interface HashSigningDeps {
   sessions: SigningSessions;
@@ -27,6 +28,11 @@ export interface HashSigningDeps {
   timestampClient: TimestampClient;
   /** Candidate issuers (the station's trusted issuers): signatures embed the signer's chain up to its root. */
   issuers?: readonly Uint8Array[];
+  /**
+   * The schemes the station's token holding this certificate allows its key (keySchemesOf): a token that allows
+   * only PSS gets a PSS signature prepared. Absent, or undefined for a certificate, the certificate decides.
+   */
+  keySchemesOf?: (certificate: Uint8Array) => Promise<readonly SignatureScheme[] | undefined>;
   /** The station's own origin: signatures its window asks for are logged as the window's, others as web pages'. */
   stationOrigin?: () => string;
 }
@@ -131,9 +137,11 @@ export class HashSigningService {
 
   async #prepare(session: SigningSession, certificate: Uint8Array, method: string): Promise<{ token: string; prepared: Awaited<ReturnType<typeof SignatureEngine.prepare>> }> {
     const output = this.#deps.sessions.nextSignedPath(session);
+    const keySchemes = await this.#deps.keySchemesOf?.(certificate);
     const prepared = await (await loadSignatureEngine()).prepare(formatOf(session), this.#engineInput(session), {
       certificate,
       ...(this.#deps.issuers ? { issuers: this.#deps.issuers } : {}),
+      ...(keySchemes ? { keySchemes } : {}),
       ...(session.signingReason === undefined ? {} : { reason: session.signingReason, visible: session.containerType === 'pdf' }),
       time: this.#deps.clock.now(),
       outputPath: output.absolute,

@@ -165,6 +165,15 @@ export async function xmlsecVerify(containerRoot: string, signaturePath: string,
 }
 
 /**
+ * XML-DSig core validation by the JDK's javax.xml.crypto (XmlDsigCheck.java): the one independent XML validator here
+ * that knows RSASSA-PSS (xmldsig-more sha256-rsa-MGF1), which xmlsec1 1.2.37 lacks. Prints the SignatureMethod.
+ */
+export async function jdkXmlDsigVerify(containerRoot: string, signaturePath: string): Promise<RunResult> {
+  const classes = await compiledChecker('XmlDsigCheck');
+  return run('java', ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-cp', classes, 'XmlDsigCheck', containerRoot, signaturePath]);
+}
+
+/**
  * What a XAdES ArchiveTimeStamp covers, computed by the JDK's XML stack (XadesArchiveInput.java), and the token
  * itself: check the one against the other with opensslTsVerify.
  */

@@ -71,7 +71,9 @@ export class HashSigningService {
     const session = await this.#deps.sessions.assertMaySign(request.client_id, request.doc_id);
     const certificate = decodeBinary((request.certificate ?? request.base64_certificate)!);
     await this.#askConsent(session, certificate, request.sign_type, context);
-    return this.#begin(session, certificate, request.sign_type);
+    // The key is on one of the station's tokens (a card, USB token or store reached through the iframe helper or
+    // the window): how its token lets it sign shapes the signature prepared.
+    return this.#begin(session, certificate, request.sign_type, await this.#deps.keySchemesOf?.(certificate));
   }
 
   /**
@@ -84,9 +86,9 @@ export class HashSigningService {
     return this.#begin(session, certificate, method);
   }
 
-  async #begin(session: SigningSession, certificate: Uint8Array, method: string): Promise<HashSigningStarted> {
+  async #begin(session: SigningSession, certificate: Uint8Array, method: string, keySchemes?: readonly SignatureScheme[]): Promise<HashSigningStarted> {
     await this.#deps.sessions.markSigningStarted(session.docId);
-    const { token, prepared } = await this.#prepare(session, certificate, method);
+    const { token, prepared } = await this.#prepare(session, certificate, method, keySchemes);
     return {
       token,
       hexDigest: prepared.dataToSignDigest,
@@ -135,9 +137,13 @@ export class HashSigningService {
     throw new SignatureDeclinedError();
   }
 
-  async #prepare(session: SigningSession, certificate: Uint8Array, method: string): Promise<{ token: string; prepared: Awaited<ReturnType<typeof SignatureEngine.prepare>> }> {
+  async #prepare(
+    session: SigningSession,
+    certificate: Uint8Array,
+    method: string,
+    keySchemes: readonly SignatureScheme[] | undefined,
+  ): Promise<{ token: string; prepared: Awaited<ReturnType<typeof SignatureEngine.prepare>> }> {
     const output = this.#deps.sessions.nextSignedPath(session);
-    const keySchemes = await this.#deps.keySchemesOf?.(certificate);
     const prepared = await (await loadSignatureEngine()).prepare(formatOf(session), this.#engineInput(session), {
       certificate,
       ...(this.#deps.issuers ? { issuers: this.#deps.issuers } : {}),

@@ -10,6 +10,9 @@ import { bouncyCastleCheck, cmsSignatureAlgorithm, embeddedSignatures, jdkXmlDsi
 import { minimalPdf, writeMinimalPdf } from '../../support/signing/signing-test-pdfs.js';
 import { extractZip } from '../../support/signing/signing-zip-extract.js';
 import { runCli } from '../../support/station/run-cli.js';
+import { launchChromium } from '../../support/browser/browser.js';
+import { signWithPublishedClient, startIntegrator } from '../../support/browser/iframe-integrator.js';
+import { downloadSigned, prepareDocument } from '../../support/signing/signing-session-client.js';
 import { ScriptedPrompt } from '../../support/station/scripted-prompt.js';
 import { startTestStation, type TestStation } from '../../support/station/test-station.js';
 import { uiHeaders } from '../../support/station/ui-credential.js';
@@ -98,7 +101,7 @@ describe('RSA-PSS where the token mandates it (rsaEncryption certificate, CKA_AL
     await checkAsicePss(out, 'note.txt');
   });
 
-  describe('through the station: start-signing from its window, the token signs what was prepared', () => {
+  describe('through the station: start-signing from its window or a web page, the token signs what was prepared', () => {
     let station: TestStation;
     let ui: { authorization: string; origin: string };
 
@@ -136,6 +139,27 @@ describe('RSA-PSS where the token mandates it (rsaEncryption certificate, CKA_AL
 
     it('PAdES: the station prepares RSASSA-PSS for the token’s key, openssl cms and BouncyCastle accept it', async () => {
       await checkPadesPss(await signFromWindow('pdf', { fileName: 'window.pdf', mimeType: 'application/pdf', content: minimalPdf() }));
+    });
+
+    it('PAdES through the iframe helper, driven by the published browser client in Chromium: RSASSA-PSS again', async () => {
+      const secret = 'shop-api-secret-0123456789';
+      const integrator = await startIntegrator();
+      const browser = await launchChromium();
+      try {
+        await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(secret));
+        const integration = { baseUrl: station.baseUrl, clientId: 'shop', secret };
+        const docId = await prepareDocument(integration);
+        const page = await browser.newPage();
+        await page.goto(`${integrator.origin}/`);
+        const outcome = await signWithPublishedClient(page, { stationUrl: station.baseUrl, clientId: 'shop', docId, module: 'idCardSignature' });
+        expect(outcome, outcome.detail).toMatchObject({ ok: true });
+        const signed = join(dir, 'iframe-signed.pdf');
+        await writeFile(signed, (await downloadSigned(integration, docId)).file);
+        await checkPadesPss(signed);
+      } finally {
+        await browser.close();
+        await integrator.close();
+      }
     });
 
     it('ASiC-E: sha256-rsa-MGF1, valid for the JDK XML-DSig', async () => {

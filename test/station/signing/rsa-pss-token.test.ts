@@ -79,6 +79,9 @@ describe('RSA-PSS where the token mandates it (rsaEncryption certificate, CKA_AL
     expect(pkcs1.stderr).toMatch(/CKR_MECHANISM_INVALID.*ERR_TOKEN_MECHANISM_REFUSED/);
     const pss = await cli(['tokens', 'sign-digest', '--token', LABEL, '--cert', '0d', '--hash', hash, '--scheme', 'pss', '--pin-stdin'], `${PIN}\n`);
     expect(pss.code, pss.stderr).toBe(0);
+    // Without --scheme, sign-digest follows the token as the formats do.
+    const chosen = await cli(['tokens', 'sign-digest', '--token', LABEL, '--cert', '0d', '--hash', hash, '--pin-stdin', '--json'], `${PIN}\n`);
+    expect((JSON.parse(chosen.stdout) as { scheme: string }).scheme, chosen.stderr).toBe('RSA-PSS');
     const listed = await cli(['tokens', 'list', '--json']);
     const tokens = (JSON.parse(listed.stdout) as { tokens: Array<{ label: string; certificates: Array<{ id: string; signatureSchemes?: string[] }> }> }).tokens;
     expect(tokens.find((t) => t.label === LABEL)?.certificates.find((c) => c.id === '0d')?.signatureSchemes).toEqual(['RSA-PSS']);

@@ -18,7 +18,6 @@ export function signatureSchemeFor(certificate: CertificateKey, keySchemes?: rea
   const candidates: SignatureScheme[] = certificate.keyAlgorithm === 'ECDSA' ? ['ECDSA'] : certificate.pssOnly ? ['RSA-PSS'] : ['RSASSA-PKCS1-v1_5', 'RSA-PSS'];
   const scheme = candidates.find((candidate) => keySchemes === undefined || keySchemes.includes(candidate));
   if (scheme) return scheme;
-  throw new UnsupportedSignerError(
-    `The certificate's key signs with ${candidates.join(' or ')}, and its token allows it only ${keySchemes!.join(', ') || 'no mechanism the station can sign a hash with'}.`,
-  );
+  const allowed = keySchemes!.length > 0 ? `only ${keySchemes!.join(', ')}` : 'no mechanism the station can sign a precomputed hash with (CKM_RSA_PKCS, CKM_RSA_PKCS_PSS)';
+  throw new UnsupportedSignerError(`The certificate's key signs with ${candidates.join(' or ')}, and its token allows it ${allowed}.`);
 }

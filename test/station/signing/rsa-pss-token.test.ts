@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pkcs11js from 'pkcs11js';
@@ -31,7 +31,13 @@ let rootPath: string;
 
 beforeAll(async () => {
   softhsm = await createSoftHsm();
-  key = (await softhsm.createToken(LABEL, PIN, [{ id: '0d', algorithm: 'RSA-2048', usage: 'signing', allowedMechanisms: [pkcs11js.CKM_RSA_PKCS_PSS] }]))[0]!;
+  key = (
+    await softhsm.createToken(LABEL, PIN, [
+      { id: '0d', algorithm: 'RSA-2048', usage: 'signing', allowedMechanisms: [pkcs11js.CKM_RSA_PKCS_PSS] },
+      // Allowed only a hash-and-sign mechanism, which would hash the station's precomputed hash again.
+      { id: '0e', algorithm: 'RSA-2048', usage: 'signing', allowedMechanisms: [pkcs11js.CKM_SHA256_RSA_PKCS_PSS] },
+    ])
+  )[0]!;
   dir = await mkdtemp(join(tmpdir(), 'rsa-pss-token-'));
   rootPath = join(dir, 'root.pem');
   await writeFile(rootPath, softhsm.ca.pem);
@@ -93,6 +99,14 @@ describe('RSA-PSS where the token mandates it (rsaEncryption certificate, CKA_AL
     const result = await cli(['sign', input, '--out', out, '--token', LABEL, '--cert', '0d', '--pin-stdin', '--no-timestamp'], `${PIN}\n`);
     expect(result.code, result.stderr).toBe(0);
     await checkPadesPss(out);
+  });
+
+  it('sign --token refuses, before any PIN, a key its token allows no mechanism the station can sign a hash with; nothing is written', async () => {
+    const input = await writeMinimalPdf(join(dir, 'hash-and-sign.pdf'));
+    const out = join(dir, 'hash-and-sign-signed.pdf');
+    const result = await cli(['sign', input, '--out', out, '--token', LABEL, '--cert', '0e', '--no-timestamp']);
+    expect([result.code, result.stderr]).toEqual([1, expect.stringMatching(/RSASSA-PKCS1-v1_5 or RSA-PSS, and its token allows it no mechanism.*ERR_SIGNING_UNSUPPORTED_SIGNER/)]);
+    await expect(stat(out)).rejects.toThrow();
   });
 
   it('sign --token: ASiC-E whose XAdES signs with sha256-rsa-MGF1, valid for the JDK XML-DSig', async () => {

@@ -23,6 +23,8 @@ export interface SoftHsmKeySpec {
   algorithm: 'RSA-2048' | 'P-256' | 'P-384';
   usage: IssueOptions['usage'];
   alwaysAuthenticate?: boolean;
+  /** CKA_ALLOWED_MECHANISMS of both keys (CKM_* numbers): SoftHSM then refuses every other mechanism at C_SignInit. */
+  allowedMechanisms?: number[];
   /** The certificate's subject; default one naming the token, key and usage. */
   subject?: string;
   notBefore?: Date;
@@ -127,9 +129,17 @@ async function withLoggedInSession<T>(label: string, pin: string, work: (library
   }
 }
 
+/** A CK_MECHANISM_TYPE array as the module reads it: CK_ULONGs, 8 bytes little-endian on Linux x86-64. */
+function mechanismArray(mechanisms: number[]): Buffer {
+  const array = Buffer.alloc(8 * mechanisms.length);
+  mechanisms.forEach((mechanism, i) => array.writeBigUInt64LE(BigInt(mechanism), 8 * i));
+  return array;
+}
+
 function generateKeyPair(library: pkcs11js.PKCS11, session: Buffer, spec: SoftHsmKeySpec): Buffer {
   const id = Buffer.from(spec.id, 'hex');
   const rsa = spec.algorithm === 'RSA-2048';
+  const allowed = spec.allowedMechanisms ? [{ type: pkcs11js.CKA_ALLOWED_MECHANISMS, value: mechanismArray(spec.allowedMechanisms) }] : [];
   const keys = library.C_GenerateKeyPair(
     session,
     { mechanism: rsa ? pkcs11js.CKM_RSA_PKCS_KEY_PAIR_GEN : pkcs11js.CKM_EC_KEY_PAIR_GEN },
@@ -137,6 +147,7 @@ function generateKeyPair(library: pkcs11js.PKCS11, session: Buffer, spec: SoftHs
       { type: pkcs11js.CKA_TOKEN, value: true },
       { type: pkcs11js.CKA_ID, value: id },
       { type: pkcs11js.CKA_VERIFY, value: true },
+      ...allowed,
       ...(rsa
         ? [
             { type: pkcs11js.CKA_MODULUS_BITS, value: 2048 },
@@ -152,6 +163,7 @@ function generateKeyPair(library: pkcs11js.PKCS11, session: Buffer, spec: SoftHs
       { type: pkcs11js.CKA_ID, value: id },
       { type: pkcs11js.CKA_LABEL, value: `key-${spec.id}` },
       ...(spec.alwaysAuthenticate ? [{ type: pkcs11js.CKA_ALWAYS_AUTHENTICATE, value: true }] : []),
+      ...allowed,
     ],
   );
   return keys.publicKey;

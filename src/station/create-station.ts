@@ -15,6 +15,7 @@ import type { UserPrompt } from './ports/user-prompt.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import { openStationData, type StationData } from './open-station-data.js';
 import { TokenRegistry } from './tokens/token-registry.js';
+import { keySchemesOf } from './tokens/key-schemes-of.js';
 import type { TokenSource } from './tokens/token.js';
 import { UiPromptBroker } from './prompts/ui-prompt-broker.js';
 import { UiSessions } from './http/ui-sessions.js';
@@ -289,6 +290,7 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
     clock,
     timestampClient,
     issuers: trustedIssuers.certificates,
+    keySchemesOf: (certificate) => keySchemesOf(tokens.tokens(), certificate),
     stationOrigin: address.baseUrl,
   });
   const sandbox = sandboxSigning({ service: hashSigning, clock, timings, mode: () => config.mode, logger, clients: data.clients, baseUrl: address.baseUrl });

@@ -126,6 +126,8 @@ async function main(): Promise<void> {
 
   console.log(`station: ${rate.toFixed(0)} timestamps/s over HTTP, ${CONCURRENCY} concurrent keep-alive connections, ${failures} failures`);
   console.log(`station: ${cores.toFixed(2)} cores used by the server process (event loop + signing thread pool) -> ${perCore.toFixed(0)}/s per CPU-second`);
+  const perRequestUs = (microseconds: number): string => (microseconds / count).toFixed(0);
+  console.log(`station: CPU per timestamp ${perRequestUs(cpuAfter.user - cpuBefore.user)} µs user + ${perRequestUs(cpuAfter.system - cpuBefore.system)} µs system (raw sign: ${(1e6 / signRate).toFixed(0)} µs)`);
   const opensslAfter = await opensslReplyRate(reference, dir, queryPath);
   const opensslRate = (opensslBefore + opensslAfter) / 2;
   console.log(`baseline: openssl ts -reply per request (${OPENSSL_RUNS} runs before, ${OPENSSL_RUNS} after): ${opensslBefore.toFixed(1)}/s, ${opensslAfter.toFixed(1)}/s, mean ${opensslRate.toFixed(1)}/s`);

@@ -200,45 +200,49 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
     await page.close();
   });
 
-  const identify = (client: ClientGlobal, module: string, readCard?: string) =>
-    runModule(pageForClients!, {
-      client,
-      kind: 'identification',
-      module,
-      settings: { ...stationIdentitySettings(station.baseUrl), ...(readCard ? { readCard } : {}) },
-      options: { iframeHolder: true },
+  describe('on one integrator page, through both clients', () => {
+    const identify = (client: ClientGlobal, module: string, readCard?: string) =>
+      runModule(pageForClients, {
+        client,
+        kind: 'identification',
+        module,
+        settings: { ...stationIdentitySettings(station.baseUrl), ...(readCard ? { readCard } : {}) },
+        options: { iframeHolder: true },
+      });
+    let pageForClients: Page;
+    beforeAll(async () => {
+      pageForClients = await browser.newPage();
+      await pageForClients.goto(`${integrator.origin}/`);
     });
-  let pageForClients: Page | undefined;
+    afterAll(() => pageForClients?.close());
 
-  it('identifies the card holder through the station’s own client’s Web eID module', async () => {
-    prompt.pin = '1234';
-    pageForClients = await browser.newPage();
-    await pageForClients.goto(`${integrator.origin}/`);
-    const outcome = await identify('serviceBrowserClient', 'webEid');
-    expect(outcome.calls).toEqual(['started', 'success', 'finished']);
-    expect(outcome.result).toMatchObject({ data: { status: 'OK', idcode: '48010010000', lastname: 'MÄNNIK', current_login_method: 'ee-web-eid-login' } });
-  });
-
-  for (const client of BOTH_CLIENTS) {
-    it(`${client}: ID-card identification (idCard, ee-id-login): readCard gives a token, finish identifies the holder`, async () => {
+    it('identifies the card holder through the station’s own client’s Web eID module', async () => {
       prompt.pin = '1234';
-      const confirmsBefore = prompt.confirms.length;
-      const outcome = await identify(client, 'idCard', `${station.baseUrl}/api/identity/shop/ee-id-login/read-card`);
-      expect(outcome.calls).toEqual(['success', 'finished']);
-      expect(outcome.result).toMatchObject({ data: { status: 'OK', idcode: '48010010000', firstname: 'MARI-LIIS', current_login_method: 'ee-id-login' } });
-      expect(prompt.confirms.slice(confirmsBefore).every((request) => request.requester === integrator.origin)).toBe(true);
+      const outcome = await identify('serviceBrowserClient', 'webEid');
+      expect(outcome.calls).toEqual(['started', 'success', 'finished']);
+      expect(outcome.result).toMatchObject({ data: { status: 'OK', idcode: '48010010000', lastname: 'MÄNNIK', current_login_method: 'ee-web-eid-login' } });
     });
-  }
 
-  it('ID-card identification fails (not as a cancel) when the user declines in the station', async () => {
-    prompt.agree = false;
-    try {
-      const outcome = await identify('serviceBrowserClient', 'idCard');
-      expect(outcome.calls).toEqual(['fail', 'finished']);
-      expect(outcome.error?.isCancel).toBeFalsy();
-    } finally {
-      prompt.agree = true;
-      await pageForClients?.close();
+    for (const client of BOTH_CLIENTS) {
+      it(`${client}: ID-card identification (idCard, ee-id-login): readCard gives a token, finish identifies the holder`, async () => {
+        prompt.pin = '1234';
+        const confirmsBefore = prompt.confirms.length;
+        const outcome = await identify(client, 'idCard', `${station.baseUrl}/api/identity/shop/ee-id-login/read-card`);
+        expect(outcome.calls).toEqual(['success', 'finished']);
+        expect(outcome.result).toMatchObject({ data: { status: 'OK', idcode: '48010010000', firstname: 'MARI-LIIS', current_login_method: 'ee-id-login' } });
+        expect(prompt.confirms.slice(confirmsBefore).every((request) => request.requester === integrator.origin)).toBe(true);
+      });
     }
+
+    it('ID-card identification fails (not as a cancel) when the user declines in the station', async () => {
+      prompt.agree = false;
+      try {
+        const outcome = await identify('serviceBrowserClient', 'idCard');
+        expect(outcome.calls).toEqual(['fail', 'finished']);
+        expect(outcome.error?.isCancel).toBeFalsy();
+      } finally {
+        prompt.agree = true;
+      }
+    });
   });
 });

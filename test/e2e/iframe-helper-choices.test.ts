@@ -7,12 +7,11 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser/browser.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../support/pkcs11/pkcs11-softhsm.js';
+import { createSoftHsm, type SoftHsm, type SoftHsmKey, softHsmTokenSource } from '../support/pkcs11/pkcs11-softhsm.js';
 import { createNssDatabase, type NssDatabase } from '../support/pkcs11/pkcs11-nss-database.js';
 import { downloadSigned, prepareDocument } from '../support/signing/signing-session-client.js';
 import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
-import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import { verifyWebEidAuthToken } from '../../src/station/identity/web-eid-auth-token.js';
 import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';
 
@@ -44,11 +43,7 @@ describe('iframe helper with several keys, a USB token login key and the NSS cer
       { id: '03', algorithm: 'P-256', usage: 'authentication' },
     ]);
     nss = await createNssDatabase(softhsm.ca, 'db-password', [{ name: 'Browser Store Signer', algorithm: 'RSA-2048' }]);
-    const source = createPkcs11TokenSource({
-      includeKnown: false,
-      modules: [{ path: SOFTHSM_MODULE, name: 'SoftHSM', kind: 'pkcs11', origin: 'config', rescanByReinitialize: true }],
-      nssDatabases: [nss.dir],
-    });
+    const source = softHsmTokenSource({ nssDatabases: [nss.dir] });
     station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [source], userPrompt: prompt });
     integrator = await startIntegrator();
     await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));

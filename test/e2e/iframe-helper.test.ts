@@ -6,8 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser/browser.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../support/pkcs11/pkcs11-softhsm.js';
-import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
+import { createSoftHsm, type SoftHsm, softHsmTokenSource } from '../support/pkcs11/pkcs11-softhsm.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
@@ -46,10 +45,7 @@ describe('iframe certificate helper in Chromium', () => {
     dir = await mkdtemp(join(tmpdir(), 'iframe-helper-'));
     softhsm = await createSoftHsm();
     await softhsm.createToken('Signing Token', '1234', [{ id: '01', algorithm: 'RSA-2048', usage: 'signing' }]);
-    const source = createPkcs11TokenSource({
-      includeKnown: false,
-      modules: [{ path: SOFTHSM_MODULE, name: 'SoftHSM', kind: 'pkcs11', origin: 'config', rescanByReinitialize: true }],
-    });
+    const source = softHsmTokenSource();
     station = await startTestStation({}, { tokenSources: [source], userPrompt: prompt });
     integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
     stranger = await startIntegrator();

@@ -7,13 +7,12 @@ import { launchChromium } from '../support/browser/browser.js';
 import { seriousAxeFindings } from '../support/browser/axe-audit.js';
 import { screenshotPath } from '../support/browser/screenshot-path.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../support/pkcs11/pkcs11-softhsm.js';
+import { createSoftHsm, type SoftHsm, softHsmTokenSource } from '../support/pkcs11/pkcs11-softhsm.js';
 import { minimalPdf, writePagesPdf } from '../support/signing/signing-test-pdfs.js';
 import { textInRegion } from '../support/signing/pdf-region.js';
 import { cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import { extractZip } from '../support/signing/signing-zip-extract.js';
 import { pem } from '../support/pkcs11/pkcs11-nss-database.js';
-import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 
 /** Presses Tab (and nothing else) until the focused element is the one `matches` picks; fails after 40 presses. */
 async function tabTo(page: Page, matches: string): Promise<void> {
@@ -42,12 +41,7 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     dir = await mkdtemp(join(tmpdir(), 'ui-sign-'));
     softhsm = await createSoftHsm();
     await softhsm.createToken('Desk Token', '1234', [{ id: '0a', algorithm: 'RSA-2048', usage: 'signing' }]);
-    const source = createPkcs11TokenSource({
-      includeKnown: false,
-      modules: [{ path: SOFTHSM_MODULE, name: 'SoftHSM', kind: 'pkcs11', origin: 'config', rescanByReinitialize: true }],
-      pollIntervalMs: 100,
-      reinitializeIntervalMs: 200,
-    });
+    const source = softHsmTokenSource({ pollIntervalMs: 100, reinitializeIntervalMs: 200 });
     station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [source] });
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' })).newPage();

@@ -18,6 +18,7 @@ import { openSignTimestamping } from './sign-timestamp-client.js';
 import type { ResolvedSigner, SignCommandOptions, SignerContext, SignerResolver } from './signer-resolver.js';
 import { tokenSignerResolver } from './token-signer-resolver.js';
 import { addTokenSourceOptions } from './tokens-sources.js';
+import { visiblePlacementOptions } from './visible-placement-options.js';
 
 /** `--token/--cert` sign with a key on one of the station's tokens, anything else with a `--pkcs12` file. */
 export const defaultSignerResolver: SignerResolver = (options, context) =>
@@ -32,12 +33,14 @@ Timestamped by the station's own TSA unless --tsa URL names another or --no-time
 ${helpExamples(
   'sign contract.pdf --token "My Token"                  # writes contract.signed.pdf',
   'sign report.docx --token "My Token" --reason Approved  # writes report.asice',
+  'sign a.pdf --token T --visible --page 2 --rect 36,36,316,120  # a visible box on page 2',
   'sign a.pdf --token T --cert 0a --pin-stdin --out signed/a.pdf < pin.txt',
   'sign a.pdf --pkcs12 me.p12 --pin-stdin --tsa https://tsa.example/tsr < password.txt',
 )}`;
 
 /** `signing-station sign FILE --token T`: PAdES for PDFs, ASiC-E for anything else (or an ASiC-E to co-sign). */
 export function registerSignCommand(program: Command, resolveSigner: SignerResolver = defaultSignerResolver): void {
+  const placement = visiblePlacementOptions();
   const command = program
     .command('sign')
     .description('sign a file: PAdES B-T for PDF, ASiC-E with XAdES B-T for other files and existing containers')
@@ -49,9 +52,11 @@ export function registerSignCommand(program: Command, resolveSigner: SignerResol
     .option('--pkcs12 <file>', 'PKCS#12 file holding the signing key and certificate')
     .option('--pin-stdin', 'read the token PIN or PKCS#12 password from the first line of stdin instead of asking')
     .option('--reason <text>', 'signing reason, recorded in the signature')
-    .option('--visible', 'PDF: draw a visible signature (signer, time, reason) on the first page')
+    .option('--visible', 'PDF: draw a visible signature (signer, time, reason), by default where the first page has free space')
     .option('--tsa <url>', 'timestamp with this RFC 3161 TSA instead of the station’s own')
     .option('--no-timestamp', 'sign without a timestamp (B-B level)')
+    .addOption(placement.page)
+    .addOption(placement.rect)
     .addOption(new Option('--baseline <level>', 'ETSI baseline: B-B, B-T (default), B-LT (+ certificates and OCSP/CRL data), B-LTA (+ a timestamp over them)').choices(signatureBaselineSchema.options))
     .option('--force', 'replace an existing --out file (never the input)')
     .addHelpText('after', EXAMPLES);
@@ -116,6 +121,8 @@ async function signWithProgress({ file, out, format, options, signer }: SignRun,
       overwrite: options.force ?? false,
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
       visible: options.visible ?? false,
+      ...(options.page !== undefined ? { page: options.page } : {}),
+      ...(options.rect !== undefined ? { rect: options.rect } : {}),
       ...(timestamping.client ? { timestampClient: timestamping.client } : {}),
       baseline: baselineOf(options),
       onProgress: (done, total) => progress.step(signed ? 'writing' : 'hashing', done, total),

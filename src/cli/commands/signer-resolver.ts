@@ -2,6 +2,7 @@ import type { SignatureBaseline } from '../../core/schemas/signature-baseline.js
 import type { StationConfig } from '../../station/config/station-config.js';
 import type { StationData } from '../../station/open-station-data.js';
 import type { SignatureFormat } from '../../station/signing/signature-engine.js';
+import type { ViewerRect } from '../../station/signing/pdf/signature-placement.js';
 import type { DocumentSigner } from '../../station/signing/signing-options.js';
 import type { ProgressReporter } from '../progress/progress-reporter.js';
 import type { StationOptionValues } from '../station-options.js';
@@ -14,6 +15,10 @@ export interface SignCommandOptions extends StationOptionValues, TokenSourceFlag
   pinStdin?: boolean;
   reason?: string;
   visible?: boolean;
+  /** Visible PDF signature: 1-based page. */
+  page?: number;
+  /** Visible PDF signature: the box in viewer-space points (parsed from `--rect x1,y1,x2,y2`). */
+  rect?: ViewerRect;
   tsa?: string;
   timestamp: boolean;
   baseline?: SignatureBaseline;

@@ -52,6 +52,7 @@ async function signerFor(token: Token, certificate: TokenCertificate, pin: CliPi
     method: token.kind,
     certificate: new Uint8Array(Buffer.from(certificate.certificate, 'base64')),
     issuers,
+    ...(certificate.signatureSchemes ? { keySchemes: certificate.signatureSchemes } : {}),
     sign: async (hash, hashAlgorithm, mandated) => {
       if ((await token.pinStatus()).pinpad) {
         context.progress.step('waiting for PIN');

@@ -61,7 +61,7 @@ function registerSignDigest(tokens: Command): void {
       .requiredOption('--cert <id>', 'certificate id (hex CKA_ID), as `tokens list` shows')
       .requiredOption('--hash <hex>', 'the hash to sign, hex (64 digits for sha256)')
       .addOption(new Option('--alg <hash>', 'hash algorithm of --hash').choices(Object.keys(HASH_OPTION_VALUES)).default('sha256'))
-      .addOption(new Option('--scheme <scheme>', 'default: pkcs1 for RSA keys, ecdsa for EC keys').choices(Object.keys(SCHEMES)))
+      .addOption(new Option('--scheme <scheme>', 'default: as documents are signed: pss where the certificate or the token mandates it, else pkcs1 for RSA, ecdsa for EC').choices(Object.keys(SCHEMES)))
       .addOption(new Option('--ecdsa-format <format>', 'ECDSA output: r||s (raw) or DER ECDSA-Sig-Value').choices(['raw', 'der']).default('raw'))
       .option('--pin-stdin', 'read the PIN (or NSS database password) from the first line of stdin instead of asking')
       .option('--json', 'machine-readable output'),

@@ -16,7 +16,14 @@ const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** Codes of a command called wrongly: exit 2. */
-const USAGE_CODES: ReadonlySet<string> = new Set(['ERR_INPUT_INVALID', 'ERR_CONFIG_INVALID', 'ERR_CONFIG_UNREADABLE', 'ERR_SERVER_PORT_FORBIDDEN']);
+const USAGE_CODES: ReadonlySet<string> = new Set([
+  'ERR_INPUT_INVALID',
+  'ERR_CONFIG_INVALID',
+  'ERR_CONFIG_UNREADABLE',
+  'ERR_SERVER_PORT_FORBIDDEN',
+  // `--page` beyond the document, `--rect` outside the visible page or too small for the text.
+  'ERR_SIGNING_INVALID_PLACEMENT',
+]);
 
 /** Plain words for the file-system failures a user causes by naming a wrong path. */
 const FILE_ERRORS: Readonly<Record<string, string>> = {

@@ -1,5 +1,12 @@
 import * as z from 'zod';
 
+/**
+ * How a private key is applied to a hash. RSA PKCS#1 v1.5 wraps the hash in a DigestInfo; PSS uses MGF1 with the
+ * same hash and a salt as long as the hash; ECDSA returns the raw r||s (IEEE P1363) form.
+ */
+export const signatureSchemeSchema = z.enum(['RSASSA-PKCS1-v1_5', 'RSA-PSS', 'ECDSA']);
+export type SignatureScheme = z.infer<typeof signatureSchemeSchema>;
+
 /** A certificate on a card, token or store, as listed to the UI, the CLI and web pages. */
 export const tokenCertificateSchema = z.object({
   /** Stable within the token: hex CKA_ID for PKCS#11, key reference for direct-APDU cards. */
@@ -15,6 +22,11 @@ export const tokenCertificateSchema = z.object({
   keyAlgorithm: z.enum(['RSA', 'EC']),
   /** Named curve for EC keys (P-256, P-384), key size in bits for RSA. */
   keyParameters: z.string(),
+  /**
+   * The schemes the token lets this key sign with, when it allows fewer than its type has (a PKCS#11 key whose
+   * CKA_ALLOWED_MECHANISMS holds only CKM_RSA_PKCS_PSS, a module without CKM_RSA_PKCS); absent, no restriction.
+   */
+  signatureSchemes: z.array(signatureSchemeSchema).optional(),
   valid: z.boolean(),
 });
 export type TokenCertificate = z.infer<typeof tokenCertificateSchema>;

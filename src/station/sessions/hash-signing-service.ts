@@ -17,6 +17,7 @@ import { signerIdentity } from './signer-identity.js';
 import { SignatureDeclinedError } from './signature-declined-error.js';
 import { SigningNotStartedError } from './signing-not-started-error.js';
 import type { SigningRequestContext } from './signing-method.js';
+import type { SignatureScheme } from '../tokens/token.js';
 
 export interface HashSigningDeps {
   sessions: SigningSessions;
@@ -28,6 +29,11 @@ export interface HashSigningDeps {
   timestampClient: TimestampClient;
   /** Candidate issuers (the station's trusted issuers): signatures embed the signer's chain up to its root. */
   issuers?: readonly Uint8Array[];
+  /**
+   * The schemes the station's token holding this certificate allows its key (keySchemesOf): a token that allows
+   * only PSS gets a PSS signature prepared. Absent, or undefined for a certificate, the certificate decides.
+   */
+  keySchemesOf?: (certificate: Uint8Array) => Promise<readonly SignatureScheme[] | undefined>;
   /** The station's own origin: signatures its window asks for are logged as the window's, others as web pages'. */
   stationOrigin?: () => string;
 }
@@ -66,7 +72,9 @@ export class HashSigningService {
     const session = await this.#deps.sessions.assertMaySign(request.client_id, request.doc_id);
     const certificate = decodeBinary((request.certificate ?? request.base64_certificate)!);
     await this.#askConsent(session, certificate, request.sign_type, context);
-    return this.#begin(session, certificate, request.sign_type);
+    // The key is on one of the station's tokens (a card, USB token or store reached through the iframe helper or
+    // the window): how its token lets it sign shapes the signature prepared.
+    return this.#begin(session, certificate, request.sign_type, await this.#deps.keySchemesOf?.(certificate));
   }
 
   /**
@@ -79,9 +87,9 @@ export class HashSigningService {
     return this.#begin(session, certificate, method);
   }
 
-  async #begin(session: SigningSession, certificate: Uint8Array, method: string): Promise<HashSigningStarted> {
+  async #begin(session: SigningSession, certificate: Uint8Array, method: string, keySchemes?: readonly SignatureScheme[]): Promise<HashSigningStarted> {
     await this.#deps.sessions.markSigningStarted(session.docId);
-    const { token, prepared } = await this.#prepare(session, certificate, method);
+    const { token, prepared } = await this.#prepare(session, certificate, method, keySchemes);
     return {
       token,
       hexDigest: prepared.dataToSignDigest,
@@ -130,11 +138,17 @@ export class HashSigningService {
     throw new SignatureDeclinedError();
   }
 
-  async #prepare(session: SigningSession, certificate: Uint8Array, method: string): Promise<{ token: string; prepared: Awaited<ReturnType<typeof SignatureEngine.prepare>> }> {
+  async #prepare(
+    session: SigningSession,
+    certificate: Uint8Array,
+    method: string,
+    keySchemes: readonly SignatureScheme[] | undefined,
+  ): Promise<{ token: string; prepared: Awaited<ReturnType<typeof SignatureEngine.prepare>> }> {
     const output = this.#deps.sessions.nextSignedPath(session);
     const prepared = await (await loadSignatureEngine()).prepare(formatOf(session), this.#engineInput(session), {
       certificate,
       ...(this.#deps.issuers ? { issuers: this.#deps.issuers } : {}),
+      ...(keySchemes ? { keySchemes } : {}),
       ...(session.signingReason === undefined ? {} : { reason: session.signingReason }),
       ...visibleSignatureOptions(session),
       time: this.#deps.clock.now(),

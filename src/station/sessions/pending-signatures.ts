@@ -12,7 +12,7 @@ export interface PendingSignature {
   /** The hex digest handed out to be signed, and its algorithm: the iframe helper signs nothing else. */
   dataToSignDigest: string;
   digestAlgorithm: 'SHA-256' | 'SHA-384' | 'SHA-512';
-  /** How the key must sign it: RSA-PSS when the signer certificate's key is id-RSASSA-PSS. */
+  /** How the key must sign it: RSA-PSS where the certificate or the key's token mandates it. */
   signatureScheme: SignatureScheme;
   /** Where finish writes: the session's next signed version. */
   outputPath: string;

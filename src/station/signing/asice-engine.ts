@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import yazl from 'yazl';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
-import type { HashAlgorithm } from '../tokens/token.js';
+import type { HashAlgorithm, SignatureScheme } from '../tokens/token.js';
 import { ASICE_MEDIA_TYPE, AsiceContainerReader } from './asice/asice-container-reader.js';
 import { mediaTypeOf } from './asice/media-type-of.js';
 import { XadesBaselineSignature } from './asice/xades-baseline-signature.js';
@@ -36,6 +36,8 @@ export interface AsiceSigningState {
   /** Base64 canonical SignedInfo: the signed bytes. */
   signedInfo: string;
   certificate: string;
+  /** The scheme prepare chose for this key (the certificate and its token together): SignedInfo names it. */
+  signatureScheme: SignatureScheme;
   /** Base64 DER issuers embedded in ds:KeyInfo, nearest first (absent in states from before B-LT). */
   chain?: string[];
 }
@@ -100,7 +102,7 @@ export class AsiceEngine {
    */
   static async prepare(input: string | readonly AsiceDataFile[], options: PrepareOptions): Promise<PreparedSignature<AsiceSigningState>> {
     const hashAlgorithm = options.hashAlgorithm ?? 'SHA-256';
-    const signer = new SignerCertificate(options.certificate);
+    const signer = new SignerCertificate(options.certificate, options.keySchemes);
     const containerPath = typeof input === 'string' && (await isAsiceContainer(input)) ? input : undefined;
     const dataFiles: AsiceSigningState['dataFiles'] = [];
     let done = 0;
@@ -164,6 +166,7 @@ export class AsiceEngine {
         xml,
         signedInfo: signedInfo.toString('base64'),
         certificate: Buffer.from(options.certificate).toString('base64'),
+        signatureScheme: signer.signatureScheme,
         chain: chain.map((c) => Buffer.from(c).toString('base64')),
       },
     };
@@ -207,7 +210,7 @@ export class AsiceEngine {
   /** The signature value checked and set, then the unsigned properties the baseline asks for (timestamp, LT, LTA). */
   static async #finishedSignatureXml(state: AsiceSigningState, value: Uint8Array, options: FinishOptions): Promise<Buffer> {
     const plan = baselinePlan(options);
-    const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
+    const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')), [state.signatureScheme]);
     const signatureValue = signer.rawSignatureValue(value);
     if (!signer.verifies(Buffer.from(state.signedInfo, 'base64'), signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
     for (const input of state.containerPath ? [state.containerPath] : state.dataFiles.map((f) => f.path!)) {

@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
-import type { HashAlgorithm } from '../tokens/token.js';
+import type { HashAlgorithm, SignatureScheme } from '../tokens/token.js';
 import { AtomicOutputFile } from '../files/atomic-output-file.js';
 import { commitOutput } from './commit-output.js';
 import { CadesSignature } from './cms/cades-signature.js';
@@ -32,6 +32,8 @@ export interface PadesSigningState {
   /** Base64 DER SET OF signed attributes. */
   signedAttributes: string;
   certificate: string;
+  /** The scheme prepare chose for this key (the certificate and its token together): the CMS names it. */
+  signatureScheme: SignatureScheme;
   chain: string[];
   /**
    * When prepare was given the output path: the copy of the document it hashed, next to the output. Finish appends
@@ -97,7 +99,7 @@ function reservedContentsSize(certificates: readonly Uint8Array[]): number {
 export class PadesEngine {
   static async prepare(documentPath: string, options: PrepareOptions): Promise<PreparedSignature<PadesSigningState>> {
     const hashAlgorithm = options.hashAlgorithm ?? 'SHA-256';
-    const signer = new SignerCertificate(options.certificate);
+    const signer = new SignerCertificate(options.certificate, options.keySchemes);
     const chain = await signerChain(options);
     if (options.outputPath) await checkOutputPath(documentPath, options.outputPath, options.overwrite ?? false);
     // One open file for the structure and the bytes: a file replaced (renamed over) meanwhile cannot mix in.
@@ -154,6 +156,7 @@ export class PadesEngine {
         contentsEnd: update.contentsEnd,
         signedAttributes: Buffer.from(signedAttributes).toString('base64'),
         certificate: Buffer.from(options.certificate).toString('base64'),
+        signatureScheme: signer.signatureScheme,
         chain: chain.map((c) => Buffer.from(c).toString('base64')),
         ...(stagedPath && options.outputPath ? { staged: { path: stagedPath, target: options.outputPath, overwrite: options.overwrite ?? false } } : {}),
       },
@@ -167,7 +170,7 @@ export class PadesEngine {
 
   static async finish(state: PadesSigningState, value: Uint8Array, options: FinishOptions): Promise<void> {
     const plan = baselinePlan(options);
-    const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')));
+    const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')), [state.signatureScheme]);
     const signatureValue = signer.rawSignatureValue(value);
     if (state.staged && options.outputPath !== state.staged.target) throw new TypeError('finish must write to the outputPath given to prepare');
     const signedAttributes = new Uint8Array(Buffer.from(state.signedAttributes, 'base64'));

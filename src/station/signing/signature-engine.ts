@@ -32,13 +32,14 @@ export class SignatureEngine {
     format: SignatureFormat,
     input: string | readonly AsiceDataFile[],
     signer: DocumentSigner,
-    options: Omit<PrepareOptions, 'certificate' | 'chain' | 'issuers'> & FinishOptions,
+    options: Omit<PrepareOptions, 'certificate' | 'chain' | 'issuers' | 'keySchemes'> & FinishOptions,
   ): Promise<void> {
     const prepared = await SignatureEngine.prepare(format, input, {
       ...options,
       certificate: signer.certificate,
       ...(signer.chain ? { chain: signer.chain } : {}),
       ...(signer.issuers ? { issuers: signer.issuers } : {}),
+      ...(signer.keySchemes ? { keySchemes: signer.keySchemes } : {}),
     });
     try {
       const signatureValue = await signer.sign(new Uint8Array(Buffer.from(prepared.dataToSignDigest, 'hex')), prepared.digestAlgorithm, prepared.signatureScheme);

@@ -6,6 +6,7 @@ import { EC_CURVES, type EcCurveInfo, type NamedCurve } from '../pki/ec-curves.j
 import { ecdsaDerToRaw, ecdsaRawToDer } from '../pki/ecdsa-raw-to-der.js';
 import { digestAlgorithms } from './digest-algorithms.js';
 import { UnsupportedSignerError } from './signing-errors.js';
+import { signatureSchemeFor } from './signature-scheme-for.js';
 
 const RSA_OID = '1.2.840.113549.1.1.1';
 /** id-RSASSA-PSS as the key's algorithm: the key may only make PSS signatures (RFC 4055 section 1.2). */
@@ -19,14 +20,15 @@ export class SignerCertificate {
   readonly der: Uint8Array;
   readonly certificate: pkijs.Certificate;
   readonly keyAlgorithm: 'RSA' | 'ECDSA';
-  /** RSA-PSS when the certificate's key is id-RSASSA-PSS, else PKCS#1 v1.5 for RSA and ECDSA for EC. */
+  /** How the key signs: see signatureSchemeFor (RSA-PSS where the certificate or the key's token mandates it). */
   readonly signatureScheme: SignatureScheme;
   /** Byte length of r (and of s) for ECDSA keys; 0 for RSA. */
   readonly ecdsaFieldSize: number;
   readonly #curve: NamedCurve | undefined;
   readonly publicKey: KeyObject;
 
-  constructor(der: Uint8Array) {
+  /** `keySchemes`: the schemes the key's token allows it (TokenCertificate.signatureSchemes); absent, any. */
+  constructor(der: Uint8Array, keySchemes?: readonly SignatureScheme[]) {
     if (!(der instanceof Uint8Array)) throw new TypeError('certificate must be DER bytes');
     this.der = der;
     try {
@@ -38,7 +40,6 @@ export class SignerCertificate {
     const algorithm = spki.algorithm.algorithmId;
     if (algorithm === RSA_OID || algorithm === RSA_PSS_OID) {
       this.keyAlgorithm = 'RSA';
-      this.signatureScheme = algorithm === RSA_PSS_OID ? 'RSA-PSS' : 'RSASSA-PKCS1-v1_5';
       this.ecdsaFieldSize = 0;
       this.#curve = undefined;
     } else if (algorithm === EC_OID) {
@@ -46,12 +47,12 @@ export class SignerCertificate {
       const known = CURVE_BY_OID.get(curve);
       if (!known) throw new UnsupportedSignerError(`Unsupported elliptic curve ${curve || '(none)'}.`);
       this.keyAlgorithm = 'ECDSA';
-      this.signatureScheme = 'ECDSA';
       this.ecdsaFieldSize = known.fieldSize;
       this.#curve = known.name;
     } else {
       throw new UnsupportedSignerError(`Unsupported signer key algorithm ${algorithm}.`);
     }
+    this.signatureScheme = signatureSchemeFor({ keyAlgorithm: this.keyAlgorithm, pssOnly: algorithm === RSA_PSS_OID }, keySchemes);
     this.publicKey = createPublicKey({ key: Buffer.from(spki.toSchema().toBER()), format: 'der', type: 'spki' });
   }
 

@@ -15,6 +15,11 @@ export interface PrepareOptions {
    * embedded is completed from them up to the trust anchor.
    */
   issuers?: readonly Uint8Array[];
+  /**
+   * The schemes the key's token allows it (TokenCertificate.signatureSchemes): with the certificate they decide how
+   * the key signs (signatureSchemeFor), so a token that allows only PSS gets a PSS signature. Absent, no restriction.
+   */
+  keySchemes?: readonly SignatureScheme[];
   /** The signing reason the signer typed/accepted: PDF /Reason, XAdES commitment qualifier. */
   reason?: string;
   /** PDF only: draw a visible signature (signer, time with time zone, reason), upright and inside the visible page. */
@@ -68,6 +73,8 @@ export interface DocumentSigner {
   certificate: Uint8Array;
   chain?: readonly Uint8Array[];
   issuers?: readonly Uint8Array[];
+  /** The schemes the key's token allows it; see PrepareOptions.keySchemes. */
+  keySchemes?: readonly SignatureScheme[];
   sign: HashSigner;
 }
 
@@ -76,7 +83,7 @@ export interface PreparedSignature<State> {
   /** Hex hash the signer signs (PKCS#1 v1.5 DigestInfo / ECDSA input). */
   dataToSignDigest: string;
   digestAlgorithm: HashAlgorithm;
-  /** How the key must sign: RSA-PSS when the signer certificate's key is id-RSASSA-PSS. */
+  /** How the key must sign: RSA-PSS where the certificate or the key's token mandates it (signatureSchemeFor). */
   signatureScheme: SignatureScheme;
   /** Base64 of the bytes whose hash is dataToSignDigest, for tokens that hash themselves (CKM_SHA256_RSA_PKCS). */
   dataToSign: string;

@@ -1,13 +1,8 @@
-import type { PinStatus, TokenCertificate, TokenDescription } from '../../core/schemas/token-description.js';
+import type { PinStatus, SignatureScheme, TokenCertificate, TokenDescription } from '../../core/schemas/token-description.js';
 import type { HashAlgorithm } from '../pki/hash-algorithms.js';
 
 export type { HashAlgorithm } from '../pki/hash-algorithms.js';
-
-/**
- * How the private key is applied to the hash. RSA PKCS#1 v1.5 wraps the hash in a DigestInfo; PSS uses
- * MGF1 with the same hash and a salt as long as the hash; ECDSA returns the raw r||s (IEEE P1363) form.
- */
-export type SignatureScheme = 'RSASSA-PKCS1-v1_5' | 'RSA-PSS' | 'ECDSA';
+export type { SignatureScheme } from '../../core/schemas/token-description.js';
 
 /** Supplies the PIN when the token needs it; null means the user cancelled. The token zeroes the buffer after use. */
 export type PinSource = (request: { retriesLeft?: number; finalTry: boolean; previousAttemptFailed: boolean; pinLabel: string }) => Promise<Uint8Array | null>;

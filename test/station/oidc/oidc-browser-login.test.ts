@@ -4,20 +4,26 @@ import type { Browser, Page } from 'playwright-core';
 import { startOidcTestStation, type OidcTestStation } from '../../support/oidc/oidc-test-station.js';
 import { createRelyingParty, type RelyingParty } from '../../support/oidc/oidc-relying-party.js';
 import { launchChromium } from '../../support/browser/browser.js';
-import { SoftToken } from '../../support/oidc/oidc-soft-token.js';
-import { createTestCa } from '../../support/pki/test-pki.js';
+import { createSoftHsm, softHsmTokenSource, type SoftHsm } from '../../support/pkcs11/pkcs11-softhsm.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 describe('OIDC login in Chromium, relying party openid-client', () => {
   let station: OidcTestStation;
   let rp: RelyingParty;
   let browser: Browser;
-  let token: SoftToken;
+  let softhsm: SoftHsm;
+  let scratch: string;
   beforeAll(async () => {
-    const ca = await createTestCa();
-    token = await SoftToken.create(ca, 'card-1', {
-      subject: 'CN=JÕEORG\\,JAAK-KRISTJAN\\,38001085718,2.5.4.4=JÕEORG,2.5.4.42=JAAK-KRISTJAN,2.5.4.5=PNOEE-38001085718,C=EE',
-    });
-    station = await startOidcTestStation({ tokens: [token] });
+    // A real ID card stand-in: SoftHSM2 with an RSA authentication key and its certificate from a trusted test CA.
+    softhsm = await createSoftHsm();
+    await softhsm.createToken('ID card', '1234', [
+      { id: '01', algorithm: 'RSA-2048', usage: 'authentication', subject: 'CN=JÕEORG\\,JAAK-KRISTJAN\\,38001085718,2.5.4.4=JÕEORG,2.5.4.42=JAAK-KRISTJAN,2.5.4.5=PNOEE-38001085718,C=EE' },
+    ]);
+    scratch = await mkdtemp(join(tmpdir(), 'oidc-browser-login-'));
+    await writeFile(join(scratch, 'issuers.pem'), softhsm.ca.pem);
+    station = await startOidcTestStation({ config: { identity: { trustedIssuers: [join(scratch, 'issuers.pem')] } } }, { tokenSources: [softHsmTokenSource({ loginIdleMs: 0 })] });
     rp = await createRelyingParty(station, { jwksUri: true });
     browser = await launchChromium();
   });
@@ -25,6 +31,8 @@ describe('OIDC login in Chromium, relying party openid-client', () => {
     await browser?.close();
     await rp?.close();
     await station?.dispose();
+    await softhsm?.dispose();
+    await rm(scratch, { recursive: true, force: true });
   });
 
   async function begin(scope: string): Promise<{ page: Page; nonce: string; state: string; violations: string[] }> {
@@ -102,14 +110,15 @@ describe('OIDC login in Chromium, relying party openid-client', () => {
   });
 
   it('local ID card: signs the challenge with the authentication key, identity from the certificate', async () => {
-    const before = token.signed.length;
+    const asked = station.prompt.pins.length;
     const { page, nonce, state } = await begin('openid profile pid');
     await page.locator('form[data-method="local-token-login"] button').click();
     const claims = await finish(page, nonce, state);
     expect(claims).toMatchObject({ sub: 'PNOEE-38001085718', given_name: 'JAAK-KRISTJAN', family_name: 'JÕEORG', birthdate: '1980-01-08' });
     expect(claims.verified_claims).toBeUndefined();
-    expect(token.signed.length).toBe(before + 1);
-    expect(token.signed.at(-1)!.purpose).toBe('authenticate');
+    // The station verified the token's signature over its challenge with the certificate before naming anyone.
+    expect(station.prompt.pins.length).toBe(asked + 1);
+    expect(station.prompt.pins.at(-1)).toMatchObject({ tokenLabel: 'ID card' });
     expect(station.prompt.confirms.at(-1)).toMatchObject({ purpose: 'authenticate', clientId: rp.clientId });
     expect(station.prompt.confirms.at(-1)!.requester).toContain(new URL(rp.redirectUri).origin);
   });

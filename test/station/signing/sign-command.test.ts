@@ -14,6 +14,7 @@ import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslTs
 import { extractZip } from '../../support/signing/signing-zip-extract.js';
 import { createTestCa, createTestSigner } from '../../support/pki/test-pki.js';
 import { cliPath } from '../../support/station/run-cli.js';
+import { displayedPage, inkInRegion, textInRegion } from '../../support/signing/pdf-region.js';
 
 const pem = (label: string, der: Uint8Array): string => `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n')}\n-----END ${label}-----\n`;
 
@@ -89,6 +90,47 @@ describe('signing-station sign', () => {
     expect((await opensslTsVerify(parts.signatureValue, parts.timestampToken!, tsa.rootPath)).code).toBe(0);
     const bc = await bouncyCastleCheck(e!.cms, e!.signedContent, rootPath, tsa.rootPath);
     expect(bc.code, bc.stdout).toBe(0);
+  });
+
+  it('--visible --page N --rect x1,y1,x2,y2 puts the box at that place on that page: its text reads back there, pdfsig accepts', async () => {
+    const onePage = await writeMinimalPdf(join(dir, 'one-page.pdf'));
+    const input = join(dir, 'two-pages.pdf');
+    await promisify(execFile)('qpdf', ['--empty', '--pages', onePage, onePage, '--', input]);
+    const out = join(dir, 'placed.pdf');
+    const result = await signCli([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--reason', 'Placed on page two', '--visible', '--page', '2', '--rect', '300,480,580,580', '--no-timestamp'], 'pässword\n');
+    expect(result.code, result.stderr).toBe(0);
+    const report = await pdfsig(nss, out);
+    expect(report.signatures.map((s) => s.valid && s.totalDocumentSigned), report.output).toEqual([true]);
+    // The rectangle in pdftotext's terms: from the top-left corner of the displayed page.
+    const { height } = await displayedPage(out, 2);
+    const box = { x: 300, y: height - 580, width: 280, height: 100 };
+    expect((await textInRegion(out, 2, box)).replace(/\s+/g, ' ')).toMatch(/Mari Mägi.*Placed on page two/);
+    expect(await textInRegion(out, 1, box)).not.toContain('Mari');
+    // Nothing of the box outside it: the region just left of it on page 2 stays as blank as before.
+    const left = { x: 200, y: height - 580, width: 96, height: 100 };
+    expect([await inkInRegion(input, 2, left), await inkInRegion(out, 2, left)]).toEqual([0, 0]);
+  });
+
+  it('refuses a page or rectangle that cannot be, as a usage error (exit 2), writing nothing', async () => {
+    const input = await writeMinimalPdf(join(dir, 'placement.pdf'));
+    const out = join(dir, 'placement-signed.pdf');
+    const sign = (...placement: string[]) => signCli([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--no-timestamp', ...placement], 'pässword\n');
+    const refusals: Array<[string[], RegExp]> = [
+      [['--visible', '--page', '0'], /--page.*a page number is a whole number from 1/],
+      [['--visible', '--page', 'two'], /--page.*a page number is a whole number from 1/],
+      [['--visible', '--rect', '36,36,300'], /--rect.*four numbers x1,y1,x2,y2/],
+      [['--visible', '--rect', '36,36,300,abc'], /--rect.*four numbers x1,y1,x2,y2/],
+      [['--visible', '--rect', '300,36,36,110'], /--rect.*x2 must be right of x1/],
+      [['--page', '1'], /--page and --rect place the visible signature: add --visible.*ERR_INPUT_INVALID/],
+      [['--visible', '--page', '2'], /There is no page 2: the document has 1 pages.*ERR_SIGNING_INVALID_PLACEMENT/],
+      [['--visible', '--rect', '400,700,700,780'], /outside the visible page \(612 x 792 pt.*ERR_SIGNING_INVALID_PLACEMENT/],
+      [['--visible', '--rect', '36,36,300,40'], /too small for its text.*ERR_SIGNING_INVALID_PLACEMENT/],
+    ];
+    for (const [placement, message] of refusals) {
+      const result = await sign(...placement);
+      expect([result.code, result.stderr], placement.join(' ')).toEqual([2, expect.stringMatching(message)]);
+    }
+    await expect(stat(out)).rejects.toThrow();
   });
 
   it('signs any other file as ASiC-E', async () => {

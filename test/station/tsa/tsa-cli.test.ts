@@ -23,6 +23,10 @@ describe('signing-station tsa chain / timestamp', () => {
     const started = await startServe(['--port', '0', '--data-dir', dataDir]);
     serve = started.child;
     tsaUrl = `${started.firstLine.replace(/^listening /, '')}/api/timestamp/cli`;
+    // The root a relying party trusts, as `tsa chain` prints it last (the chain itself is the first test's subject).
+    const chain = await runCli(['tsa', 'chain', '--data-dir', dataDir]);
+    rootPem = join(dir, 'root.pem');
+    await writeFile(rootPem, chain.stdout.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)!.at(-1)!);
   });
   afterAll(async () => {
     serve.kill('SIGTERM');
@@ -42,8 +46,7 @@ describe('signing-station tsa chain / timestamp', () => {
     expect(await tsa!.verify({ publicKey: root!.publicKey, signatureOnly: true })).toBe(true);
     const again = await runCli(['tsa', 'chain', '--data-dir', dataDir]);
     expect(again.stdout).toBe(first.stdout);
-    rootPem = join(dir, 'root.pem');
-    await writeFile(rootPem, pems[1]!);
+    expect(await readFile(rootPem, 'utf8')).toBe(pems[1]);
   });
 
   it('timestamps a file into a .tsr that openssl verifies, and never overwrites it', async () => {

@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import type { PendingPrompt } from '../../../src/core/schemas/admin-api.js';
 import type { StationState } from '../../../src/core/schemas/station-state.js';
 import type { DeskSavedFile } from '../../../src/core/schemas/desk-api.js';
-import { createPkcs11TokenSource } from '../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import { readUiControl } from '../../../src/station/http/ui-control.js';
 import { startTestStation, type TestStation } from '../../support/station/test-station.js';
 import { uiHeaders } from '../../support/station/ui-credential.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../support/pkcs11/pkcs11-softhsm.js';
+import { createSoftHsm, type SoftHsm, softHsmTokenSource } from '../../support/pkcs11/pkcs11-softhsm.js';
 import { minimalPdf } from '../../support/signing/signing-test-pdfs.js';
 import { pem } from '../../support/pkcs11/pkcs11-nss-database.js';
 import { openStationEvents, type StationEvents } from '../../support/station/station-events.js';
@@ -24,10 +23,7 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'station-window-'));
   softhsm = await createSoftHsm();
   await softhsm.createToken('Desk Token', '1234', [{ id: '01', algorithm: 'RSA-2048', usage: 'signing' }]);
-  const source = createPkcs11TokenSource({
-    includeKnown: false,
-    modules: [{ path: SOFTHSM_MODULE, name: 'SoftHSM', kind: 'pkcs11', origin: 'config', rescanByReinitialize: true }],
-  });
+  const source = softHsmTokenSource();
   station = await startTestStation({}, { tokenSources: [source] });
   ui = await uiHeaders(station.uiUrl());
 });

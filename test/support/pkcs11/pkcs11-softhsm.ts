@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { webcrypto } from 'node:crypto';
 import pkcs11js from 'pkcs11js';
-import { createTestCa, issueCertificate, type IssueOptions, type IssuedCertificate, type TestCa } from '../pki/test-pki.js';
+import { createPkcs11TokenSource, type CreatePkcs11TokenSourceOptions } from '../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
+import type { Pkcs11TokenSource } from '../../../src/station/tokens/pkcs11/pkcs11-token-source.js';
+import { createTestCa, createTestSigner, issueCertificate, type IssueOptions, type IssuedCertificate, type TestCa } from '../pki/test-pki.js';
 
 const run = promisify(execFile);
 
@@ -21,10 +23,16 @@ export interface SoftHsmKeySpec {
   algorithm: 'RSA-2048' | 'P-256' | 'P-384';
   usage: IssueOptions['usage'];
   alwaysAuthenticate?: boolean;
+  /** CKA_ALLOWED_MECHANISMS of both keys (CKM_* numbers): SoftHSM then refuses every other mechanism at C_SignInit. */
+  allowedMechanisms?: number[];
   /** The certificate's subject; default one naming the token, key and usage. */
   subject?: string;
   notBefore?: Date;
   notAfter?: Date;
+  /** The CA that issues the certificate; default the SoftHsm's own test CA. */
+  issuer?: TestCa;
+  /** Certify a key that is not on the token: a token that cannot prove possession of its certificate's key. */
+  certifiesAnotherKey?: boolean;
 }
 
 export interface SoftHsmKey extends SoftHsmKeySpec {
@@ -39,6 +47,14 @@ export interface SoftHsm {
   createToken(label: string, pin: string, keys: SoftHsmKeySpec[], options?: { caOnToken?: boolean }): Promise<SoftHsmKey[]>;
   deleteToken(label: string): Promise<void>;
   dispose(): Promise<void>;
+}
+
+/** SoftHSM as the station finds it on a user's machine (known-pkcs11-modules): rescanned by re-initialising. */
+export const SOFTHSM_MODULE_SPEC = { path: SOFTHSM_MODULE, name: 'SoftHSM', kind: 'pkcs11', origin: 'config', rescanByReinitialize: true } as const;
+
+/** The station's PKCS#11 token source over SoftHSM alone. */
+export function softHsmTokenSource(options: Omit<CreatePkcs11TokenSourceOptions, 'includeKnown' | 'modules'> = {}): Pkcs11TokenSource {
+  return createPkcs11TokenSource({ includeKnown: false, modules: [SOFTHSM_MODULE_SPEC], ...options });
 }
 
 const EC_PARAMS: Record<'P-256' | 'P-384', Buffer> = {
@@ -67,9 +83,11 @@ export async function createSoftHsm(): Promise<SoftHsm> {
         const created: SoftHsmKey[] = [];
         for (const spec of keys) {
           const publicKey = generateKeyPair(library, session, spec);
-          const certificate = await issueCertificate(ca, {
+          const certificate = await issueCertificate(spec.issuer ?? ca, {
             subject: spec.subject ?? `CN=${label} ${spec.id} ${spec.usage},O=Signing Station Tests,C=EE`,
-            publicKey: await toCryptoKey(library, session, publicKey, spec.algorithm),
+            publicKey: spec.certifiesAnotherKey
+              ? (await createTestSigner(ca, 'CN=Another key', spec.algorithm, spec.usage)).keys.publicKey
+              : await toCryptoKey(library, session, publicKey, spec.algorithm),
             usage: spec.usage,
             ...(spec.notBefore ? { notBefore: spec.notBefore } : {}),
             ...(spec.notAfter ? { notAfter: spec.notAfter } : {}),
@@ -111,9 +129,17 @@ async function withLoggedInSession<T>(label: string, pin: string, work: (library
   }
 }
 
+/** A CK_MECHANISM_TYPE array as the module reads it: CK_ULONGs, 8 bytes little-endian on Linux x86-64. */
+function mechanismArray(mechanisms: number[]): Buffer {
+  const array = Buffer.alloc(8 * mechanisms.length);
+  mechanisms.forEach((mechanism, i) => array.writeBigUInt64LE(BigInt(mechanism), 8 * i));
+  return array;
+}
+
 function generateKeyPair(library: pkcs11js.PKCS11, session: Buffer, spec: SoftHsmKeySpec): Buffer {
   const id = Buffer.from(spec.id, 'hex');
   const rsa = spec.algorithm === 'RSA-2048';
+  const allowed = spec.allowedMechanisms ? [{ type: pkcs11js.CKA_ALLOWED_MECHANISMS, value: mechanismArray(spec.allowedMechanisms) }] : [];
   const keys = library.C_GenerateKeyPair(
     session,
     { mechanism: rsa ? pkcs11js.CKM_RSA_PKCS_KEY_PAIR_GEN : pkcs11js.CKM_EC_KEY_PAIR_GEN },
@@ -121,6 +147,7 @@ function generateKeyPair(library: pkcs11js.PKCS11, session: Buffer, spec: SoftHs
       { type: pkcs11js.CKA_TOKEN, value: true },
       { type: pkcs11js.CKA_ID, value: id },
       { type: pkcs11js.CKA_VERIFY, value: true },
+      ...allowed,
       ...(rsa
         ? [
             { type: pkcs11js.CKA_MODULUS_BITS, value: 2048 },
@@ -136,6 +163,7 @@ function generateKeyPair(library: pkcs11js.PKCS11, session: Buffer, spec: SoftHs
       { type: pkcs11js.CKA_ID, value: id },
       { type: pkcs11js.CKA_LABEL, value: `key-${spec.id}` },
       ...(spec.alwaysAuthenticate ? [{ type: pkcs11js.CKA_ALWAYS_AUTHENTICATE, value: true }] : []),
+      ...allowed,
     ],
   );
   return keys.publicKey;

@@ -107,6 +107,18 @@ export function cmsParts(cms: Uint8Array): { signatureValue: Uint8Array; timesta
   };
 }
 
+/**
+ * The SignerInfo's signatureAlgorithm: its OID, and for RSASSA-PSS the hash OID and salt length of its parameters
+ * (read as pkijs decodes them, so their defaults apply: SHA-1 and 20 when absent).
+ */
+export function cmsSignatureAlgorithm(cms: Uint8Array): { oid: string; pss?: { hash: string; saltLength: number } } {
+  const signedData = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(cms)).content });
+  const algorithm = signedData.signerInfos[0]!.signatureAlgorithm;
+  if (algorithm.algorithmId !== '1.2.840.113549.1.1.10') return { oid: algorithm.algorithmId };
+  const params = new pkijs.RSASSAPSSParams({ schema: algorithm.algorithmParams });
+  return { oid: algorithm.algorithmId, pss: { hash: params.hashAlgorithm.algorithmId, saltLength: params.saltLength } };
+}
+
 async function scratch(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'signing-validate-'));
 }
@@ -162,6 +174,15 @@ export async function xmlsecVerify(containerRoot: string, signaturePath: string,
     ['--verify', '--trusted-pem', rootPem, '--id-attr:Id', 'http://uri.etsi.org/01903/v1.3.2#:SignedProperties', '--enabled-reference-uris', 'empty,same-doc,remote', signaturePath],
     { cwd: containerRoot },
   );
+}
+
+/**
+ * XML-DSig core validation by the JDK's javax.xml.crypto (XmlDsigCheck.java): the one independent XML validator here
+ * that knows RSASSA-PSS (xmldsig-more sha256-rsa-MGF1), which xmlsec1 1.2.37 lacks. Prints the SignatureMethod.
+ */
+export async function jdkXmlDsigVerify(containerRoot: string, signaturePath: string): Promise<RunResult> {
+  const classes = await compiledChecker('XmlDsigCheck');
+  return run('java', ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-cp', classes, 'XmlDsigCheck', containerRoot, signaturePath]);
 }
 
 /**

@@ -8,7 +8,8 @@ export class ScriptedPrompt implements UserPrompt {
   readonly choices: CertificateChoiceRequest[] = [];
   agree = true;
   pin: string | null = '1234';
-  choice: number | null = 0;
+  /** Which certificate the user picks: by index, by a text its subject contains, or none (null: cancels). */
+  choice: number | string | null = 0;
 
   #held: Promise<void> | undefined;
 
@@ -49,7 +50,11 @@ export class ScriptedPrompt implements UserPrompt {
 
   async chooseCertificate(request: CertificateChoiceRequest): Promise<number | null> {
     this.choices.push(request);
-    return this.choice;
+    if (typeof this.choice !== 'string') return this.choice;
+    const wanted = this.choice;
+    const index = request.candidates.findIndex((candidate) => candidate.subject.includes(wanted));
+    if (index < 0) throw new Error(`no certificate offered with ${wanted} in its subject`);
+    return index;
   }
 
   async confirmModule(): Promise<boolean> {

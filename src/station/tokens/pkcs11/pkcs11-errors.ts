@@ -56,6 +56,14 @@ export function toTokenError(error: unknown, context: { tokenLabel: string; fina
       });
     case pkcs11js.CKR_FUNCTION_CANCELED:
       return new UserCancelledError();
+    case pkcs11js.CKR_MECHANISM_INVALID:
+    case pkcs11js.CKR_MECHANISM_PARAM_INVALID:
+    case pkcs11js.CKR_KEY_FUNCTION_NOT_PERMITTED:
+      // The key's CKA_ALLOWED_MECHANISMS or the module refuse this scheme: asking again changes nothing.
+      return new TokenError('ERR_TOKEN_MECHANISM_REFUSED', `${context.tokenLabel} does not let this key sign with the mechanism asked for (${error instanceof Error ? error.message : String(error)}).`, {
+        status: 409,
+        ...options,
+      });
     default:
       if (isRemoval(error)) return new TokenRemovedError(options);
       return new TokenUnavailableError(

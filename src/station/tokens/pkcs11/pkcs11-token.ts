@@ -10,6 +10,7 @@ import { isRemoval, isReturnValue, toTokenError } from './pkcs11-errors.js';
 import { attributeNumber, findObjects, readAttribute } from './pkcs11-objects.js';
 import { pinStatusFromFlags } from './pin-status-from-flags.js';
 import { pkcs11SignOperation } from './pkcs11-sign-operation.js';
+import { rsaKeySchemes, slotRsaSigningMechanisms } from './rsa-key-schemes.js';
 import { assertHashLength } from '../../pki/digest-info.js';
 
 export interface Pkcs11TokenOptions {
@@ -287,6 +288,22 @@ export class Pkcs11Token implements Token {
   }
 
   /**
+   * The CKA_ALLOWED_MECHANISMS of each key pair the session sees, by hex CKA_ID: the private key's when it is
+   * visible (it is the one that signs), else the public key's (tokens keep them alike, and it is readable before login).
+   */
+  #keyMechanisms(session: OpenSession): Map<string, Buffer | undefined> {
+    const library = this.#module.library;
+    const mechanisms = new Map<string, Buffer | undefined>();
+    for (const objectClass of [pkcs11js.CKO_PRIVATE_KEY, pkcs11js.CKO_PUBLIC_KEY]) {
+      for (const key of findObjects(library, session.handle, [{ type: pkcs11js.CKA_CLASS, value: objectClass }])) {
+        const id = readAttribute(library, session.handle, key, pkcs11js.CKA_ID)?.toString('hex');
+        if (id && !mechanisms.has(id)) mechanisms.set(id, readAttribute(library, session.handle, key, pkcs11js.CKA_ALLOWED_MECHANISMS));
+      }
+    }
+    return mechanisms;
+  }
+
+  /**
    * Certificates with their key pairs, paired by CKA_ID. Tokens that hide every key object until login show
    * no keys at all: then each end-entity certificate with an id is listed, and signing finds out.
    */
@@ -297,13 +314,8 @@ export class Pkcs11Token implements Token {
     const keepSession = this.#session !== undefined;
     const session = this.#openSession();
     try {
-      const keyIds = new Set<string>();
-      for (const objectClass of [pkcs11js.CKO_PRIVATE_KEY, pkcs11js.CKO_PUBLIC_KEY]) {
-        for (const key of findObjects(library, session.handle, [{ type: pkcs11js.CKA_CLASS, value: objectClass }])) {
-          const id = readAttribute(library, session.handle, key, pkcs11js.CKA_ID);
-          if (id?.length) keyIds.add(id.toString('hex'));
-        }
-      }
+      const keyMechanisms = this.#keyMechanisms(session);
+      const slotMechanisms = slotRsaSigningMechanisms(library, this.#present.slot);
       const now = this.#options.clock.now();
       const list: CertificateSummary[] = [];
       const certificates = findObjects(library, session.handle, [
@@ -313,9 +325,11 @@ export class Pkcs11Token implements Token {
       for (const object of certificates) {
         const id = readAttribute(library, session.handle, object, pkcs11js.CKA_ID)?.toString('hex');
         const value = readAttribute(library, session.handle, object, pkcs11js.CKA_VALUE);
-        if (!id || !value || (keyIds.size > 0 && !keyIds.has(id))) continue;
+        if (!id || !value || (keyMechanisms.size > 0 && !keyMechanisms.has(id))) continue;
         try {
-          list.push(summarizeCertificate(value, id, now));
+          const summary = summarizeCertificate(value, id, now);
+          const schemes = summary.keyAlgorithm === 'RSA' ? rsaKeySchemes(keyMechanisms.get(id), slotMechanisms) : undefined;
+          list.push(schemes ? { ...summary, signatureSchemes: schemes } : summary);
         } catch {
           // Not a parsable X.509 certificate: nothing the station could sign with; the rest are still listed.
         }

@@ -2,6 +2,7 @@ import type { TokenCertificate } from '../../../core/schemas/token-description.j
 import { findTokenCertificate } from '../find-token-certificate.js';
 import type { HashAlgorithm, PinSource, SignatureScheme, TokenSource } from '../token.js';
 import { TokenRegistry } from '../token-registry.js';
+import { SignerCertificate } from '../../signing/signer-certificate.js';
 
 export interface SignDigestOptions {
   sources: TokenSource[];
@@ -10,7 +11,7 @@ export interface SignDigestOptions {
   certificateId: string;
   hash: Uint8Array;
   hashAlgorithm: HashAlgorithm;
-  /** Default: PKCS#1 v1.5 for RSA keys, ECDSA for EC keys. */
+  /** Default: what the formats would use (signatureSchemeFor): PSS where the certificate or the token mandates it. */
   scheme?: SignatureScheme;
   pin: PinSource;
   purpose?: 'sign' | 'authenticate';
@@ -29,7 +30,7 @@ export async function signDigest(options: SignDigestOptions): Promise<SignDigest
   await registry.start();
   try {
     const { token, certificate } = await findTokenCertificate(registry.tokens(), options.token, options.certificateId);
-    const scheme = options.scheme ?? (certificate.keyAlgorithm === 'EC' ? 'ECDSA' : 'RSASSA-PKCS1-v1_5');
+    const scheme = options.scheme ?? new SignerCertificate(Buffer.from(certificate.certificate, 'base64'), certificate.signatureSchemes).signatureScheme;
     try {
       const signature = await token.sign({
         certificateId: certificate.id,

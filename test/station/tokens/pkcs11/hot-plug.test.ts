@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pkcs11-token-source.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../../support/pkcs11/pkcs11-softhsm.js';
+import { createSoftHsm, type SoftHsm, softHsmTokenSource } from '../../../support/pkcs11/pkcs11-softhsm.js';
 import { scriptedPins } from '../../../support/pkcs11/pkcs11-pin-source.js';
 
 let softhsm: SoftHsm;
@@ -10,13 +9,7 @@ let source: Pkcs11TokenSource;
 beforeAll(async () => {
   softhsm = await createSoftHsm();
   await softhsm.createToken('Present', '1234', [{ id: '01', algorithm: 'P-256', usage: 'signing' }]);
-  source = createPkcs11TokenSource({
-    includeKnown: false,
-    modules: [{ path: SOFTHSM_MODULE, name: 'SoftHSM', kind: 'pkcs11', origin: 'config', rescanByReinitialize: true }],
-    pollIntervalMs: 50,
-    reinitializeIntervalMs: 100,
-    loginIdleMs: 150,
-  });
+  source = softHsmTokenSource({ pollIntervalMs: 50, reinitializeIntervalMs: 100, loginIdleMs: 150 });
   await source.start();
 });
 

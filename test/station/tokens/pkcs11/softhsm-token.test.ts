@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pkcs11-token-source.js';
 import { ecdsaRawToDer } from '../../../../src/station/pki/ecdsa-raw-to-der.js';
 import type { HashAlgorithm, SignatureScheme, Token } from '../../../../src/station/tokens/token.js';
 import { PinIncorrectError, TokenError, UserCancelledError } from '../../../../src/station/tokens/token-errors.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../../support/pkcs11/pkcs11-softhsm.js';
+import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey, softHsmTokenSource } from '../../../support/pkcs11/pkcs11-softhsm.js';
 import { scriptedPins } from '../../../support/pkcs11/pkcs11-pin-source.js';
 import { verifyWithCertificate } from '../../../support/pkcs11/pkcs11-verify.js';
 
@@ -30,10 +29,7 @@ beforeAll(async () => {
     ],
     { caOnToken: true },
   );
-  source = createPkcs11TokenSource({
-    includeKnown: false,
-    modules: [{ path: SOFTHSM_MODULE, name: 'SoftHSM', kind: 'pkcs11', origin: 'config', rescanByReinitialize: true }],
-  });
+  source = softHsmTokenSource();
   await source.start();
   const found = source.tokens().find((t) => t.label === 'Station Test');
   if (!found) throw new Error(`token not found; problems: ${JSON.stringify(source.problems())}`);

@@ -5,7 +5,7 @@ import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/c
 import { promptPinSource } from '../../../../src/station/tokens/pkcs11/prompt-pin-source.js';
 import { startTestStation, type TestStation } from '../../../support/station/test-station.js';
 import { uiHeaders } from '../../../support/station/ui-credential.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../../support/pkcs11/pkcs11-softhsm.js';
+import { createSoftHsm, type SoftHsm, type SoftHsmKey, SOFTHSM_MODULE_SPEC } from '../../../support/pkcs11/pkcs11-softhsm.js';
 import { verifyWithCertificate } from '../../../support/pkcs11/pkcs11-verify.js';
 
 let softhsm: SoftHsm;
@@ -19,7 +19,7 @@ beforeAll(async () => {
   const source = createPkcs11TokenSource({
     includeKnown: false,
     modules: [
-      { path: SOFTHSM_MODULE, name: 'SoftHSM', kind: 'pkcs11', origin: 'config', rescanByReinitialize: true },
+      SOFTHSM_MODULE_SPEC,
       { path: '/nonexistent/vendor-pkcs11.so', name: 'Vendor token', kind: 'pkcs11', origin: 'user' },
     ],
     pollIntervalMs: 50,

@@ -104,45 +104,9 @@ export class AsiceEngine {
     const hashAlgorithm = options.hashAlgorithm ?? 'SHA-256';
     const signer = new SignerCertificate(options.certificate, options.keySchemes);
     const containerPath = typeof input === 'string' && (await isAsiceContainer(input)) ? input : undefined;
-    const dataFiles: AsiceSigningState['dataFiles'] = [];
-    let done = 0;
-    let total = 0;
-    const progress = (n: number): void => {
-      done += n;
-      options.onProgress?.(done, total);
-    };
-    let signatureName = 'META-INF/signatures0.xml';
-    if (containerPath) {
-      const reader = await AsiceContainerReader.open(containerPath);
-      try {
-        const sizeOf = (name: string): number => reader.entries.find((e) => e.name === name)!.entry.uncompressedSize;
-        total = reader.dataFiles.reduce((n, f) => n + sizeOf(f.name), 0);
-        for (const file of reader.dataFiles) {
-          const hash = hashing(hashAlgorithm, progress);
-          await drain((await reader.openEntry(file.name)).pipe(hash));
-          dataFiles.push({ ...file, digest: hash.digest(), size: sizeOf(file.name) });
-        }
-        const existing = new Set(reader.entries.map((e) => e.name));
-        for (let n = 1; existing.has(signatureName); n++) signatureName = `META-INF/signatures${n}.xml`;
-      } finally {
-        reader.close();
-      }
-    } else {
-      const files = typeof input === 'string' ? [{ path: input }] : input;
-      if (files.length === 0) throw new TypeError('AsiceEngine.prepare needs at least one file');
-      const sizes = await Promise.all(files.map(async (f) => (await stat(f.path)).size));
-      total = sizes.reduce((a, b) => a + b, 0);
-      for (const [i, file] of files.entries()) {
-        const name = file.name ?? basename(file.path);
-        if (name === 'mimetype' || name.startsWith('META-INF/') || name.startsWith('/') || name.split('/').includes('..') || name.endsWith('/')) {
-          throw new InvalidInputError(`"${name}" cannot be a data file name in an ASiC-E container.`, { dataFileName: ['reserved or not a relative file path'] });
-        }
-        if (dataFiles.some((f) => f.name === name)) throw new InvalidInputError(`Two data files are named "${name}".`, { dataFileName: ['must be unique'] });
-        const hash = hashing(hashAlgorithm, progress);
-        await drain(createReadStream(file.path, { highWaterMark: 1024 * 1024 }).pipe(hash));
-        dataFiles.push({ name, mediaType: file.mediaType ?? mediaTypeOf(name), digest: hash.digest(), size: sizes[i]!, path: file.path });
-      }
-    }
+    const { dataFiles, signatureName } = containerPath
+      ? await AsiceEngine.#hashContainerFiles(containerPath, hashAlgorithm, options.onProgress)
+      : { dataFiles: await AsiceEngine.#hashNewFiles(typeof input === 'string' ? [{ path: input }] : input, hashAlgorithm, options.onProgress), signatureName: 'META-INF/signatures0.xml' };
     const chain = await signerChain(options);
     const { xml, signedInfo } = XadesBaselineSignature.prepare({
       dataObjects: dataFiles.map((f) => ({ name: f.name, mediaType: f.mediaType, digest: new Uint8Array(Buffer.from(f.digest, 'base64')) })),
@@ -170,6 +134,50 @@ export class AsiceEngine {
         chain: chain.map((c) => Buffer.from(c).toString('base64')),
       },
     };
+  }
+
+  /** The data files of an existing container, hashed, and the name its next signature file takes. */
+  static async #hashContainerFiles(
+    containerPath: string,
+    hashAlgorithm: HashAlgorithm,
+    onProgress: PrepareOptions['onProgress'],
+  ): Promise<{ dataFiles: AsiceSigningState['dataFiles']; signatureName: string }> {
+    const reader = await AsiceContainerReader.open(containerPath);
+    try {
+      const sizeOf = (name: string): number => reader.entries.find((e) => e.name === name)!.entry.uncompressedSize;
+      const progress = progressOver(reader.dataFiles.reduce((n, f) => n + sizeOf(f.name), 0), onProgress);
+      const dataFiles: AsiceSigningState['dataFiles'] = [];
+      for (const file of reader.dataFiles) {
+        const hash = hashing(hashAlgorithm, progress);
+        await drain((await reader.openEntry(file.name)).pipe(hash));
+        dataFiles.push({ ...file, digest: hash.digest(), size: sizeOf(file.name) });
+      }
+      const existing = new Set(reader.entries.map((e) => e.name));
+      let signatureName = 'META-INF/signatures0.xml';
+      for (let n = 1; existing.has(signatureName); n++) signatureName = `META-INF/signatures${n}.xml`;
+      return { dataFiles, signatureName };
+    } finally {
+      reader.close();
+    }
+  }
+
+  /** Files for a new container, each name checked (relative, not reserved, unique) before its bytes are hashed. */
+  static async #hashNewFiles(files: readonly AsiceDataFile[], hashAlgorithm: HashAlgorithm, onProgress: PrepareOptions['onProgress']): Promise<AsiceSigningState['dataFiles']> {
+    if (files.length === 0) throw new TypeError('AsiceEngine.prepare needs at least one file');
+    const sizes = await Promise.all(files.map(async (f) => (await stat(f.path)).size));
+    const progress = progressOver(sizes.reduce((a, b) => a + b, 0), onProgress);
+    const dataFiles: AsiceSigningState['dataFiles'] = [];
+    for (const [i, file] of files.entries()) {
+      const name = file.name ?? basename(file.path);
+      if (name === 'mimetype' || name.startsWith('META-INF/') || name.startsWith('/') || name.split('/').includes('..') || name.endsWith('/')) {
+        throw new InvalidInputError(`"${name}" cannot be a data file name in an ASiC-E container.`, { dataFileName: ['reserved or not a relative file path'] });
+      }
+      if (dataFiles.some((f) => f.name === name)) throw new InvalidInputError(`Two data files are named "${name}".`, { dataFileName: ['must be unique'] });
+      const hash = hashing(hashAlgorithm, progress);
+      await drain(createReadStream(file.path, { highWaterMark: 1024 * 1024 }).pipe(hash));
+      dataFiles.push({ name, mediaType: file.mediaType ?? mediaTypeOf(name), digest: hash.digest(), size: sizes[i]!, path: file.path });
+    }
+    return dataFiles;
   }
 
   /** B-LT material; certificates already in ds:KeyInfo are not repeated in CertificateValues. */
@@ -288,4 +296,13 @@ export class AsiceEngine {
       throw error;
     }
   }
+}
+
+/** Reports bytes hashed so far against a known total. */
+function progressOver(total: number, onProgress: PrepareOptions['onProgress']): (bytes: number) => void {
+  let done = 0;
+  return (bytes) => {
+    done += bytes;
+    onProgress?.(done, total);
+  };
 }

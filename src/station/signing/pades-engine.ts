@@ -118,21 +118,8 @@ export class PadesEngine {
         ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}),
         contentsSize: reservedContentsSize([options.certificate, ...chain]),
       });
-      const rangeHash = createHash(digestAlgorithms[hashAlgorithm].nodeName);
-      const fileHash: Hash = hashAlgorithm === 'SHA-256' ? rangeHash : createHash('sha256');
-      const staging = options.outputPath
-        ? await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false, ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) })
-        : undefined;
-      try {
-        const read = await readThrough(handle, fileHash === rangeHash ? [rangeHash] : [rangeHash, fileHash], staging, (done) => options.onProgress?.(done, size));
-        if (read !== size) throw new DocumentChangedError();
-        await staging?.close();
-      } catch (error) {
-        await staging?.abort();
-        throw error;
-      }
-      const documentSha256 = (fileHash === rangeHash ? rangeHash.copy() : fileHash).digest('hex');
-      prepared = { size, update, rangeHash, documentSha256, stagedPath: staging?.tempPath };
+      const { rangeHash, documentSha256, stagedPath } = await PadesEngine.#readDocument(handle, size, hashAlgorithm, options);
+      prepared = { size, update, rangeHash, documentSha256, stagedPath };
     } finally {
       await handle.close();
     }
@@ -161,6 +148,33 @@ export class PadesEngine {
         ...(stagedPath && options.outputPath ? { staged: { path: stagedPath, target: options.outputPath, overwrite: options.overwrite ?? false } } : {}),
       },
     };
+  }
+
+  /**
+   * Reads the document once: the byte-range hash (continued with the update's bytes by the caller), the
+   * document's SHA-256 for the audit log, and, with an output path, a staged copy the signed update is appended to.
+   */
+  static async #readDocument(
+    handle: FileHandle,
+    size: number,
+    hashAlgorithm: HashAlgorithm,
+    options: PrepareOptions,
+  ): Promise<{ rangeHash: Hash; documentSha256: string; stagedPath: string | undefined }> {
+    const rangeHash = createHash(digestAlgorithms[hashAlgorithm].nodeName);
+    const fileHash: Hash = hashAlgorithm === 'SHA-256' ? rangeHash : createHash('sha256');
+    const staging = options.outputPath
+      ? await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false, ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) })
+      : undefined;
+    try {
+      const read = await readThrough(handle, fileHash === rangeHash ? [rangeHash] : [rangeHash, fileHash], staging, (done) => options.onProgress?.(done, size));
+      if (read !== size) throw new DocumentChangedError();
+      await staging?.close();
+    } catch (error) {
+      await staging?.abort();
+      throw error;
+    }
+    const documentSha256 = (fileHash === rangeHash ? rangeHash.copy() : fileHash).digest('hex');
+    return { rangeHash, documentSha256, stagedPath: staging?.tempPath };
   }
 
   /** Drops what prepare staged on disk; for a signature that will never be finished. */

@@ -4,15 +4,14 @@ import { join } from 'node:path';
 import pkcs11js from 'pkcs11js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskSavedFile } from '../../../src/core/schemas/desk-api.js';
-import { createPkcs11TokenSource } from '../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../support/pkcs11/pkcs11-softhsm.js';
+import { createSoftHsm, softHsmTokenSource, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../support/pkcs11/pkcs11-softhsm.js';
 import { bouncyCastleCheck, cmsSignatureAlgorithm, embeddedSignatures, jdkXmlDsigVerify, opensslCmsVerify } from '../../support/signing/signing-validators.js';
 import { minimalPdf, writeMinimalPdf } from '../../support/signing/signing-test-pdfs.js';
 import { extractZip } from '../../support/signing/signing-zip-extract.js';
 import { runCli } from '../../support/station/run-cli.js';
 import { launchChromium } from '../../support/browser/browser.js';
 import { signWithPublishedClient, startIntegrator } from '../../support/browser/iframe-integrator.js';
-import { downloadSigned, prepareDocument } from '../../support/signing/signing-session-client.js';
+import { downloadSigned, prepareDocument, signThroughHelperPage } from '../../support/signing/signing-session-client.js';
 import { ScriptedPrompt } from '../../support/station/scripted-prompt.js';
 import { startTestStation, type TestStation } from '../../support/station/test-station.js';
 import { uiHeaders } from '../../support/station/ui-credential.js';
@@ -123,7 +122,7 @@ describe('RSA-PSS where the token mandates it (rsaEncryption certificate, CKA_AL
     let ui: { authorization: string; origin: string };
 
     beforeAll(async () => {
-      const source = createPkcs11TokenSource({ includeKnown: false, modules: [{ path: SOFTHSM_MODULE, name: 'SoftHSM', kind: 'pkcs11', origin: 'config', rescanByReinitialize: true }] });
+      const source = softHsmTokenSource();
       station = await startTestStation({}, { tokenSources: [source], userPrompt: new ScriptedPrompt() });
       ui = await uiHeaders(station.uiUrl());
     });
@@ -139,18 +138,18 @@ describe('RSA-PSS where the token mandates it (rsaEncryption certificate, CKA_AL
       return JSON.parse(text) as T;
     }
 
-    /** The window's flow: a desk session, start-signing with the token's certificate, the token's signature, complete, save. */
+    /** The window's flow: a desk session, start-signing with the token's certificate, the iframe helper's signature, complete, save. */
     async function signFromWindow(containerType: 'pdf' | 'asice', file: { fileName: string; mimeType: string; content: Buffer }): Promise<string> {
-      const token = station.tokens.tokens().find((t) => t.label === LABEL)!;
       const { docId, clientId } = await call<{ docId: string; clientId: string }>('/admin/api/desk/sessions', {
         containerType,
         files: [{ fileName: file.fileName, mimeType: file.mimeType, fileContent: file.content.toString('base64') }],
       });
       const certificate = Buffer.from(key.certificate.der).toString('base64');
       const method = 'certeurope-usb-token-signature';
-      const start = await call<{ token: string }>('/api/signatures/start-signing', { client_id: clientId, doc_id: docId, sign_type: method, certificate }, { origin: ui.origin });
-      const { signatureValue } = await call<{ signatureValue: string }>(`/admin/api/desk/sessions/${docId}/signature`, { tokenId: token.id, certificateId: '0d' });
-      await call(`/api/signatures/${method}/complete`, { client_id: clientId, doc_id: docId, token: start.token, signature_value: signatureValue }, { origin: ui.origin });
+      const start = await call<{ token: string; hexDigest: string }>('/api/signatures/start-signing', { client_id: clientId, doc_id: docId, sign_type: method, certificate }, { origin: ui.origin });
+      const signed = await signThroughHelperPage(station.baseUrl, { clientId, method, docId, hexDigest: start.hexDigest, embeddingOrigin: ui.origin });
+      expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+      await call(`/api/signatures/${method}/complete`, { client_id: clientId, doc_id: docId, token: start.token, signature_value: signed.body.signatures![0] }, { origin: ui.origin });
       return (await call<DeskSavedFile>(`/admin/api/desk/sessions/${docId}/save`, {})).path;
     }
 

@@ -13,6 +13,7 @@ import { minimalPdf } from '../../support/signing/signing-test-pdfs.js';
 import { pem } from '../../support/pkcs11/pkcs11-nss-database.js';
 import { openStationEvents, type StationEvents } from '../../support/station/station-events.js';
 import { createNssDb, opensslTsVerify, pdfsig } from '../../support/signing/signing-validators.js';
+import { signThroughHelperPage } from '../../support/signing/signing-session-client.js';
 
 let softhsm: SoftHsm;
 let station: TestStation;
@@ -52,10 +53,8 @@ const pendingOf = (kind: PendingPrompt['kind']) => (state: StationState) => stat
  * What the window's browser client has the station's iframe helper do after start-signing: the helper page for the
  * desk client's document, then its call to sign the prepared digest (answered after the PIN prompt).
  */
-async function helperSignature(docId: string, hexDigest: string): Promise<{ status: number; body: { signatures?: string[]; code?: string } }> {
-  const page = await (await fetch(`${station.baseUrl}/web-element/os-broker/signing-station-desk/certeurope-usb-token-signature?doc_id=${encodeURIComponent(docId)}`)).text();
-  const frame = JSON.parse(/<script[^>]*id="frame-data"[^>]*>([^<]*)<\/script>/.exec(page)![1]!) as { ticket: string };
-  return call('/web-element/api/signature', { ticket: frame.ticket, embeddingOrigin: ui.origin, hexDigest }, { origin: station.baseUrl });
+function helperSignature(docId: string, hexDigest: string): ReturnType<typeof signThroughHelperPage> {
+  return signThroughHelperPage(station.baseUrl, { clientId: 'signing-station-desk', method: 'certeurope-usb-token-signature', docId, hexDigest, embeddingOrigin: ui.origin });
 }
 
 /** A desk document started for signing as the window does it: prepared, start-signing sent, consent given. */

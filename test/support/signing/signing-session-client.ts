@@ -32,3 +32,21 @@ export async function downloadSigned(integration: Integration, docId: string): P
   const body = (await response.json()) as Record<string, unknown>;
   return { file: Buffer.from(String(body.signed_file_contents ?? ''), 'base64'), body };
 }
+
+/**
+ * What the station's iframe helper does for a browser client after start-signing, without a browser: it opens its
+ * page for the client's document (which carries a ticket) and asks the station to sign the prepared digest there.
+ */
+export async function signThroughHelperPage(
+  baseUrl: string,
+  request: { clientId: string; method: string; docId: string; hexDigest: string; embeddingOrigin: string },
+): Promise<{ status: number; body: { signatures?: string[]; code?: string } }> {
+  const page = await (await fetch(`${baseUrl}/web-element/os-broker/${request.clientId}/${request.method}?doc_id=${encodeURIComponent(request.docId)}`)).text();
+  const frame = JSON.parse(/<script[^>]*id="frame-data"[^>]*>([^<]*)<\/script>/.exec(page)![1]!) as { ticket: string };
+  const response = await fetch(`${baseUrl}/web-element/api/signature`, {
+    method: 'POST',
+    headers: { origin: baseUrl, 'content-type': 'application/json' },
+    body: JSON.stringify({ ticket: frame.ticket, embeddingOrigin: request.embeddingOrigin, hexDigest: request.hexDigest }),
+  });
+  return { status: response.status, body: (await response.json()) as { signatures?: string[]; code?: string } };
+}

@@ -20,10 +20,7 @@ const BASELINES: readonly SignatureBaseline[] = ['B-B', 'B-T', 'B-LT', 'B-LTA'];
 /** Pick or drop files, choose a signing certificate among those plugged in now, sign, and see where it went. */
 export function SignScreen({ state, opened }: { state: StationState; opened?: File[] | undefined }): JSX.Element {
   const { t } = useI18n();
-  const [files, setFiles] = useState<File[]>([]);
-  useEffect(() => {
-    if (opened) setFiles(opened);
-  }, [opened]);
+  const [files, setFiles] = useOpenedFiles(opened);
   const [step, setStep] = useState<SignStep>();
   const [sent, setSent] = useState<number>();
   const [saved, setSaved] = useState<DeskSavedFile>();
@@ -77,13 +74,32 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       </form>
       {/* The station's iframe helper, which the browser client frames to sign; the station's own prompts say everything it would. */}
       <div ref={helperHolder} hidden data-testid="signing-helper" />
+      <SigningOutcome step={step} sent={sent} saved={saved} error={error} />
+    </section>
+  );
+}
+
+/** The files to sign, starting with those the app was opened with ("open with", a deep link). */
+function useOpenedFiles(opened: File[] | undefined): [File[], (files: File[]) => void] {
+  const [files, setFiles] = useState<File[]>([]);
+  useEffect(() => {
+    if (opened) setFiles(opened);
+  }, [opened]);
+  return [files, setFiles];
+}
+
+/** The step under way (with upload progress), then where the signed file went, or why it was not signed. */
+function SigningOutcome({ step, sent, saved, error }: { step: SignStep | undefined; sent: number | undefined; saved: DeskSavedFile | undefined; error: string | undefined }): JSX.Element {
+  const { t } = useI18n();
+  return (
+    <>
       <p role="status" aria-live="polite" className="muted">
         {step ? t(`sign.progress.${step}` as MessageKey) : ''}
       </p>
       {step === 'prepare' && sent !== undefined && <progress max={1} value={sent} aria-label={t('sign.progress.prepare')} />}
       {saved && <SavedFile saved={saved} heading={t('sign.done')} />}
       <ErrorAlert message={error} />
-    </section>
+    </>
   );
 }
 

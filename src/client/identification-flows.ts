@@ -45,24 +45,34 @@ const webEid: Flow = async (context) => {
   return finish(context, { token: reply.token, auth_token: answer.token });
 };
 
-/** ZealiD-type: the service names the provider's iframe; the provider posts the session token when done. */
+/**
+ * ZealiD-type: the service names the provider page to frame; when the user is done, that page posts where its flow
+ * ends, an address carrying `code` (or `error`), which finish turns into the person. Only a message from that
+ * frame and the provider's origin counts (the published client checks the origin only).
+ */
 const zealid: Flow = async (context) => {
-  const { iframe_url: url } = await context.call(get(`${context.base}/api/identity/${context.settings.clientId}/zealid/get_iframe_url`, false));
+  const { url } = await context.call(get(`${context.base}/api/identity/${context.settings.clientId}/zealid/get_iframe_url`, false));
   if (typeof url !== 'string') throw new ClientError('ERR_CLIENT_NO_IFRAME_URL', 'The service gave no iframe URL.');
   const frame = document.createElement('iframe');
   frame.src = url;
+  frame.setAttribute('referrerpolicy', 'origin');
+  frame.style.border = '0';
   context.settings.iframeHolder!.replaceChildren(frame);
-  const token = await context.run.race(
-    new Promise<unknown>((resolve) => {
-      const listen = (event: MessageEvent<{ token?: unknown }>): void => {
-        if (event.source !== frame.contentWindow || event.origin !== new URL(url).origin || !event.data?.token) return;
+  const message = await context.run.race(
+    new Promise<string>((resolve) => {
+      const listen = (event: MessageEvent<unknown>): void => {
+        if (event.source !== frame.contentWindow || event.origin !== new URL(url).origin || typeof event.data !== 'string') return;
         window.removeEventListener('message', listen);
-        resolve(event.data.token);
+        resolve(event.data);
       };
       window.addEventListener('message', listen);
+      context.run.signal.addEventListener('abort', () => window.removeEventListener('message', listen), { once: true });
     }),
   );
-  return finish(context, { token });
+  const ended = new URLSearchParams(message.split('?')[1]?.split('#')[0]);
+  const code = ended.get('code');
+  if (!code) throw new ClientError('ERR_CLIENT_PROVIDER_REFUSED', `The provider ended without identifying: ${ended.get('error') ?? message}.`);
+  return finish(context, { code });
 };
 
 /** Redirect-based: to the service's OAuth start for the method, back to redirectUri with a code. */

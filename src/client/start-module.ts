@@ -25,7 +25,7 @@ const REQUIRED_BY_FLOW: Readonly<Record<string, readonly string[]>> = {
   'identification:card': ['apiEndpoints'],
   'identification:webEid': ['apiEndpoints', 'iframeHolder'],
   'identification:iframe': ['apiEndpoints', 'iframeHolder'],
-  'identification:zealid': ['apiEndpoints', 'iframeHolder'],
+  'identification:zealid': ['apiEndpoints', 'countryCode', 'iframeHolder'],
   'identification:oauth': ['redirectUri'],
   'signature:iframe': ['docId', 'countryCode', 'iframeHolder'],
 };

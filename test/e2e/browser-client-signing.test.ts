@@ -206,10 +206,11 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
 });
 
 describe('sandbox signing in production mode', () => {
-  it('refuses the simulators and hides the sandbox pages', async () => {
+  it('refuses the simulators (ZealiD’s signature start and iframe URL too) and hides the sandbox pages', async () => {
     const station = await startTestStation({ mode: 'production', pcsc: { enabled: false, atrMap: [] } });
     try {
-      await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [] }, Buffer.from(SECRET));
+      const origin = 'http://127.0.0.1:9';
+      await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [origin], redirectUris: [`${origin}/back`] }, Buffer.from(SECRET));
       for (const signType of ['smart-id', 'mobile-id', 'otp-email-non-qualified']) {
         const response = await fetch(`${station.baseUrl}/api/signatures/start-signing`, {
           method: 'POST',
@@ -219,6 +220,12 @@ describe('sandbox signing in production mode', () => {
         expect(response.status, signType).toBe(403);
         expect(await response.json()).toMatchObject({ status: 'error', code: 'ERR_SIGNING_SANDBOX_ONLY' });
       }
+      const zealIdSigning = await fetch(`${station.baseUrl}/zealid/signature/start?client_id=shop&doc_id=${'x'.repeat(20)}`, { redirect: 'manual' });
+      expect(zealIdSigning.status).toBe(403);
+      expect(await zealIdSigning.json()).toMatchObject({ code: 'ERR_SIGNING_SANDBOX_ONLY' });
+      const zealIdFrame = await fetch(`${station.baseUrl}/api/identity/shop/zealid/get_iframe_url`, { headers: { origin } });
+      expect(zealIdFrame.status).toBe(403);
+      expect(await zealIdFrame.json()).toMatchObject({ code: 'ERR_IDENTITY_SANDBOX_ONLY' });
       expect((await fetch(`${station.baseUrl}/sandbox/outbox`)).status).toBe(404);
       expect((await fetch(`${station.baseUrl}/sandbox/test-ca.pem`)).status).toBe(404);
     } finally {

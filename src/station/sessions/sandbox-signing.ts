@@ -12,6 +12,7 @@ import { OneTimeCodes } from './one-time-codes.js';
 import { CONFIRMATION_CODE_METHODS, confirmationCodeSigningSimulator } from './confirmation-code-signing-simulator.js';
 import { SandboxOutbox } from './sandbox-outbox.js';
 import { sandboxRoutes } from './sandbox-routes.js';
+import { zealIdSigningRoutes } from './zealid-signing-routes.js';
 import { SANDBOX_SIGNING_PROVIDERS } from './sandbox-signing-providers.js';
 import { SandboxTestCa } from './sandbox-test-ca.js';
 import { SimulatedSignings } from './simulated-signings.js';
@@ -29,10 +30,10 @@ export interface SandboxSigningOptions {
 
 /**
  * The sandbox simulators of remote signing (Smart-ID, Mobile-ID, OTP, confirmation codes, redirect providers) as signing-method rows, with their test CA
- * and outbox, and the routes that show those (test CA certificate, outbox page, provider page). Refused in
- * production mode.
+ * and outbox, the routes that show those (test CA certificate, outbox page, provider page, under /sandbox) and the
+ * providers' own entry points (ZealiD's signature start, at the root). Refused in production mode.
  */
-export function sandboxSigning(options: SandboxSigningOptions): { methods: SigningMethod[]; routes: FastifyPluginAsync } {
+export function sandboxSigning(options: SandboxSigningOptions): { methods: SigningMethod[]; routes: FastifyPluginAsync; entryRoutes: FastifyPluginAsync } {
   const ca = new SandboxTestCa(options.clock);
   const outbox = new SandboxOutbox(options.logger);
   const deps = { service: options.service, ca, signings: new SimulatedSignings(), timings: options.timings, mode: options.mode };
@@ -46,5 +47,6 @@ export function sandboxSigning(options: SandboxSigningOptions): { methods: Signi
       redirect.method(),
     ],
     routes: sandboxRoutes({ ca, outbox, redirect, mode: options.mode }),
+    entryRoutes: zealIdSigningRoutes(redirect),
   };
 }

@@ -19,7 +19,7 @@ import { SoftTokenStore } from '../../src/station/tokens/soft/soft-token-store.j
 
 const SECRET = 'shop-api-secret-0123456789';
 
-// The three certificate-store variants of the published client, signing with a key imported into the station's
+// The three certificate-store variants of the published client and its local unverified certificate, signing with a key imported into the station's
 // own certificate store (PKCS#12), through the iframe helper.
 describe('iframe helper with the local certificate store', () => {
   let dir: string;
@@ -50,7 +50,7 @@ describe('iframe helper with the local certificate store', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  for (const module of ['certStoreQesSignature', 'certStoreAdvancedSignature', 'certStoreAdvancedUnverifiedSignature']) {
+  for (const module of ['certStoreQesSignature', 'certStoreAdvancedSignature', 'certStoreAdvancedUnverifiedSignature', 'localAdvUnverifiedSignature']) {
     it(`${module}: signs from the store; pdfsig accepts the PDF`, async () => {
       const prepared = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
         method: 'POST',
@@ -75,7 +75,7 @@ describe('iframe helper with the local certificate store', () => {
     });
   }
 
-  for (const module of ['certStoreQesSignature', 'certStoreAdvancedSignature', 'certStoreAdvancedUnverifiedSignature']) {
+  for (const module of ['certStoreQesSignature', 'certStoreAdvancedSignature', 'certStoreAdvancedUnverifiedSignature', 'localAdvUnverifiedSignature']) {
     it(`${module}: the station's own client signs from the store too; pdfsig accepts the PDF`, async () => {
       const integration = { baseUrl: station.baseUrl, clientId: 'shop', secret: SECRET };
       const docId = await prepareDocument(integration);

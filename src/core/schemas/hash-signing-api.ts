@@ -20,6 +20,14 @@ export const hashSigningMethods = [
   'cert-store-adv-unverified-sign',
   'certeurope-usb-token-signature',
   'certsign-usb-token-signature',
+  'vn-bkav-token-signature',
+  'vn-ca2-token-signature',
+  'vn-fast-token-signature',
+  'vn-fpt-token-signature',
+  'vn-smart-token-signature',
+  'vn-viettel-token-signature',
+  'vn-vnpt-token-signature',
+  'local-adv-unverified-signature',
 ] as const;
 export const hashSigningMethodSchema = z.enum(hashSigningMethods);
 export type HashSigningMethod = z.infer<typeof hashSigningMethodSchema>;

@@ -151,7 +151,7 @@ describe('iframe certificate helper in Chromium', () => {
     }
   });
 
-  it('announces itself to an allowed embedder, answers only it, and refuses a digest it did not prepare', async () => {
+  it('announces itself to an allowed embedder, answers only it, and refuses a digest (or AutoFirma content) it did not prepare', async () => {
     const docId = await prepare();
     const page = await framed(`${station.baseUrl}/web-element/os-broker/shop/id-signature?doc_id=${docId}`);
     await expect.poll(async () => (await messages(page)).length).toBe(1);
@@ -160,6 +160,13 @@ describe('iframe certificate helper in Chromium', () => {
     await ask(page, { operation: 'getSignature', hexDigests: ['ab'.repeat(32)] });
     await expect.poll(async () => (await messages(page)).length).toBe(2);
     expect((await messages(page))[1]!.data).toMatchObject({ operation: 'getSignature', status: 'error', code: 'ERR_IFRAME_DIGEST_UNKNOWN' });
+    // AutoFirma-type content is the same check: only the digest the station prepared, here as base64.
+    await ask(page, { operation: 'getSignature', fileContent: Buffer.from('ab'.repeat(32), 'hex').toString('base64') });
+    await expect.poll(async () => (await messages(page)).length).toBe(3);
+    expect((await messages(page))[2]!.data).toMatchObject({ operation: 'getSignature', status: 'error', code: 'ERR_IFRAME_DIGEST_UNKNOWN' });
+    await ask(page, { operation: 'getSignature' });
+    await expect.poll(async () => (await messages(page)).length).toBe(4);
+    expect((await messages(page))[3]!.data).toMatchObject({ operation: 'getSignature', status: 'error', code: 'ERR_IFRAME_NOTHING_TO_SIGN' });
     await page.close();
   });
 

@@ -13,6 +13,7 @@ export type ModuleFlow =
   | 'redirect'
   | 'otp'
   | 'confirm'
+  | 'sealedConfirm'
   | 'continue'
   | 'iframe'
   | 'zealid'
@@ -76,7 +77,7 @@ export const SIGNATURE_MODULES: readonly ModuleRow[] = [
   ['seBankIdSignature', 'redirect', 'swedish-bankid-signature', '', 'lang country'],
   ['dTrustSignMeSignature', 'redirect', 'd-trust-sign-me-qes-signature', '', 'lang username'],
   ['dTrustSignMeAdvSignature', 'redirect', 'd-trust-sign-me-adv-signature', '', 'lang username'],
-  ['chaveMovelSignature', 'confirm', 'chave-movel-qes-signature', '', 'lang signing_pin phone'],
+  ['chaveMovelSignature', 'sealedConfirm', 'chave-movel-qes-signature', '', 'lang signing_pin phone'],
   ['eCertChileSignature', 'redirect', 'cl-ecert-advanced-signature', '', 'lang idcode email'],
   ['mitIdSignature', 'redirect', 'mit-id-simple-signature', '', 'lang country'],
   ['noBankIdAdvSignature', 'redirect', 'norwegian-bankid-adv-signature', '', 'lang name'],

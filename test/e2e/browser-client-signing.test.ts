@@ -11,6 +11,7 @@ import { createNssDb, pdfsig, xmlsecVerify } from '../support/signing/signing-va
 import { extractZip } from '../support/signing/signing-zip-extract.js';
 
 const SECRET = 'shop-api-secret-0123456789';
+const CHAVE_MOVEL_PHONE = '+351912345678';
 
 // Smart-ID, Mobile-ID and OTP signing through the sandbox simulators, with both browser clients on the same
 // integrator page; the signed files are checked by pdfsig and xmlsec1 with the simulators' test CA trusted.
@@ -55,10 +56,11 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
     testbed = await startClientTestbed({ secret: SECRET, sandboxTimings: { userActionMs: 300, userTimeoutMs: 1_500 } });
     ({ station, integrator, browser, page } = testbed);
     testCaPem = await (await fetch(`${station.baseUrl}/sandbox/test-ca.pem`)).text();
-    // The user reading the confirmation code the station "sent" to the cloud account (its outbox), and typing it.
+    // The user reading the confirmation code the station last "sent" (its outbox, newest first: to the cloud
+    // account, or by SMS to the Chave Móvel phone), and typing it.
     await page.exposeFunction('confirmationCode', async () => {
       const { messages } = (await (await fetch(`${station.baseUrl}/sandbox/outbox.json`)).json()) as { messages: Array<{ to: string; text: string }> };
-      return /\b(\d{6})\b/.exec(messages.find((message) => message.to === 'cloud-user')!.text)![1]!;
+      return /\b(\d{6})\b/.exec(messages.find((message) => message.to === 'cloud-user' || message.to === CHAVE_MOVEL_PHONE)!.text)![1]!;
     });
   });
   afterAll(async () => {
@@ -163,6 +165,32 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
     });
   }
 
+  for (const client of BOTH_CLIENTS) {
+    it(`${client}: chaveMovelSignature encrypts phone, PIN and code with the provider's key; the code sent to the phone signs`, async () => {
+      const docId = await prepare();
+      const options = { phone: CHAVE_MOVEL_PHONE, signingPin: '1234', countryCode: 'PT' };
+      const badPin = await sign(client, 'chaveMovelSignature', docId, { ...options, signingPin: 'abcd' }, 'exposed');
+      expect(badPin.calls).toEqual(['fail', 'finished']);
+      expect(badPin.error?.userDetails).toMatchObject({ signing_pin: ['not 4 to 8 digits'] });
+      const wrong = await sign(client, 'chaveMovelSignature', docId, options, '999999');
+      expect(wrong.calls).toEqual(['started', 'confirmationCodeRequest', 'fail', 'finished']);
+      expect(wrong.error?.userDetails).toMatchObject({ confirmation_code: ['does not match'] });
+      const outcome = await sign(client, 'chaveMovelSignature', docId, options, 'exposed');
+      expect(outcome.calls).toEqual(['started', 'confirmationCodeRequest', 'success', 'finished']);
+      expect((await download(docId)).body).toMatchObject({ signing_method: 'chave-movel-qes-signature', signer_lastname: 'TESTPERSON' });
+    });
+  }
+
+  it('chave-movel start refuses a phone or PIN sent in clear (not encrypted with the key)', async () => {
+    const response = await fetch(`${station.baseUrl}/api/signatures/start-signing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'shop', doc_id: await prepare(), sign_type: 'chave-movel-qes-signature', phone: 'KzM1MTkxMjM0NTY3OA==', signing_pin: 'MTIzNA==' }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'ERR_INPUT_INVALID', errors: { phone: ['cannot be decrypted'] } });
+  });
+
   it('serviceBrowserClient: cancel() while Smart-ID signing waits for the user fails with isCancel; nothing is signed', async () => {
     const docId = await prepare();
     const outcome = await runModule(page, {
@@ -206,7 +234,7 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
 });
 
 describe('sandbox signing in production mode', () => {
-  it('refuses the simulators (ZealiD’s signature start and iframe URL too) and hides the sandbox pages', async () => {
+  it('refuses the simulators (ZealiD’s signature start and iframe URL, Chave Móvel’s key too) and hides the sandbox pages', async () => {
     const station = await startTestStation({ mode: 'production', pcsc: { enabled: false, atrMap: [] } });
     try {
       const origin = 'http://127.0.0.1:9';
@@ -226,6 +254,8 @@ describe('sandbox signing in production mode', () => {
       const zealIdFrame = await fetch(`${station.baseUrl}/api/identity/shop/zealid/get_iframe_url`, { headers: { origin } });
       expect(zealIdFrame.status).toBe(403);
       expect(await zealIdFrame.json()).toMatchObject({ code: 'ERR_IDENTITY_SANDBOX_ONLY' });
+      const chaveMovelKey = await fetch(`${station.baseUrl}/api/chave-movel-public-key`, { headers: { origin } });
+      expect(chaveMovelKey.status).toBe(403);
       expect((await fetch(`${station.baseUrl}/sandbox/outbox`)).status).toBe(404);
       expect((await fetch(`${station.baseUrl}/sandbox/test-ca.pem`)).status).toBe(404);
     } finally {

@@ -33,7 +33,7 @@ export const remoteSigningCompleteSchema = z.object({
   lang: z.string().max(8).optional(),
   email_token: z.string().max(32).optional(),
   sms_token: z.string().max(32).optional(),
-  /** Cloud-certificate providers: the code from confirmationCodeRequest. */
-  confirmation_code: z.string().max(32).optional(),
+  /** Cloud-certificate providers: the code from confirmationCodeRequest (Chave Móvel: RSA-encrypted, base64). */
+  confirmation_code: z.string().max(1024).optional(),
 });
 export type RemoteSigningComplete = z.infer<typeof remoteSigningCompleteSchema>;

@@ -77,6 +77,7 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'GET /api/identity/:client_id/:method/read-card': { summary: 'The browser clients’ readCard: starts the local ID card login (credentialed)', caller: "client's origins", response: anyJson },
   'GET /api/identity/:client_id/zealid/get_iframe_url': { summary: 'Sandbox: the provider page the browser clients’ zealId module frames, as `url`', caller: "client's origins", response: anyJson },
   'GET /oauth/frame/:method': { summary: 'Sandbox: an iframe identification method’s provider page, framed by the client’s page (query: client_id, parent_origin)', caller: 'the framed page', response: html },
+  'GET /api/chave-movel-public-key': { summary: 'Sandbox: the simulated Chave Móvel provider’s RSA public key (`publicKey`, base64 PEM) its browser client encrypts the phone, PIN and code with', caller: "client's origins", response: anyJson },
   'GET /zealid/signature/start': { summary: 'Sandbox: ZealiD signing, to the simulated provider page (query: client_id, doc_id)', caller: "the user's browser" },
   'GET /oauth/start/:method': { summary: 'Sandbox: a redirect identification method’s provider page', caller: "the user's browser", response: html },
   'GET /oauth/authorize': { summary: 'Sandbox: the simulated provider’s approve or deny page', caller: "the user's browser", response: html },

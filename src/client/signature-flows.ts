@@ -66,18 +66,21 @@ const sealedConfirm: Flow = async (context) => {
 };
 
 /**
- * One-time password: complete with the codes the user typed. Without codes and with confirmationCodeRequest, the
- * client first asks the service to send one and then asks the integrator for what the user received.
+ * One-time password (and handwritten signing, which adds the drawn signature): complete with the codes the user
+ * typed. Without codes and with confirmationCodeRequest, the client first asks the service to send one and then
+ * asks the integrator for what the user received.
  */
 const otp: Flow = async (context) => {
   let { smsToken, emailToken } = context.settings;
+  const { handwrittenSignatureData, handwrittenSignatureDataUrl } = context.settings;
   if (smsToken === undefined && emailToken === undefined) {
     const sent = await startSigning(context, { sign_type: context.method, email: context.settings.email, phone: context.settings.phone });
     const code = await confirmationCode(context, sent);
     if (context.settings.phone) smsToken = code;
     else emailToken = code;
   }
-  return complete(context, { email_token: emailToken, sms_token: smsToken }, context.row[2]);
+  const drawn = { handwritten_signature_data: handwrittenSignatureData, handwritten_signature_data_url: handwrittenSignatureDataUrl };
+  return complete(context, { email_token: emailToken, sms_token: smsToken, ...drawn }, context.row[2]);
 };
 
 const redirect: Flow = async (context) => redirectTo(context, await startSigning(context));

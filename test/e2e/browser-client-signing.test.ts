@@ -12,6 +12,8 @@ import { extractZip } from '../support/signing/signing-zip-extract.js';
 
 const SECRET = 'shop-api-secret-0123456789';
 const CHAVE_MOVEL_PHONE = '+351912345678';
+/** A 1×1 PNG: the signature the user drew, for handwritten signing. */
+const DRAWN_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 // Smart-ID, Mobile-ID and OTP signing through the sandbox simulators, with both browser clients on the same
 // integrator page; the signed files are checked by pdfsig and xmlsec1 with the simulators' test CA trusted.
@@ -166,6 +168,18 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
   }
 
   for (const client of BOTH_CLIENTS) {
+    it(`${client}: handwrittenSignature with the outbox code and a drawn PNG signs; without a drawing it fails and keeps the code`, async () => {
+      const docId = await prepare();
+      const code = await sendOtp(docId);
+      const undrawn = await sign(client, 'handwrittenSignature', docId, { emailToken: code });
+      expect(undrawn.calls).toEqual(['fail', 'finished']);
+      expect(undrawn.error?.userDetails).toMatchObject({ handwritten_signature_data: ['required'] });
+      const outcome = await sign(client, 'handwrittenSignature', docId, { emailToken: code, handwrittenSignatureDataUrl: `data:image/png;base64,${DRAWN_PNG}` });
+      expect(outcome.calls, JSON.stringify(outcome.error)).toEqual(['success', 'finished']);
+      expect((await download(docId)).body).toMatchObject({ signing_method: 'handwritten-simple-signature', signer_lastname: 'signer@example.com' });
+      await assertValidPdf(docId, `handwritten-${client}`);
+    });
+
     it(`${client}: chaveMovelSignature encrypts phone, PIN and code with the provider's key; the code sent to the phone signs`, async () => {
       const docId = await prepare();
       const options = { phone: CHAVE_MOVEL_PHONE, signingPin: '1234', countryCode: 'PT' };

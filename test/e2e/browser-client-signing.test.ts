@@ -37,19 +37,23 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
     const report = await pdfsig(await createNssDb(join(dir, `nss-${name}`), testCaPem), join(dir, `${name}.pdf`));
     expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
   };
-  /** Asks the station to send a one-time password, as the integrator's page does, and reads it from the outbox. */
-  const sendOtp = async (docId: string): Promise<string> => {
+  /**
+   * Asks the station to send a one-time password by e-mail (or SMS to `phone`), as the integrator's page does, and
+   * reads it from the outbox.
+   */
+  const sendOtp = async (docId: string, phone?: string): Promise<string> => {
+    const recipient = phone ? { phone } : { email: 'signer@example.com' };
     const sent = await page.evaluate(
-      async ([base, doc]) => (await fetch(`${base}/api/signatures/start-signing`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'shop', doc_id: doc, sign_type: 'otp-email-non-qualified', email: 'signer@example.com' }) })).status,
-      [station.baseUrl, docId] as const,
+      async ([base, doc, to]) => (await fetch(`${base}/api/signatures/start-signing`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'shop', doc_id: doc, sign_type: 'otp-email-non-qualified', ...to }) })).status,
+      [station.baseUrl, docId, recipient] as const,
     );
     expect(sent).toBe(200);
-    return readOutboxCode(docId);
+    return readOutboxCode(docId, phone);
   };
-  const readOutboxCode = async (docId: string): Promise<string> => {
+  const readOutboxCode = async (docId: string, to = 'signer@example.com'): Promise<string> => {
     const { messages } = (await (await fetch(`${station.baseUrl}/sandbox/outbox.json`)).json()) as { messages: Array<{ to: string; text: string }> };
     const message = messages.find((candidate) => candidate.text.includes(docId));
-    expect(message?.to).toBe('signer@example.com');
+    expect(message?.to).toBe(to);
     return /\b(\d{6})\b/.exec(message!.text)![1]!;
   };
 
@@ -168,6 +172,29 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
   }
 
   for (const client of BOTH_CLIENTS) {
+    it(`${client}: otpSignature with the SMS code (smsToken) signs as that phone; a wrong SMS code fails`, async () => {
+      const docId = await prepare();
+      const code = await sendOtp(docId, '+37255000001');
+      const wrong = await sign(client, 'otpSignature', docId, { smsToken: code === '000000' ? '111111' : '000000' });
+      expect(wrong.calls).toEqual(['fail', 'finished']);
+      expect(wrong.error?.userDetails).toMatchObject({ sms_token: ['does not match'] });
+      const outcome = await sign(client, 'otpSignature', docId, { smsToken: code });
+      expect(outcome.calls).toEqual(['success', 'finished']);
+      expect((await download(docId)).body).toMatchObject({ signing_method: 'otp-email-non-qualified', signer_lastname: '+37255000001' });
+    });
+
+    it(`${client}: diiaQesSignature and esLleidaAdvSignature give the app's QR code and link to started`, async () => {
+      for (const [module, method, options] of [
+        ['diiaQesSignature', 'diia-qes-signature', { countryCode: 'UA' }],
+        ['esLleidaAdvSignature', 'es-lleida-advanced-signature', { username: 'signer', pin: '1234', countryCode: 'ES' }],
+      ] as const) {
+        const outcome = await sign(client, module, await prepare(), options);
+        expect(outcome.calls, module).toEqual(['started', 'success', 'finished']);
+        const link = expect.stringMatching(new RegExp(`^signing-station-sandbox://${method}/sign\\?session=`));
+        expect(outcome.started, module).toMatchObject({ data: { qr_code: link, redirect_uri: link } });
+      }
+    });
+
     it(`${client}: handwrittenSignature with the outbox code and a drawn PNG signs; without a drawing it fails and keeps the code`, async () => {
       const docId = await prepare();
       const code = await sendOtp(docId);

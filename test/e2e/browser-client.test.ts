@@ -101,6 +101,16 @@ describe('browser client: identification, settings, cancel, network errors', () 
       expect(evrotrust.result).toMatchObject({ data: { status: 'OK', idcode: '60001019906', current_login_method: 'evrotrust-login' } });
     });
 
+    it(`${client}: EUDI wallet identification gives the wallet's QR data to started and the PID as verified_claims`, async () => {
+      const outcome = await identify(client, 'eudiWallet', { countryCode: 'AT', documentType: 'pid' });
+      expect(outcome.calls).toEqual(['started', 'success', 'finished']);
+      const request = expect.stringMatching(/^openid4vp:\/\/\?client_id=/);
+      expect(outcome.started).toMatchObject({ data: { qr_code: request, redirect_uri: request } });
+      expect(outcome.result).toMatchObject({
+        data: { status: 'OK', idcode: 'ATSBX0001', current_login_method: 'at-eudi-wallet-login', verified_claims: { verification: { trust_framework: 'eidas' }, claims: { family_name: 'Musterfrau' } } },
+      });
+    });
+
     it(`${client}: a Smart-ID user who refuses fails with the service's message`, async () => {
       const outcome = await identify(client, 'smartId', { idcode: '30403039917' });
       expect(outcome.calls).toEqual(['started', 'fail', 'finished']);

@@ -36,13 +36,25 @@ const card: Flow = async (context) => {
   return finish(context, { token, country: context.settings.countryCode });
 };
 
-/** Web eID (and iframe identification): start gives a nonce, the iframe's authentication token proves the card. */
+/** Web eID: start gives a nonce, the iframe's authentication token proves the card. */
 const webEid: Flow = async (context) => {
   const url = `${context.base}/web-element/os-broker/${context.settings.clientId}/${context.row[2]}?doc_id=`;
   const messenger = new IframeMessenger(context.settings.iframeHolder!, url, context.run);
   const answer = await started(context, { country: context.settings.countryCode, lang: context.settings.language });
   const reply = await messenger.request('getAuthToken', { nonce: answer.nonce });
   return finish(context, { token: reply.token, auth_token: answer.token });
+};
+
+/**
+ * Wallet in the browser (Google Wallet): start gives the credential request (`object`) and the claim's token; the
+ * service's wallet page answers getAuthToken with the presented credential; finish gets both. Started before the
+ * page is framed, so a service without the method says so at once.
+ */
+const wallet: Flow = async (context) => {
+  const answer = await started(context, { country: context.settings.countryCode, lang: context.settings.language, document_type: context.settings.documentType });
+  const url = `${context.base}/web-element/os-broker/${context.settings.clientId}/${context.row[2]}?doc_id=`;
+  const reply = await new IframeMessenger(context.settings.iframeHolder!, url, context.run, ['digital-credentials-get']).request('getAuthToken', { payload: answer.object });
+  return finish(context, { token: reply.token, claim_id: answer.token, document_type: context.settings.documentType });
 };
 
 /**
@@ -86,4 +98,4 @@ const oauth: Flow = async (context) => {
   return redirectTo(context, { redirect_uri: target });
 };
 
-export const IDENTIFICATION_FLOWS: Partial<Record<ModuleFlow, Flow>> = { poll, card, webEid, iframe: webEid, zealid, oauth };
+export const IDENTIFICATION_FLOWS: Partial<Record<ModuleFlow, Flow>> = { poll, card, webEid, wallet, zealid, oauth };

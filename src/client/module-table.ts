@@ -16,6 +16,7 @@ export type ModuleFlow =
   | 'sealedConfirm'
   | 'continue'
   | 'iframe'
+  | 'wallet'
   | 'zealid'
   | 'oauth'
   | 'card'
@@ -51,7 +52,7 @@ export const IDENTIFICATION_MODULES: readonly ModuleRow[] = [
   ['gbOneId', 'oauth', 'gb-one-id-login', '', ''],
   ['veriff', 'oauth', 'veriff-login', '', ''],
   ['lIdentiteNumerique', 'oauth', 'lidentite-numerique-login', '', ''],
-  ['googleWallet', 'iframe', 'google-wallet-login', '', ''],
+  ['googleWallet', 'wallet', 'google-wallet-login', '', 'document_type'],
   ['eudiWallet', 'poll', '', '', 'country lang document_type'],
   ['spid', 'oauth', 'spid-login', '', ''],
   ['evrotrust', 'poll', '', '', 'phone country lang'],

@@ -104,7 +104,7 @@ const iframe: Flow = async (context) => {
   return { data: await pollUntilDone(() => context.call(request), IFRAME_SIGNING_POLL, context.run) };
 };
 
-export const SIGNATURE_FLOWS: Record<Exclude<ModuleFlow, 'oauth' | 'card' | 'webEid'>, Flow> = {
+export const SIGNATURE_FLOWS: Record<Exclude<ModuleFlow, 'oauth' | 'card' | 'webEid' | 'wallet'>, Flow> = {
   poll,
   continue: continueThenComplete,
   confirm,

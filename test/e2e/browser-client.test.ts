@@ -158,6 +158,13 @@ describe('browser client: identification, settings, cancel, network errors', () 
     ]);
   });
 
+  it('serviceBrowserClient: googleWallet fails at once with the station’s answer (it has no Google Wallet method), before framing anything', async () => {
+    const outcome = await identify('serviceBrowserClient', 'googleWallet', { countryCode: 'US', documentType: 'mdl', iframeHolder: true });
+    expect(outcome.calls).toEqual(['fail', 'finished']);
+    expect(outcome.error?.userMessage).toBe('This station has no identification method "google-wallet-login".');
+    expect(await page.locator('#holder iframe').count()).toBe(0);
+  });
+
   it('serviceBrowserClient: cancel() stops polling and fails with isCancel, then finished', async () => {
     const outcome = await identify('serviceBrowserClient', 'smartId', { idcode: '30403039928' }, { cancelWhenStarted: true });
     expect(outcome.calls).toEqual(['started', 'fail', 'finished']);

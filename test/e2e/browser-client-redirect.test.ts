@@ -150,6 +150,8 @@ describe('browser client: redirect-based methods through the simulated provider 
     const stranger = await framed('http://127.0.0.1:9');
     expect(stranger.status).toBe(400);
     expect(await stranger.json()).toMatchObject({ code: 'ERR_INPUT_INVALID', errors: { parent_origin: ['not registered'] } });
+    const redirectMethod = await fetch(`${station.baseUrl}/oauth/frame/swedish-bankid-login?${new URLSearchParams({ client_id: 'shop', parent_origin: integrator.origin })}`);
+    expect(redirectMethod.status).toBe(400);
     const allowed = await framed(integrator.origin);
     expect(allowed.headers.get('content-security-policy')).toContain(`frame-ancestors ${integrator.origin};`);
     const iframeUrl = await fetch(`${station.baseUrl}/api/identity/shop/zealid/get_iframe_url`, { headers: { origin: 'http://127.0.0.1:9' } });

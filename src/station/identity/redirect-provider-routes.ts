@@ -8,6 +8,7 @@ import { parseZod } from '../validation/parse-zod.js';
 import { readDecision, sendFrameResultPage, sendProviderPage } from '../http/sandbox-provider-page.js';
 import type { IdentityService } from './identity-service.js';
 import type { ProviderDecisions } from './redirect-provider-simulator.js';
+import { IFRAME_IDENTIFICATION_METHODS } from './iframe-url-routes.js';
 
 const methodSchema = z.string().regex(/^[a-z0-9-]{1,64}$/);
 const redirectQuerySchema = z.object({
@@ -69,7 +70,7 @@ export function redirectProviderRoutes(deps: { identity: IdentityService; decisi
     app.get('/start/:method', async (request, reply) => redirected((request.params as { method: string }).method, request.query, reply));
     app.get('/authorize', async (request, reply) => redirected(undefined, request.query, reply));
     app.get('/frame/:method', async (request, reply) => {
-      const method = parseZod(methodSchema, (request.params as { method: string }).method, 'Invalid provider path');
+      const method = parseZod(z.enum(IFRAME_IDENTIFICATION_METHODS), (request.params as { method: string }).method, 'Not an iframe identification method');
       const query = parseZod(frameQuerySchema, request.query, 'Invalid provider request');
       const parentOrigin = new URL(query.parent_origin).origin;
       const client = await deps.clients.find(query.client_id);

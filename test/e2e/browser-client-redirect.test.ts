@@ -117,13 +117,19 @@ describe('browser client: redirect-based methods through the simulated provider 
     });
   }
 
-  /** Starts zealId in the page, answers the framed provider page, and returns what the client's callbacks got. */
-  const zealIdIdentification = async (client: ClientGlobal, decision: 'Approve' | 'Deny') => {
+  /**
+   * Starts zealId in the page, answers the framed provider page, and returns what the client's callbacks got.
+   * `forged`: a code the page posts to itself first, as a script other than the provider could.
+   */
+  const zealIdIdentification = async (client: ClientGlobal, decision: 'Approve' | 'Deny', forged?: string) => {
     const page = await browser.newPage();
     try {
       await page.goto(`${integrator.origin}/`);
       const outcome = runModule(page, { client, kind: 'identification', module: 'zealId', settings: stationIdentitySettings(station.baseUrl), options: { iframeHolder: true } });
-      await page.frameLocator('#holder iframe').getByRole('button', { name: decision }).click();
+      const approve = page.frameLocator('#holder iframe').getByRole('button', { name: decision });
+      await approve.waitFor();
+      if (forged) await page.evaluate((message) => window.postMessage(message, '*'), forged);
+      await approve.click();
       return await outcome;
     } finally {
       await page.close();
@@ -144,6 +150,12 @@ describe('browser client: redirect-based methods through the simulated provider 
       if (client === 'serviceBrowserClient') expect(outcome.error?.message).toContain('access_denied');
     });
   }
+
+  it('serviceBrowserClient: zealId takes the code only from the provider frame, not a message the page posts itself', async () => {
+    const outcome = await zealIdIdentification('serviceBrowserClient', 'Approve', `${station.baseUrl}/?code=forged-code`);
+    expect(outcome.calls).toEqual(['success', 'finished']);
+    expect(outcome.result).toMatchObject({ data: { status: 'OK', lastname: 'TESTPERSON' } });
+  });
 
   it('the zealId provider page is framed only by an origin registered for the client, and its answer goes only there', async () => {
     const framed = (parentOrigin: string) => fetch(`${station.baseUrl}/oauth/frame/zealid-login?${new URLSearchParams({ client_id: 'shop', parent_origin: parentOrigin })}`);

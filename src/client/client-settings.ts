@@ -63,6 +63,9 @@ export interface StartOptions extends Partial<ClientSettings> {
   documentType?: string;
   smsToken?: string;
   emailToken?: string;
+  /** Handwritten signing: the drawn signature (base64 image), or the same as a data: URL. */
+  handwrittenSignatureData?: string;
+  handwrittenSignatureDataUrl?: string;
   iframeHolder?: HTMLElement;
   /** Smart-ID signing: false (recommended) answers start at once and shows the challenge in a later poll. */
   waitForChallengeCode?: boolean;
@@ -93,7 +96,7 @@ const TYPES: Readonly<Record<string, string>> = {
   waitForChallengeCode: 'boolean',
   iframeHolder: 'object',
   ...Object.fromEntries(
-    ['idcode', 'phone', 'email', 'username', 'password', 'pin', 'signingPin', 'otpCode', 'userId', 'profileId', 'name', 'documentType', 'smsToken', 'emailToken', 'signingCertificate'].map(
+    ['idcode', 'phone', 'email', 'username', 'password', 'pin', 'signingPin', 'otpCode', 'userId', 'profileId', 'name', 'documentType', 'smsToken', 'emailToken', 'handwrittenSignatureData', 'handwrittenSignatureDataUrl', 'signingCertificate'].map(
       (input) => [input, 'string'],
     ),
   ),

@@ -36,7 +36,7 @@ const card: Flow = async (context) => {
   return finish(context, { token, country: context.settings.countryCode });
 };
 
-/** Web eID (and iframe identification): start gives a nonce, the iframe's authentication token proves the card. */
+/** Web eID: start gives a nonce, the iframe's authentication token proves the card. */
 const webEid: Flow = async (context) => {
   const url = `${context.base}/web-element/os-broker/${context.settings.clientId}/${context.row[2]}?doc_id=`;
   const messenger = new IframeMessenger(context.settings.iframeHolder!, url, context.run);
@@ -45,24 +45,46 @@ const webEid: Flow = async (context) => {
   return finish(context, { token: reply.token, auth_token: answer.token });
 };
 
-/** ZealiD-type: the service names the provider's iframe; the provider posts the session token when done. */
+/**
+ * Wallet in the browser (Google Wallet): start gives the credential request (`object`) and the claim's token; the
+ * service's wallet page answers getAuthToken with the presented credential; finish gets both. Started before the
+ * page is framed, so a service without the method says so at once.
+ */
+const wallet: Flow = async (context) => {
+  const answer = await started(context, { country: context.settings.countryCode, lang: context.settings.language, document_type: context.settings.documentType });
+  const url = `${context.base}/web-element/os-broker/${context.settings.clientId}/${context.row[2]}?doc_id=`;
+  const reply = await new IframeMessenger(context.settings.iframeHolder!, url, context.run, ['digital-credentials-get']).request('getAuthToken', { payload: answer.object });
+  return finish(context, { token: reply.token, claim_id: answer.token, document_type: context.settings.documentType });
+};
+
+/**
+ * ZealiD-type: the service names the provider page to frame; when the user is done, that page posts where its flow
+ * ends, an address carrying `code` (or `error`), which finish turns into the person. Only a message from that
+ * frame and the provider's origin counts (the published client checks the origin only).
+ */
 const zealid: Flow = async (context) => {
-  const { iframe_url: url } = await context.call(get(`${context.base}/api/identity/${context.settings.clientId}/zealid/get_iframe_url`, false));
+  const { url } = await context.call(get(`${context.base}/api/identity/${context.settings.clientId}/zealid/get_iframe_url`, false));
   if (typeof url !== 'string') throw new ClientError('ERR_CLIENT_NO_IFRAME_URL', 'The service gave no iframe URL.');
   const frame = document.createElement('iframe');
   frame.src = url;
+  frame.setAttribute('referrerpolicy', 'origin');
+  frame.style.border = '0';
   context.settings.iframeHolder!.replaceChildren(frame);
-  const token = await context.run.race(
-    new Promise<unknown>((resolve) => {
-      const listen = (event: MessageEvent<{ token?: unknown }>): void => {
-        if (event.source !== frame.contentWindow || event.origin !== new URL(url).origin || !event.data?.token) return;
+  const message = await context.run.race(
+    new Promise<string>((resolve) => {
+      const listen = (event: MessageEvent<unknown>): void => {
+        if (event.source !== frame.contentWindow || event.origin !== new URL(url).origin || typeof event.data !== 'string') return;
         window.removeEventListener('message', listen);
-        resolve(event.data.token);
+        resolve(event.data);
       };
       window.addEventListener('message', listen);
+      context.run.signal.addEventListener('abort', () => window.removeEventListener('message', listen), { once: true });
     }),
   );
-  return finish(context, { token });
+  const ended = new URLSearchParams(message.split('?')[1]?.split('#')[0]);
+  const code = ended.get('code');
+  if (!code) throw new ClientError('ERR_CLIENT_PROVIDER_REFUSED', `The provider ended without identifying: ${ended.get('error') ?? message}.`);
+  return finish(context, { code });
 };
 
 /** Redirect-based: to the service's OAuth start for the method, back to redirectUri with a code. */
@@ -76,4 +98,4 @@ const oauth: Flow = async (context) => {
   return redirectTo(context, { redirect_uri: target });
 };
 
-export const IDENTIFICATION_FLOWS: Partial<Record<ModuleFlow, Flow>> = { poll, card, webEid, iframe: webEid, zealid, oauth };
+export const IDENTIFICATION_FLOWS: Partial<Record<ModuleFlow, Flow>> = { poll, card, webEid, wallet, zealid, oauth };

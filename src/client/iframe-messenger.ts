@@ -32,14 +32,15 @@ export class IframeMessenger {
   readonly #run: ModuleRun;
   readonly #ready: Promise<unknown>;
 
-  constructor(holder: HTMLElement, url: string, run: ModuleRun) {
+  /** `allow`: more permissions the framed page needs (a wallet page: `digital-credentials-get`). */
+  constructor(holder: HTMLElement, url: string, run: ModuleRun, allow: readonly string[] = []) {
     this.#origin = new URL(url).origin;
     this.#run = run;
     this.#frame = document.createElement('iframe');
     this.#frame.src = url;
     this.#frame.setAttribute('referrerpolicy', 'origin');
     // Chrome 142+ lets a public page frame 127.0.0.1 only with this policy and the user's permission.
-    this.#frame.setAttribute('allow', LOOPBACK_PERMISSIONS.join('; '));
+    this.#frame.setAttribute('allow', [...LOOPBACK_PERMISSIONS, ...allow].join('; '));
     this.#frame.style.cssText = 'border:0;width:100%;height:100%';
     this.#ready = this.#announced(this.#next('ready'));
     // Awaited by the first request, which may come later (after start-signing): not an unhandled rejection meanwhile.

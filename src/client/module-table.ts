@@ -13,8 +13,10 @@ export type ModuleFlow =
   | 'redirect'
   | 'otp'
   | 'confirm'
+  | 'sealedConfirm'
   | 'continue'
   | 'iframe'
+  | 'wallet'
   | 'zealid'
   | 'oauth'
   | 'card'
@@ -50,7 +52,7 @@ export const IDENTIFICATION_MODULES: readonly ModuleRow[] = [
   ['gbOneId', 'oauth', 'gb-one-id-login', '', ''],
   ['veriff', 'oauth', 'veriff-login', '', ''],
   ['lIdentiteNumerique', 'oauth', 'lidentite-numerique-login', '', ''],
-  ['googleWallet', 'iframe', 'google-wallet-login', '', ''],
+  ['googleWallet', 'wallet', 'google-wallet-login', '', 'document_type'],
   ['eudiWallet', 'poll', '', '', 'country lang document_type'],
   ['spid', 'oauth', 'spid-login', '', ''],
   ['evrotrust', 'poll', '', '', 'phone country lang'],
@@ -76,7 +78,7 @@ export const SIGNATURE_MODULES: readonly ModuleRow[] = [
   ['seBankIdSignature', 'redirect', 'swedish-bankid-signature', '', 'lang country'],
   ['dTrustSignMeSignature', 'redirect', 'd-trust-sign-me-qes-signature', '', 'lang username'],
   ['dTrustSignMeAdvSignature', 'redirect', 'd-trust-sign-me-adv-signature', '', 'lang username'],
-  ['chaveMovelSignature', 'confirm', 'chave-movel-qes-signature', '', 'lang signing_pin phone'],
+  ['chaveMovelSignature', 'sealedConfirm', 'chave-movel-qes-signature', '', 'lang signing_pin phone'],
   ['eCertChileSignature', 'redirect', 'cl-ecert-advanced-signature', '', 'lang idcode email'],
   ['mitIdSignature', 'redirect', 'mit-id-simple-signature', '', 'lang country'],
   ['noBankIdAdvSignature', 'redirect', 'norwegian-bankid-adv-signature', '', 'lang name'],

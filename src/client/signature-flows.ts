@@ -4,7 +4,8 @@ import { bodyFields, type Flow, type FlowContext } from './flow-context.js';
 import { IframeMessenger } from './iframe-messenger.js';
 import type { ModuleFlow } from './module-table.js';
 import { IFRAME_SIGNING_POLL, SIGNING_POLL, pollUntilDone } from './poll.js';
-import { post } from './transport.js';
+import { get, post } from './transport.js';
+import { encryptPkcs1 } from './encrypt-pkcs1.js';
 import { redirectTo } from './redirect-to.js';
 
 const signatures = (context: FlowContext): string => `${context.base}/api/signatures`;
@@ -44,27 +45,42 @@ const continueThenComplete: Flow = async (context) => {
   return complete(context, { token: continued.token ?? answer.token });
 };
 
-/** Cloud certificate with a confirmation code: start, ask the code, complete with it. */
-const confirm: Flow = async (context) => {
-  const answer = await startSigning(context);
+/** Start (with `extra` fields), ask the integrator for the code the user received, complete with it (`seal`ed). */
+async function confirmThenComplete(context: FlowContext, extra: Record<string, unknown> = {}, seal = async (code: string): Promise<string> => code) {
+  const answer = await startSigning(context, extra);
   context.settings.started?.({ data: answer });
   const code = await confirmationCode(context, answer);
-  return complete(context, { token: answer.token, confirmation_code: code });
+  return complete(context, { token: answer.token, confirmation_code: await seal(code) });
+}
+
+/** Cloud certificate with a confirmation code: start, ask the code, complete with it. */
+const confirm: Flow = (context) => confirmThenComplete(context);
+
+/** Chave Móvel: the same, with the phone, the signing PIN and the code encrypted with the provider's public key. */
+const sealedConfirm: Flow = async (context) => {
+  const { publicKey } = await context.call(get(`${context.base}/api/chave-movel-public-key`, false));
+  if (typeof publicKey !== 'string') throw new ClientError('ERR_CLIENT_NO_PUBLIC_KEY', 'The service gave no public key.');
+  const seal = (value: string): Promise<string> => encryptPkcs1(atob(publicKey), value);
+  const { signingPin, phone } = context.settings;
+  return confirmThenComplete(context, { signing_pin: await seal(String(signingPin)), phone: await seal(String(phone)) }, seal);
 };
 
 /**
- * One-time password: complete with the codes the user typed. Without codes and with confirmationCodeRequest, the
- * client first asks the service to send one and then asks the integrator for what the user received.
+ * One-time password (and handwritten signing, which adds the drawn signature): complete with the codes the user
+ * typed. Without codes and with confirmationCodeRequest, the client first asks the service to send one and then
+ * asks the integrator for what the user received.
  */
 const otp: Flow = async (context) => {
   let { smsToken, emailToken } = context.settings;
+  const { handwrittenSignatureData, handwrittenSignatureDataUrl } = context.settings;
   if (smsToken === undefined && emailToken === undefined) {
     const sent = await startSigning(context, { sign_type: context.method, email: context.settings.email, phone: context.settings.phone });
     const code = await confirmationCode(context, sent);
     if (context.settings.phone) smsToken = code;
     else emailToken = code;
   }
-  return complete(context, { email_token: emailToken, sms_token: smsToken }, context.row[2]);
+  const drawn = { handwritten_signature_data: handwrittenSignatureData, handwritten_signature_data_url: handwrittenSignatureDataUrl };
+  return complete(context, { email_token: emailToken, sms_token: smsToken, ...drawn }, context.row[2]);
 };
 
 const redirect: Flow = async (context) => redirectTo(context, await startSigning(context));
@@ -88,10 +104,11 @@ const iframe: Flow = async (context) => {
   return { data: await pollUntilDone(() => context.call(request), IFRAME_SIGNING_POLL, context.run) };
 };
 
-export const SIGNATURE_FLOWS: Record<Exclude<ModuleFlow, 'oauth' | 'card' | 'webEid'>, Flow> = {
+export const SIGNATURE_FLOWS: Record<Exclude<ModuleFlow, 'oauth' | 'card' | 'webEid' | 'wallet'>, Flow> = {
   poll,
   continue: continueThenComplete,
   confirm,
+  sealedConfirm,
   otp,
   redirect,
   zealid,

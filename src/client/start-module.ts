@@ -24,8 +24,8 @@ const REQUIRED_BY_FLOW: Readonly<Record<string, readonly string[]>> = {
   'identification:poll': ['apiEndpoints'],
   'identification:card': ['apiEndpoints'],
   'identification:webEid': ['apiEndpoints', 'iframeHolder'],
-  'identification:iframe': ['apiEndpoints', 'iframeHolder'],
-  'identification:zealid': ['apiEndpoints', 'iframeHolder'],
+  'identification:wallet': ['apiEndpoints', 'countryCode', 'iframeHolder'],
+  'identification:zealid': ['apiEndpoints', 'countryCode', 'iframeHolder'],
   'identification:oauth': ['redirectUri'],
   'signature:iframe': ['docId', 'countryCode', 'iframeHolder'],
 };

@@ -61,7 +61,7 @@ async function answer(request: Exclude<IframeRequest, { operation: 'ready' }>, p
       return { sender: IFRAME_REPLY_SENDER, operation: request.operation, status: 'OK', certificate };
     }
     case 'getSignature': {
-      const body = { ...call, hexDigest: request.hexDigests[0]!, ...(request.certificate ? { certificate: request.certificate } : {}) };
+      const body = { ...call, hexDigest: digestToSign(request), ...(request.certificate ? { certificate: request.certificate } : {}) };
       const { signatures } = iframeSignatureAnswerSchema.parse(await callStation('signature', body));
       return { sender: IFRAME_REPLY_SENDER, operation: request.operation, status: 'OK', signatures };
     }
@@ -70,6 +70,13 @@ async function answer(request: Exclude<IframeRequest, { operation: 'ready' }>, p
       return { sender: IFRAME_REPLY_SENDER, operation: request.operation, status: 'OK', token };
     }
   }
+}
+
+/** The digest a getSignature asks for: its hexDigests, or the AutoFirma-type fileContent (that digest, base64). */
+function digestToSign(request: Extract<IframeRequest, { operation: 'getSignature' }>): string {
+  if (request.hexDigests) return request.hexDigests[0]!;
+  if (!request.fileContent) throw new StationCallError('ERR_IFRAME_NOTHING_TO_SIGN', 'The request names nothing to sign (hexDigests or fileContent).', false);
+  return Array.from(atob(request.fileContent), (char) => char.charCodeAt(0).toString(16).padStart(2, '0')).join('');
 }
 
 function failure(operation: IframeOperation, error: unknown): IframeReply {

@@ -59,6 +59,7 @@ import { eudiWalletSimulator } from './identity/eudi-wallet-simulator.js';
 import { ProviderDecisions, redirectProviderSimulator } from './identity/redirect-provider-simulator.js';
 import { REDIRECT_IDENTIFICATION_METHODS } from './identity/redirect-identification-methods.js';
 import { redirectProviderRoutes } from './identity/redirect-provider-routes.js';
+import { IFRAME_IDENTIFICATION_METHODS, iframeUrlRoutes } from './identity/iframe-url-routes.js';
 import { DEFAULT_SANDBOX_TIMINGS, type SandboxTimings } from './identity/sandbox-timings.js';
 import { integratorRoutes } from './integrator/integrator-routes.js';
 import { IdentityForwarder } from './integrator/identity-forwarder.js';
@@ -225,7 +226,7 @@ function createIdentity(core: StationCore): { identity: IdentityService; provide
       mobileIdSimulator(timings),
       eudiWalletSimulator(timings, STATION_NAME, clock),
       webEidLogin({ clients: data.clients, clock, mode: () => config.mode, trustedIssuers }),
-      ...REDIRECT_IDENTIFICATION_METHODS.map((code) => redirectProviderSimulator(code, providerDecisions)),
+      ...[...REDIRECT_IDENTIFICATION_METHODS, ...IFRAME_IDENTIFICATION_METHODS].map((code) => redirectProviderSimulator(code, providerDecisions)),
       ...APP_LOGIN_METHODS.map((code) => appLoginSimulator(code, timings)),
     ],
   });
@@ -296,6 +297,7 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
   const sandbox = sandboxSigning({ service: hashSigning, clock, timings, mode: () => config.mode, logger, clients: data.clients, baseUrl: address.baseUrl });
   await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning), ...sandbox.methods])), { prefix: '/api/signatures' });
   await http.register(sandbox.routes, { prefix: '/sandbox' });
+  await http.register(sandbox.entryRoutes);
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   const frameTickets = new FrameTickets();
   const iframeHelper = new IframeHelperService({ tickets: frameTickets, tokens: () => tokens.tokens(), onTokensChange: (listener) => tokens.onChange(listener), pending: pendingSignatures, userPrompt });
@@ -346,6 +348,7 @@ async function registerIdentityRoutes(
   await http.register(oidcRoutes({ oidc, identity, mode: () => config.mode }));
   await http.register(identityRoutes({ identity, clients: data.clients }), { prefix: '/api' });
   await http.register(readCardRoutes({ identity }), { prefix: '/api' });
+  await http.register(iframeUrlRoutes({ identity, baseUrl: address.baseUrl }), { prefix: '/api' });
   await http.register(redirectProviderRoutes({ identity, decisions: providerDecisions, clients: data.clients }), { prefix: '/oauth' });
   const forwarder = new IdentityForwarder({ remoteBaseUrl: config.remoteServiceUrl, embedded: () => ({ app: http, host: address.hostPort() }) });
   await http.register(integratorRoutes({ clients: data.clients, forwarder }), { prefix: '/integrator' });

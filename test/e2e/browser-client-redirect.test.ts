@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { TestStation } from '../support/station/test-station.js';
 import type { Integrator } from '../support/browser/iframe-integrator.js';
-import { BOTH_CLIENTS, runModule, startClientTestbed, type ClientGlobal, type ClientTestbed } from '../support/browser/client-integrator.js';
+import { BOTH_CLIENTS, runModule, startClientTestbed, stationIdentitySettings, type ClientGlobal, type ClientTestbed } from '../support/browser/client-integrator.js';
 import { downloadSigned, prepareDocument } from '../support/signing/signing-session-client.js';
 import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
 
@@ -106,6 +106,69 @@ describe('browser client: redirect-based methods through the simulated provider 
       expect(await status.json()).toMatchObject({ signing_session_status: 'OPEN' });
     });
   }
+
+  for (const client of BOTH_CLIENTS) {
+    it(`${client}: zealIdSignature, approved, goes through the provider page and signs the PDF`, async () => {
+      const docId = await prepare();
+      const back = await throughProvider(client, 'signature', 'zealIdSignature', { clientId: 'shop', docId, countryCode: 'EE' }, 'Approve');
+      expect(Object.fromEntries(back.searchParams)).toEqual({ doc_id: docId, status: 'OK' });
+      const { body } = await downloadSigned(integration(), docId);
+      expect(body).toMatchObject({ signing_method: 'zealid-signature', signer_firstname: 'REDIRECT', signer_lastname: 'TESTPERSON' });
+    });
+  }
+
+  /**
+   * Starts zealId in the page, answers the framed provider page, and returns what the client's callbacks got.
+   * `forged`: a code the page posts to itself first, as a script other than the provider could.
+   */
+  const zealIdIdentification = async (client: ClientGlobal, decision: 'Approve' | 'Deny', forged?: string) => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${integrator.origin}/`);
+      const outcome = runModule(page, { client, kind: 'identification', module: 'zealId', settings: stationIdentitySettings(station.baseUrl), options: { iframeHolder: true } });
+      const approve = page.frameLocator('#holder iframe').getByRole('button', { name: decision });
+      await approve.waitFor();
+      if (forged) await page.evaluate((message) => window.postMessage(message, '*'), forged);
+      await approve.click();
+      return await outcome;
+    } finally {
+      await page.close();
+    }
+  };
+
+  for (const client of BOTH_CLIENTS) {
+    it(`${client}: zealId identification in the framed provider page, approved, identifies the person`, async () => {
+      const outcome = await zealIdIdentification(client, 'Approve');
+      expect(outcome.calls).toEqual(['success', 'finished']);
+      expect(outcome.result).toMatchObject({ data: { status: 'OK', firstname: 'REDIRECT', lastname: 'TESTPERSON', current_login_method: 'zealid-login' } });
+    });
+
+    it(`${client}: zealId identification, denied, fails and identifies no one`, async () => {
+      const outcome = await zealIdIdentification(client, 'Deny');
+      expect(outcome.calls).toEqual(['fail', 'finished']);
+      expect(outcome.result).toBeUndefined();
+      if (client === 'serviceBrowserClient') expect(outcome.error?.message).toContain('access_denied');
+    });
+  }
+
+  it('serviceBrowserClient: zealId takes the code only from the provider frame, not a message the page posts itself', async () => {
+    const outcome = await zealIdIdentification('serviceBrowserClient', 'Approve', `${station.baseUrl}/?code=forged-code`);
+    expect(outcome.calls).toEqual(['success', 'finished']);
+    expect(outcome.result).toMatchObject({ data: { status: 'OK', lastname: 'TESTPERSON' } });
+  });
+
+  it('the zealId provider page is framed only by an origin registered for the client, and its answer goes only there', async () => {
+    const framed = (parentOrigin: string) => fetch(`${station.baseUrl}/oauth/frame/zealid-login?${new URLSearchParams({ client_id: 'shop', parent_origin: parentOrigin })}`);
+    const stranger = await framed('http://127.0.0.1:9');
+    expect(stranger.status).toBe(400);
+    expect(await stranger.json()).toMatchObject({ code: 'ERR_INPUT_INVALID', errors: { parent_origin: ['not registered'] } });
+    const redirectMethod = await fetch(`${station.baseUrl}/oauth/frame/swedish-bankid-login?${new URLSearchParams({ client_id: 'shop', parent_origin: integrator.origin })}`);
+    expect(redirectMethod.status).toBe(400);
+    const allowed = await framed(integrator.origin);
+    expect(allowed.headers.get('content-security-policy')).toContain(`frame-ancestors ${integrator.origin};`);
+    const iframeUrl = await fetch(`${station.baseUrl}/api/identity/shop/zealid/get_iframe_url`, { headers: { origin: 'http://127.0.0.1:9' } });
+    expect(iframeUrl.status).toBe(403);
+  });
 
   for (const client of BOTH_CLIENTS) {
     it(`${client}: a redirect callback gets the provider page's address instead of navigating`, async () => {

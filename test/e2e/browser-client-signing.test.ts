@@ -11,6 +11,9 @@ import { createNssDb, pdfsig, xmlsecVerify } from '../support/signing/signing-va
 import { extractZip } from '../support/signing/signing-zip-extract.js';
 
 const SECRET = 'shop-api-secret-0123456789';
+const CHAVE_MOVEL_PHONE = '+351912345678';
+/** A 1×1 PNG: the signature the user drew, for handwritten signing. */
+const DRAWN_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 // Smart-ID, Mobile-ID and OTP signing through the sandbox simulators, with both browser clients on the same
 // integrator page; the signed files are checked by pdfsig and xmlsec1 with the simulators' test CA trusted.
@@ -34,19 +37,23 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
     const report = await pdfsig(await createNssDb(join(dir, `nss-${name}`), testCaPem), join(dir, `${name}.pdf`));
     expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
   };
-  /** Asks the station to send a one-time password, as the integrator's page does, and reads it from the outbox. */
-  const sendOtp = async (docId: string): Promise<string> => {
+  /**
+   * Asks the station to send a one-time password by e-mail (or SMS to `phone`), as the integrator's page does, and
+   * reads it from the outbox.
+   */
+  const sendOtp = async (docId: string, phone?: string): Promise<string> => {
+    const recipient = phone ? { phone } : { email: 'signer@example.com' };
     const sent = await page.evaluate(
-      async ([base, doc]) => (await fetch(`${base}/api/signatures/start-signing`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'shop', doc_id: doc, sign_type: 'otp-email-non-qualified', email: 'signer@example.com' }) })).status,
-      [station.baseUrl, docId] as const,
+      async ([base, doc, to]) => (await fetch(`${base}/api/signatures/start-signing`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'shop', doc_id: doc, sign_type: 'otp-email-non-qualified', ...to }) })).status,
+      [station.baseUrl, docId, recipient] as const,
     );
     expect(sent).toBe(200);
-    return readOutboxCode(docId);
+    return readOutboxCode(docId, phone);
   };
-  const readOutboxCode = async (docId: string): Promise<string> => {
+  const readOutboxCode = async (docId: string, to = 'signer@example.com'): Promise<string> => {
     const { messages } = (await (await fetch(`${station.baseUrl}/sandbox/outbox.json`)).json()) as { messages: Array<{ to: string; text: string }> };
     const message = messages.find((candidate) => candidate.text.includes(docId));
-    expect(message?.to).toBe('signer@example.com');
+    expect(message?.to).toBe(to);
     return /\b(\d{6})\b/.exec(message!.text)![1]!;
   };
 
@@ -55,10 +62,11 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
     testbed = await startClientTestbed({ secret: SECRET, sandboxTimings: { userActionMs: 300, userTimeoutMs: 1_500 } });
     ({ station, integrator, browser, page } = testbed);
     testCaPem = await (await fetch(`${station.baseUrl}/sandbox/test-ca.pem`)).text();
-    // The user reading the confirmation code the station "sent" to the cloud account (its outbox), and typing it.
+    // The user reading the confirmation code the station last "sent" (its outbox, newest first: to the cloud
+    // account, or by SMS to the Chave Móvel phone), and typing it.
     await page.exposeFunction('confirmationCode', async () => {
       const { messages } = (await (await fetch(`${station.baseUrl}/sandbox/outbox.json`)).json()) as { messages: Array<{ to: string; text: string }> };
-      return /\b(\d{6})\b/.exec(messages.find((message) => message.to === 'cloud-user')!.text)![1]!;
+      return /\b(\d{6})\b/.exec(messages.find((message) => message.to === 'cloud-user' || message.to === CHAVE_MOVEL_PHONE)!.text)![1]!;
     });
   });
   afterAll(async () => {
@@ -163,6 +171,67 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
     });
   }
 
+  for (const client of BOTH_CLIENTS) {
+    it(`${client}: otpSignature with the SMS code (smsToken) signs as that phone; a wrong SMS code fails`, async () => {
+      const docId = await prepare();
+      const code = await sendOtp(docId, '+37255000001');
+      const wrong = await sign(client, 'otpSignature', docId, { smsToken: code === '000000' ? '111111' : '000000' });
+      expect(wrong.calls).toEqual(['fail', 'finished']);
+      expect(wrong.error?.userDetails).toMatchObject({ sms_token: ['does not match'] });
+      const outcome = await sign(client, 'otpSignature', docId, { smsToken: code });
+      expect(outcome.calls).toEqual(['success', 'finished']);
+      expect((await download(docId)).body).toMatchObject({ signing_method: 'otp-email-non-qualified', signer_lastname: '+37255000001' });
+    });
+
+    it(`${client}: diiaQesSignature and esLleidaAdvSignature give the app's QR code and link to started`, async () => {
+      for (const [module, method, options] of [
+        ['diiaQesSignature', 'diia-qes-signature', { countryCode: 'UA' }],
+        ['esLleidaAdvSignature', 'es-lleida-advanced-signature', { username: 'signer', pin: '1234', countryCode: 'ES' }],
+      ] as const) {
+        const outcome = await sign(client, module, await prepare(), options);
+        expect(outcome.calls, module).toEqual(['started', 'success', 'finished']);
+        const link = expect.stringMatching(new RegExp(`^signing-station-sandbox://${method}/sign\\?session=`));
+        expect(outcome.started, module).toMatchObject({ data: { qr_code: link, redirect_uri: link } });
+      }
+    });
+
+    it(`${client}: handwrittenSignature with the outbox code and a drawn PNG signs; without a drawing it fails and keeps the code`, async () => {
+      const docId = await prepare();
+      const code = await sendOtp(docId);
+      const undrawn = await sign(client, 'handwrittenSignature', docId, { emailToken: code });
+      expect(undrawn.calls).toEqual(['fail', 'finished']);
+      expect(undrawn.error?.userDetails).toMatchObject({ handwritten_signature_data: ['required'] });
+      const outcome = await sign(client, 'handwrittenSignature', docId, { emailToken: code, handwrittenSignatureDataUrl: `data:image/png;base64,${DRAWN_PNG}` });
+      expect(outcome.calls, JSON.stringify(outcome.error)).toEqual(['success', 'finished']);
+      expect((await download(docId)).body).toMatchObject({ signing_method: 'handwritten-simple-signature', signer_lastname: 'signer@example.com' });
+      await assertValidPdf(docId, `handwritten-${client}`);
+    });
+
+    it(`${client}: chaveMovelSignature encrypts phone, PIN and code with the provider's key; the code sent to the phone signs`, async () => {
+      const docId = await prepare();
+      const options = { phone: CHAVE_MOVEL_PHONE, signingPin: '1234', countryCode: 'PT' };
+      const badPin = await sign(client, 'chaveMovelSignature', docId, { ...options, signingPin: 'abcd' }, 'exposed');
+      expect(badPin.calls).toEqual(['fail', 'finished']);
+      expect(badPin.error?.userDetails).toMatchObject({ signing_pin: ['not 4 to 8 digits'] });
+      const wrong = await sign(client, 'chaveMovelSignature', docId, options, '999999');
+      expect(wrong.calls).toEqual(['started', 'confirmationCodeRequest', 'fail', 'finished']);
+      expect(wrong.error?.userDetails).toMatchObject({ confirmation_code: ['does not match'] });
+      const outcome = await sign(client, 'chaveMovelSignature', docId, options, 'exposed');
+      expect(outcome.calls).toEqual(['started', 'confirmationCodeRequest', 'success', 'finished']);
+      expect((await download(docId)).body).toMatchObject({ signing_method: 'chave-movel-qes-signature', signer_lastname: 'TESTPERSON' });
+    });
+  }
+
+  it('chave-movel start refuses a phone or PIN sent in clear (not encrypted with the key)', async () => {
+    const response = await fetch(`${station.baseUrl}/api/signatures/start-signing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'shop', doc_id: await prepare(), sign_type: 'chave-movel-qes-signature', phone: 'KzM1MTkxMjM0NTY3OA==', signing_pin: 'MTIzNA==' }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'ERR_INPUT_INVALID', errors: { phone: ['cannot be decrypted'] } });
+  });
+
   it('serviceBrowserClient: cancel() while Smart-ID signing waits for the user fails with isCancel; nothing is signed', async () => {
     const docId = await prepare();
     const outcome = await runModule(page, {
@@ -206,10 +275,11 @@ describe('browser client: Smart-ID, Mobile-ID and OTP signing against the sandbo
 });
 
 describe('sandbox signing in production mode', () => {
-  it('refuses the simulators and hides the sandbox pages', async () => {
+  it('refuses the simulators (ZealiD’s signature start and iframe URL, Chave Móvel’s key too) and hides the sandbox pages', async () => {
     const station = await startTestStation({ mode: 'production', pcsc: { enabled: false, atrMap: [] } });
     try {
-      await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [] }, Buffer.from(SECRET));
+      const origin = 'http://127.0.0.1:9';
+      await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [origin], redirectUris: [`${origin}/back`] }, Buffer.from(SECRET));
       for (const signType of ['smart-id', 'mobile-id', 'otp-email-non-qualified']) {
         const response = await fetch(`${station.baseUrl}/api/signatures/start-signing`, {
           method: 'POST',
@@ -219,6 +289,14 @@ describe('sandbox signing in production mode', () => {
         expect(response.status, signType).toBe(403);
         expect(await response.json()).toMatchObject({ status: 'error', code: 'ERR_SIGNING_SANDBOX_ONLY' });
       }
+      const zealIdSigning = await fetch(`${station.baseUrl}/zealid/signature/start?client_id=shop&doc_id=${'x'.repeat(20)}`, { redirect: 'manual' });
+      expect(zealIdSigning.status).toBe(403);
+      expect(await zealIdSigning.json()).toMatchObject({ code: 'ERR_SIGNING_SANDBOX_ONLY' });
+      const zealIdFrame = await fetch(`${station.baseUrl}/api/identity/shop/zealid/get_iframe_url`, { headers: { origin } });
+      expect(zealIdFrame.status).toBe(403);
+      expect(await zealIdFrame.json()).toMatchObject({ code: 'ERR_IDENTITY_SANDBOX_ONLY' });
+      const chaveMovelKey = await fetch(`${station.baseUrl}/api/chave-movel-public-key`, { headers: { origin } });
+      expect(chaveMovelKey.status).toBe(403);
       expect((await fetch(`${station.baseUrl}/sandbox/outbox`)).status).toBe(404);
       expect((await fetch(`${station.baseUrl}/sandbox/test-ca.pem`)).status).toBe(404);
     } finally {

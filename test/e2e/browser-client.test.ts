@@ -101,6 +101,16 @@ describe('browser client: identification, settings, cancel, network errors', () 
       expect(evrotrust.result).toMatchObject({ data: { status: 'OK', idcode: '60001019906', current_login_method: 'evrotrust-login' } });
     });
 
+    it(`${client}: EUDI wallet identification gives the wallet's QR data to started and the PID as verified_claims`, async () => {
+      const outcome = await identify(client, 'eudiWallet', { countryCode: 'AT', documentType: 'pid' });
+      expect(outcome.calls).toEqual(['started', 'success', 'finished']);
+      const request = expect.stringMatching(/^openid4vp:\/\/\?client_id=/);
+      expect(outcome.started).toMatchObject({ data: { qr_code: request, redirect_uri: request } });
+      expect(outcome.result).toMatchObject({
+        data: { status: 'OK', idcode: 'ATSBX0001', current_login_method: 'at-eudi-wallet-login', verified_claims: { verification: { trust_framework: 'eidas' }, claims: { family_name: 'Musterfrau' } } },
+      });
+    });
+
     it(`${client}: a Smart-ID user who refuses fails with the service's message`, async () => {
       const outcome = await identify(client, 'smartId', { idcode: '30403039917' });
       expect(outcome.calls).toEqual(['started', 'fail', 'finished']);
@@ -146,6 +156,13 @@ describe('browser client: identification, settings, cancel, network errors', () 
       'TypeError: Missing required setting "idcode"',
       'TypeError: Expected "success" to be type of "function"',
     ]);
+  });
+
+  it('serviceBrowserClient: googleWallet fails at once with the station’s answer (it has no Google Wallet method), before framing anything', async () => {
+    const outcome = await identify('serviceBrowserClient', 'googleWallet', { countryCode: 'US', documentType: 'mdl', iframeHolder: true });
+    expect(outcome.calls).toEqual(['fail', 'finished']);
+    expect(outcome.error?.userMessage).toBe('This station has no identification method "google-wallet-login".');
+    expect(await page.locator('#holder iframe').count()).toBe(0);
   });
 
   it('serviceBrowserClient: cancel() stops polling and fails with isCancel, then finished', async () => {

@@ -18,8 +18,10 @@ import { OsKeyStore } from '../../src/station/keychain/os-key-store.js';
 import { SoftTokenStore } from '../../src/station/tokens/soft/soft-token-store.js';
 
 const SECRET = 'shop-api-secret-0123456789';
+/** AutoFirma is Spanish (its client asks the iframe to sign `fileContent`); the store methods serve any country. */
+const COUNTRY: Record<string, string> = { esAutofirmaSignature: 'ES' };
 
-// The three certificate-store variants of the published client, signing with a key imported into the station's
+// The three certificate-store variants of the published client, its local unverified certificate and AutoFirma, signing with a key imported into the station's
 // own certificate store (PKCS#12), through the iframe helper.
 describe('iframe helper with the local certificate store', () => {
   let dir: string;
@@ -50,7 +52,7 @@ describe('iframe helper with the local certificate store', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  for (const module of ['certStoreQesSignature', 'certStoreAdvancedSignature', 'certStoreAdvancedUnverifiedSignature']) {
+  for (const module of ['certStoreQesSignature', 'certStoreAdvancedSignature', 'certStoreAdvancedUnverifiedSignature', 'localAdvUnverifiedSignature', 'esAutofirmaSignature']) {
     it(`${module}: signs from the store; pdfsig accepts the PDF`, async () => {
       const prepared = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
         method: 'POST',
@@ -60,7 +62,7 @@ describe('iframe helper with the local certificate store', () => {
       const docId = ((await prepared.json()) as { doc_id: string }).doc_id;
       const page = await browser.newPage();
       await page.goto(`${integrator.origin}/`);
-      const outcome = await signWithPublishedClient(page, { stationUrl: station.baseUrl, clientId: 'shop', docId, module });
+      const outcome = await signWithPublishedClient(page, { stationUrl: station.baseUrl, clientId: 'shop', docId, module, countryCode: COUNTRY[module] ?? 'EE' });
       expect(outcome, outcome.detail).toMatchObject({ ok: true });
       const download = await fetch(`${station.baseUrl}/api/signatures/download-signed-file`, {
         method: 'POST',
@@ -75,14 +77,14 @@ describe('iframe helper with the local certificate store', () => {
     });
   }
 
-  for (const module of ['certStoreQesSignature', 'certStoreAdvancedSignature', 'certStoreAdvancedUnverifiedSignature']) {
+  for (const module of ['certStoreQesSignature', 'certStoreAdvancedSignature', 'certStoreAdvancedUnverifiedSignature', 'localAdvUnverifiedSignature', 'esAutofirmaSignature']) {
     it(`${module}: the station's own client signs from the store too; pdfsig accepts the PDF`, async () => {
       const integration = { baseUrl: station.baseUrl, clientId: 'shop', secret: SECRET };
       const docId = await prepareDocument(integration);
       const page = await browser.newPage();
       await page.goto(`${integrator.origin}/`);
-      const outcome = await runModule(page, { client: 'serviceBrowserClient', kind: 'signature', module, settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl }, options: { iframeHolder: true } });
-      expect(outcome.calls).toEqual(['success', 'finished']);
+      const outcome = await runModule(page, { client: 'serviceBrowserClient', kind: 'signature', module, settings: { clientId: 'shop', docId, countryCode: COUNTRY[module] ?? 'EE', base: station.baseUrl }, options: { iframeHolder: true } });
+      expect(outcome.calls, outcome.error?.message).toEqual(['success', 'finished']);
       const path = join(dir, `${module}.ours.pdf`);
       await writeFile(path, (await downloadSigned(integration, docId)).file);
       const report = await pdfsig(await createNssDb(join(dir, `nss-ours-${module}`), ca.pem), path);

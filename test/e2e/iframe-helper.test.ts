@@ -105,6 +105,33 @@ describe('iframe certificate helper in Chromium', () => {
     await page.close();
   });
 
+  // The Vietnamese CA tokens are USB tokens behind PKCS#11 like the others: each module signs through the helper.
+  const VIETNAMESE_TOKEN_MODULES = { vnBkavTokenSignature: 'vn-bkav-token-signature', vnCa2TokenSignature: 'vn-ca2-token-signature', vnFastTokenSignature: 'vn-fast-token-signature', vnFptTokenSignature: 'vn-fpt-token-signature', vnSmartTokenSignature: 'vn-smart-token-signature', vnViettelTokenSignature: 'vn-viettel-token-signature', vnVnptTokenSignature: 'vn-vnpt-token-signature' };
+  for (const client of ['eidEasyBrowserClient', 'serviceBrowserClient'] as const) {
+    it(`${client}: every Vietnamese token module (7) signs a PDF with the USB token; pdfsig accepts the last`, async () => {
+      const page = await browser.newPage();
+      await page.goto(`${integrator.origin}/`);
+      let file: Buffer | undefined;
+      for (const [module, method] of Object.entries(VIETNAMESE_TOKEN_MODULES)) {
+        const docId = await prepare();
+        if (client === 'eidEasyBrowserClient') {
+          const outcome = await signWithPublishedClient(page, { stationUrl: station.baseUrl, clientId: 'shop', docId, module, countryCode: 'VN' });
+          expect(outcome, `${module}: ${outcome.detail}`).toMatchObject({ ok: true });
+        } else {
+          const outcome = await runModule(page, { client, kind: 'signature', module, settings: { clientId: 'shop', docId, countryCode: 'VN', base: station.baseUrl }, options: { iframeHolder: true } });
+          expect(outcome.calls, `${module}: ${outcome.error?.message}`).toEqual(['success', 'finished']);
+        }
+        const downloaded = await downloadSigned({ baseUrl: station.baseUrl, clientId: 'shop', secret: SECRET }, docId);
+        expect(downloaded.body.signing_method).toBe(method);
+        file = downloaded.file;
+      }
+      await writeFile(join(dir, `vn-${client}.pdf`), file!);
+      const report = await pdfsig(await createNssDb(join(dir, `nss-vn-${client}`), softhsm.ca.pem), join(dir, `vn-${client}.pdf`));
+      expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true });
+      await page.close();
+    });
+  }
+
   it('the station’s own client fails (not as a cancel) when the user declines the signature in the station', async () => {
     const docId = await prepare();
     const page = await browser.newPage();
@@ -120,7 +147,7 @@ describe('iframe certificate helper in Chromium', () => {
     }
   });
 
-  it('announces itself to an allowed embedder, answers only it, and refuses a digest it did not prepare', async () => {
+  it('announces itself to an allowed embedder, answers only it, and refuses a digest (or AutoFirma content) it did not prepare', async () => {
     const docId = await prepare();
     const page = await framed(`${station.baseUrl}/web-element/os-broker/shop/id-signature?doc_id=${docId}`);
     await expect.poll(async () => (await messages(page)).length).toBe(1);
@@ -129,6 +156,13 @@ describe('iframe certificate helper in Chromium', () => {
     await ask(page, { operation: 'getSignature', hexDigests: ['ab'.repeat(32)] });
     await expect.poll(async () => (await messages(page)).length).toBe(2);
     expect((await messages(page))[1]!.data).toMatchObject({ operation: 'getSignature', status: 'error', code: 'ERR_IFRAME_DIGEST_UNKNOWN' });
+    // AutoFirma-type content is the same check: only the digest the station prepared, here as base64.
+    await ask(page, { operation: 'getSignature', fileContent: Buffer.from('ab'.repeat(32), 'hex').toString('base64') });
+    await expect.poll(async () => (await messages(page)).length).toBe(3);
+    expect((await messages(page))[2]!.data).toMatchObject({ operation: 'getSignature', status: 'error', code: 'ERR_IFRAME_DIGEST_UNKNOWN' });
+    await ask(page, { operation: 'getSignature' });
+    await expect.poll(async () => (await messages(page)).length).toBe(4);
+    expect((await messages(page))[3]!.data).toMatchObject({ operation: 'getSignature', status: 'error', code: 'ERR_IFRAME_NOTHING_TO_SIGN' });
     await page.close();
   });
 

@@ -20,8 +20,20 @@ export const hashSigningMethods = [
   'cert-store-adv-unverified-sign',
   'certeurope-usb-token-signature',
   'certsign-usb-token-signature',
+  'vn-bkav-token-signature',
+  'vn-ca2-token-signature',
+  'vn-fast-token-signature',
+  'vn-fpt-token-signature',
+  'vn-smart-token-signature',
+  'vn-viettel-token-signature',
+  'vn-vnpt-token-signature',
+  'local-adv-unverified-signature',
+  'es-autofirma-signature',
 ] as const;
 export const hashSigningMethodSchema = z.enum(hashSigningMethods);
+
+/** The method whose published client asks the iframe to sign `fileContent` (AutoFirma) rather than `hexDigests`. */
+export const CONTENT_SIGNING_METHOD = 'es-autofirma-signature';
 export type HashSigningMethod = z.infer<typeof hashSigningMethodSchema>;
 
 /** Base64 or hex, as integrations send either for certificates and signature values. */
@@ -57,6 +69,11 @@ export const startSigningResponseSchema = z.object({
   digest_algorithm: z.enum(['SHA-256', 'SHA-384', 'SHA-512']),
   /** ASiC-E: the SignedInfo digests the signer signs (one per signature). */
   signedInfoDigests: z.array(z.string()).optional(),
+  /**
+   * AutoFirma-type signing (the client passes `fileContent` to the iframe's getSignature instead of the digests):
+   * the same digest, base64, as the content to sign.
+   */
+  fileContent: z.string().optional(),
 });
 
 /** POST /api/signatures/<method>/complete: the signature value in, the signed document stored. */

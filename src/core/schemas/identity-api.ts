@@ -23,7 +23,9 @@ export const identityCompleteRequestSchema = z
   .object({
     ...credentials,
     /** The session token; the deployed client's Web eID finish puts the authentication token object here instead. */
-    token: z.union([z.string().min(1), z.record(z.string(), z.unknown())]),
+    token: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
+    /** ZealiD-type iframe identification: the provider's `code` (the session token) in place of `token`. */
+    code: z.string().min(1).max(128).optional(),
     /** The deployed client's Web eID finish: the session token (start's `token`) travels as `auth_token`. */
     auth_token: z.string().min(1).max(128).optional(),
     /** Seconds the service may hold the request open waiting for the user (long poll); the station caps it. */
@@ -31,7 +33,8 @@ export const identityCompleteRequestSchema = z
     lang: z.string().max(8).optional(),
     method: z.string().optional(),
   })
-  .passthrough();
+  .passthrough()
+  .refine((body) => body.token !== undefined || body.code !== undefined, { message: 'token (or code) is required', path: ['token'] });
 export type IdentityCompleteRequest = z.infer<typeof identityCompleteRequestSchema>;
 
 /** Start answer: a session token plus what the user must see (challenge code, QR data), depending on the method. */

@@ -19,8 +19,10 @@ export const iframeRequestSchema = z.discriminatedUnion('operation', [
   z.object({ operation: z.literal('getCertificate'), country: z.string().max(8).optional() }),
   z.object({
     operation: z.literal('getSignature'),
-    hexDigests: z.array(hexDigest).min(1).max(1),
+    hexDigests: z.array(hexDigest).min(1).max(1).optional(),
     signedInfoDigests: z.array(z.string().max(256)).max(1).optional(),
+    /** AutoFirma-type clients: the content start-signing gave them (the prepared digest, base64) instead of hexDigests. */
+    fileContent: base64.optional(),
     certificate: base64.optional(),
     country: z.string().max(8).optional(),
   }),

@@ -33,7 +33,10 @@ export const remoteSigningCompleteSchema = z.object({
   lang: z.string().max(8).optional(),
   email_token: z.string().max(32).optional(),
   sms_token: z.string().max(32).optional(),
-  /** Cloud-certificate providers: the code from confirmationCodeRequest. */
-  confirmation_code: z.string().max(32).optional(),
+  /** Handwritten signing: the drawn signature, a PNG or JPEG as base64 or as a data: URL (at most 512 KB). */
+  handwritten_signature_data: z.string().max(700_000).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64').optional(),
+  handwritten_signature_data_url: z.string().max(700_000).regex(/^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]+={0,2}$/, 'must be a data: URL of a PNG or JPEG image').optional(),
+  /** Cloud-certificate providers: the code from confirmationCodeRequest (Chave Móvel: RSA-encrypted, base64). */
+  confirmation_code: z.string().max(1024).optional(),
 });
 export type RemoteSigningComplete = z.infer<typeof remoteSigningCompleteSchema>;

@@ -54,10 +54,12 @@ export function identityRoutes(deps: IdentityRoutesDeps): FastifyPluginAsync {
 
 /**
  * Which field is the session: the deployed client's Web eID finish sends the start's token as `auth_token` and the
- * authentication token object as `token`; every other method sends the session token as `token`.
+ * authentication token object as `token`; its ZealiD-type finish sends the provider's `code`; every other method
+ * sends the session token as `token`.
  */
 function sessionAndEvidence(body: IdentityCompleteRequest): { session: string; evidence?: Record<string, unknown> } {
   if (typeof body.token === 'string') return { session: body.token };
+  if (body.token === undefined && body.code !== undefined) return { session: body.code };
   if (!body.auth_token) throw new InvalidInputError('auth_token (the session token from start) is required with an authentication token.', { auth_token: ['required'] });
   return { session: body.auth_token, evidence: { authToken: body.token } };
 }

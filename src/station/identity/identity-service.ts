@@ -50,6 +50,11 @@ export class IdentityService {
     return this.#sessions.complete(token, clientId, method.code, waitMs, evidence);
   }
 
+  /** Throws what start would for this method (unknown, or a simulator in production) without starting anything. */
+  assertUsable(code: string): void {
+    this.#method(code);
+  }
+
   /** Drops a started identification nobody will complete (the login page's user went back or cancelled). */
   cancel(token: string): void {
     this.#sessions.cancel(token);

@@ -22,7 +22,12 @@ export interface AppSigningProvider {
   account(request: RemoteSigningStart): SandboxIdentity;
   /** The provider has a continue step that gives the challenge (Icelandic app): it answers the token and challenge. */
   hasContinue?: true;
+  /** The user opens the session in the app from a QR code, or a link on mobile (Ukrainian app, Spanish advanced). */
+  showsQr?: true;
 }
+
+/** The sandbox app's link to a session, shown as the QR code: marked as the sandbox's, opened by no real app. */
+const appLink = (method: string, token: string): string => `signing-station-sandbox://${method}/sign?session=${encodeURIComponent(token)}`;
 
 export interface AppSigningDeps {
   service: HashSigningService;
@@ -58,7 +63,8 @@ export function appSigningSimulator(provider: AppSigningProvider, deps: AppSigni
       });
       const showNow = request.wait_for_challenge_code !== false;
       const token = deps.signings.open(request.client_id, request.doc_id, { challenge, ...user }, showNow);
-      return { status: 'OK', token, ...(showNow ? { challenge } : {}) };
+      const link = provider.showsQr ? appLink(provider.method, token) : undefined;
+      return { status: 'OK', token, ...(showNow ? { challenge } : {}), ...(link ? { qr_code: link, redirect_uri: link } : {}) };
     },
     async complete(_path, body) {
       const request = parseZod(remoteSigningCompleteSchema, body, 'Invalid complete request');

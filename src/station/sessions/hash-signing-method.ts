@@ -1,9 +1,13 @@
-import { completeSigningRequestSchema, hashSigningMethods, startSigningRequestSchema } from '../../core/schemas/hash-signing-api.js';
+import { CONTENT_SIGNING_METHOD, completeSigningRequestSchema, hashSigningMethods, startSigningRequestSchema } from '../../core/schemas/hash-signing-api.js';
 import { parseZod } from '../validation/parse-zod.js';
 import type { HashSigningCompleted, HashSigningService } from './hash-signing-service.js';
 import type { SigningMethod } from './signing-method.js';
 
-/** The hash-based methods (ID card, USB token, certificate store) as the browser-facing endpoints see them. */
+/**
+ * The hash-based methods (ID card, USB token, certificate store) as the browser-facing endpoints see them. The
+ * AutoFirma-type method's client hands the iframe `fileContent` instead of the digest: start answers the digest as
+ * that content too, so the helper still signs only what the station prepared.
+ */
 export function hashSigningMethod(service: HashSigningService): SigningMethod {
   return {
     signTypes: hashSigningMethods,
@@ -17,6 +21,7 @@ export function hashSigningMethod(service: HashSigningService): SigningMethod {
         hexDigest: started.hexDigest,
         digest_algorithm: started.digestAlgorithm,
         ...(started.signedInfoDigests ? { signedInfoDigests: started.signedInfoDigests } : {}),
+        ...(request.sign_type === CONTENT_SIGNING_METHOD ? { fileContent: Buffer.from(started.hexDigest, 'hex').toString('base64') } : {}),
       };
     },
     async complete(method, body, context) {

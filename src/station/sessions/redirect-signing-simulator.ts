@@ -49,18 +49,26 @@ export class RedirectSigningSimulator {
       completePaths: [],
       start: async (body) => {
         const request = parseZod(remoteSigningStartSchema, body, 'Invalid start-signing request');
-        assertSandboxSigning(this.#deps.mode, request.sign_type);
-        const returnTo = (await this.#deps.clients.find(request.client_id))?.redirectUris[0];
-        if (!returnTo) throw new InvalidInputError('Redirect-based signing returns to the client’s redirect URI; register one (clients add --redirect-uri).', { client_id: ['has no redirect URI'] });
-        const id = randomBytes(24).toString('base64url');
-        this.#visits.set(id, { clientId: request.client_id, docId: request.doc_id, method: request.sign_type, returnTo });
-        setTimeout(() => this.#visits.delete(id), VISIT_LIFETIME_MS).unref();
-        return { status: 'OK', redirect_uri: `${this.#deps.baseUrl()}/sandbox/provider/sign/${id}` };
+        return { status: 'OK', redirect_uri: await this.open(request.client_id, request.doc_id, request.sign_type) };
       },
       complete: async () => {
         throw new NotFoundError('ERR_SIGNING_METHOD_UNKNOWN', 'Redirect-based signing completes on the provider page.');
       },
     };
+  }
+
+  /**
+   * A visit of the provider page for this document and method, for start-signing and for methods the browser client
+   * navigates to directly (ZealiD's signature start); answers the page's address.
+   */
+  async open(clientId: string, docId: string, method: string): Promise<string> {
+    assertSandboxSigning(this.#deps.mode, method);
+    const returnTo = (await this.#deps.clients.find(clientId))?.redirectUris[0];
+    if (!returnTo) throw new InvalidInputError('Redirect-based signing returns to the client’s redirect URI; register one (clients add --redirect-uri).', { client_id: ['has no redirect URI'] });
+    const id = randomBytes(24).toString('base64url');
+    this.#visits.set(id, { clientId, docId, method, returnTo });
+    setTimeout(() => this.#visits.delete(id), VISIT_LIFETIME_MS).unref();
+    return `${this.#deps.baseUrl()}/sandbox/provider/sign/${id}`;
   }
 
   /** What the provider page shows, or throws when the visit is unknown or answered. */

@@ -31,8 +31,12 @@ export const SANDBOX_SIGNING_PROVIDERS: readonly AppSigningProvider[] = [
   },
   // The other challenge or transaction providers of the published client: the same simulated app (accounts:
   // anySandboxAccount).
-  ...['evrotrust-signature', 'freja-simple-signature', 'halcom-qes-signature', 'swiss-id-qes-signature', 'swiss-com-qes-signature', 'lt-id-qes-signature', 'es-lleida-advanced-signature', 'diia-qes-signature', 'b-trust-qes-signature', 'harica-qes-signature'].map(
+  ...['evrotrust-signature', 'freja-simple-signature', 'halcom-qes-signature', 'swiss-id-qes-signature', 'swiss-com-qes-signature', 'lt-id-qes-signature', 'b-trust-qes-signature', 'harica-qes-signature'].map(
     (method): AppSigningProvider => ({ method, signTypes: [method], completePaths: [method], account: anySandboxAccount }),
+  ),
+  // Those whose user opens the session from a QR code (SERVICE-INTERFACE 4.5: `started` receives qr_code and redirect_uri).
+  ...['es-lleida-advanced-signature', 'diia-qes-signature'].map(
+    (method): AppSigningProvider => ({ method, signTypes: [method], completePaths: [method], account: anySandboxAccount, showsQr: true }),
   ),
   { method: 'audkenni-qes-signature', signTypes: ['audkenni-qes-signature'], completePaths: ['audkenni-qes-signature'], account: anySandboxAccount, hasContinue: true },
 ];

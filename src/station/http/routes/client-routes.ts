@@ -5,6 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { StationError } from '../../../core/errors/station-error.js';
 import type { ClientRegistry } from '../../clients/client-registry.js';
 import { packageRoot } from '../../files/package-root.js';
+import { allowRegisteredOrigin } from '../allow-registered-origin.js';
 
 const FILES: Readonly<Record<string, string>> = {
   'service-browser-client.js': 'text/javascript; charset=utf-8',
@@ -28,8 +29,7 @@ export function clientRoutes(deps: { clients: Pick<ClientRegistry, 'allOrigins'>
         throw new StationError('ERR_CLIENT_NOT_BUILT', 'The browser client is not built: run `npm run build`.', { status: 503 });
       });
       const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-      const origin = request.headers.origin;
-      if (origin && (await deps.clients.allOrigins()).has(origin)) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+      await allowRegisteredOrigin(request, reply, deps.clients);
       reply.header('cache-control', 'public, max-age=300, must-revalidate').header('etag', etag);
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
       return reply.type(contentType).send(body);

@@ -7,7 +7,7 @@ import type { PendingSignatures } from '../sessions/pending-signatures.js';
 import type { UserPrompt } from '../ports/user-prompt.js';
 import type { Token } from '../tokens/token.js';
 import { SigningNotStartedError } from '../sessions/signing-not-started-error.js';
-import { ASICE_MEDIA_TYPE } from '../signing/asice/asice-container-reader.js';
+import { ASICE_MEDIA_TYPE } from '../signing/asice/asic-media-types.js';
 import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
 import { DESK_CLIENT_ID } from '../../core/constants.js';
 import { copyExclusive, saveWithoutOverwriting } from './output-directory.js';

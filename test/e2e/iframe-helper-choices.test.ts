@@ -13,7 +13,7 @@ import { downloadSigned, prepareDocument } from '../support/signing/signing-sess
 import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
-import { verifyWebEidAuthToken } from '../../src/station/identity/web-eid-auth-token.js';
+import { verifyWebEidAuthToken } from '../../src/station/identity/verify-web-eid-auth-token.js';
 import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';
 
 const SECRET = 'shop-api-secret-0123456789';

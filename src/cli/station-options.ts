@@ -27,12 +27,9 @@ export function resolveConfig(values: StationOptionValues, extra: Partial<Statio
   return loadStationConfig(values.config, { dataDir: values.dataDir, keyStore: values.keyStore, logLevel: values.logLevel, ...extra });
 }
 
-export async function openKeyStore(config: StationConfig): Promise<KeyStore & { assertReachable?: () => Promise<void> }> {
-  if (config.keyStore === 'os') {
-    const store = new OsKeyStore();
-    await store.assertReachable();
-    return store;
-  }
+/** The configured key store; an unreachable OS keychain is found when the vault first reads its key. */
+export function openKeyStore(config: StationConfig): KeyStore {
+  if (config.keyStore === 'os') return new OsKeyStore();
   const passphrase = process.env.SIGNING_STATION_PASSPHRASE;
   if (!passphrase) {
     throw new KeychainError('--key-store passphrase needs the passphrase in the SIGNING_STATION_PASSPHRASE environment variable.', { retriable: false });

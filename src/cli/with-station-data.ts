@@ -5,7 +5,7 @@ import { openKeyStore, resolveConfig, type StationOptionValues } from './station
 /** Opens the data directory for an offline command (no server), runs `work`, and always closes the store. */
 export async function withStationData<T>(values: StationOptionValues, work: (data: StationData, config: StationConfig) => Promise<T>): Promise<T> {
   const config = await resolveConfig(values);
-  const data = await openStationData(config, await openKeyStore(config));
+  const data = await openStationData(config, openKeyStore(config));
   try {
     return await work(data, config);
   } finally {

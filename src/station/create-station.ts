@@ -76,7 +76,7 @@ const SWEEP_INTERVAL_MS = 15 * 60_000;
 
 /** What the host (CLI, Electron main, tests) plugs in. Anything left out gets the headless default. */
 export interface StationPorts {
-  keyStore: KeyStore & { assertReachable?: () => Promise<void> };
+  keyStore: KeyStore;
   /** Consent, PIN and certificate prompts; default: the station UI page (UiPromptBroker). */
   userPrompt?: UserPrompt;
   clock?: Clock;
@@ -151,7 +151,6 @@ async function openStationCore(config: StationConfig, ports: StationPorts): Prom
   const clock = ports.clock ?? systemClock;
   // Read before anything opens: a bad trust list file stops the start with its own error, nothing to undo.
   const trustedIssuers = await TrustedIssuers.load(config.identity.trustedIssuers);
-  await ports.keyStore.assertReachable?.();
   const data = await openStationData(config, ports.keyStore, clock);
   const builtInSources = ports.tokenSources
     ? undefined

@@ -40,4 +40,10 @@ describe('the built CLI: what serve loads before it listens', () => {
     expect([...loaded('pkijs'), ...loaded('xmldsigjs'), ...loaded('@fastify/send'), ...loaded('glob'), ...loaded('mime')]).toEqual([]);
     expect(sources.filter((source) => source.includes('tslib.es6'))).toEqual([]);
   });
+
+  it('leaves X.509, ASN.1, the TSA encoder, zip and XML readers and EC arithmetic to their first use', () => {
+    const loaded = (name: string): string[] => sources.filter((source) => source.startsWith(`node_modules/${name}/`));
+    const pki = ['@peculiar/x509', '@peculiar/asn1-schema', '@peculiar/asn1-x509', '@peculiar/asn1-cms', '@peculiar/asn1-tsp', 'asn1js', 'reflect-metadata', 'tsyringe', '@noble/curves'];
+    expect([...pki, '@xmldom/xmldom', 'yauzl'].flatMap(loaded)).toEqual([]);
+  });
 });

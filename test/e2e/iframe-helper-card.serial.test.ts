@@ -12,7 +12,7 @@ import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';
-import { verifyWebEidAuthToken } from '../../src/station/identity/web-eid-auth-token.js';
+import { verifyWebEidAuthToken } from '../../src/station/identity/verify-web-eid-auth-token.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
 import { BOTH_CLIENTS, runModule, stationIdentitySettings, type ClientGlobal } from '../support/browser/client-integrator.js';
 

@@ -12,7 +12,7 @@ import { createNssDatabase, type NssDatabase } from '../support/pkcs11/pkcs11-ns
 import { downloadSigned, prepareDocument } from '../support/signing/signing-session-client.js';
 import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
-import { verifyWebEidAuthToken } from '../../src/station/identity/web-eid-auth-token.js';
+import { verifyWebEidAuthToken } from '../../src/station/identity/verify-web-eid-auth-token.js';
 import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';
 
 const SECRET = 'shop-api-secret-0123456789';

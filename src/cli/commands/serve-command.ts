@@ -22,7 +22,7 @@ export function registerServeCommand(program: Command): void {
       .addHelpText('after', helpExamples('serve', 'serve --port 0 --data-dir /tmp/station --mode production')),
   ).action(async (options: ServeOptions) => {
     const config = await resolveConfig(options, { host: options.host as '127.0.0.1', port: options.port, mode: options.mode });
-    const station = await createStation(config, { keyStore: await openKeyStore(config) });
+    const station = await createStation(config, { keyStore: openKeyStore(config) });
     // Handlers go in before the address is printed: a supervisor that signals as soon as it reads the line
     // must get a clean shutdown, not the default kill.
     const stopped = new Promise<void>((resolve) => {

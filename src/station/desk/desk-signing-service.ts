@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import type { DeskPrepareRequest, DeskPrepareResponse, DeskSavedFile } from '../../core/schemas/desk-api.js';
 import { StationError } from '../../core/errors/station-error.js';
 import type { SigningSessions } from '../sessions/signing-sessions.js';
-import { ASICE_MEDIA_TYPE } from '../signing/asice/asice-container-reader.js';
+import { ASICE_MEDIA_TYPE } from '../signing/asice/asic-media-types.js';
 import { DESK_CLIENT_ID } from '../../core/constants.js';
 import { copyExclusive, saveWithoutOverwriting } from './output-directory.js';
 

@@ -8,6 +8,8 @@ import { stagingPathFor } from './staging-file-name.js';
  * Without `overwrite` the target name is claimed with link(2), which fails with EEXIST if anything exists there:
  * no check-then-write race. The temporary file's name carries the writer's pid, so a later run can tell the
  * leftovers of a killed one (removeStaleStagingFiles) from a file still being written. Streams (signed PDFs, containers) and whole buffers (`writeFileAtomic`) both go here.
+ * `durable: false` keeps the rename and drops both fsyncs, for files that mean nothing after a crash (the running
+ * station's control file): readers still see the old file or the whole new one.
  */
 export class AtomicOutputFile {
   private closed = false;
@@ -19,19 +21,20 @@ export class AtomicOutputFile {
     private readonly overwrite: boolean,
     /** Bytes written so far; the next write lands here. */
     private size: number,
+    private readonly durable: boolean,
   ) {}
 
-  static async create(target: string, options: { overwrite?: boolean; mode?: number } = {}): Promise<AtomicOutputFile> {
+  static async create(target: string, options: { overwrite?: boolean; mode?: number; durable?: boolean } = {}): Promise<AtomicOutputFile> {
     const tempPath = stagingPathFor(target);
     const handle = await open(tempPath, 'wx', options.mode ?? 0o644);
-    return new AtomicOutputFile(target, tempPath, handle, options.overwrite ?? false, 0);
+    return new AtomicOutputFile(target, tempPath, handle, options.overwrite ?? false, 0, options.durable ?? true);
   }
 
   /** Reopens a temporary file left by `create` (in an earlier step or process) to append to it and commit it. */
   static async resume(target: string, tempPath: string, options: { overwrite?: boolean } = {}): Promise<AtomicOutputFile> {
     if (dirname(tempPath) !== dirname(target)) throw new TypeError('the temporary file must be in the target directory');
     const handle = await open(tempPath, 'r+');
-    return new AtomicOutputFile(target, tempPath, handle, options.overwrite ?? false, (await handle.stat()).size);
+    return new AtomicOutputFile(target, tempPath, handle, options.overwrite ?? false, (await handle.stat()).size, true);
   }
 
   /**
@@ -57,7 +60,7 @@ export class AtomicOutputFile {
 
   /** Makes the file visible under its target name. Rejects with the EEXIST error when the name is taken (no `overwrite`). */
   async commit(): Promise<void> {
-    await this.handle.sync();
+    if (this.durable) await this.handle.sync();
     await this.handle.close();
     this.closed = true;
     try {
@@ -70,6 +73,7 @@ export class AtomicOutputFile {
       await unlink(this.tempPath).catch(() => undefined);
       throw error;
     }
+    if (!this.durable) return;
     const dir = await open(dirname(this.target), 'r');
     try {
       await dir.sync();

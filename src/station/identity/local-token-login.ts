@@ -1,5 +1,4 @@
 import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
-import { x509 } from '../pki/x509.js';
 import type { IdentifiedPerson } from '../../core/schemas/identity-api.js';
 import type { TokenCertificate } from '../../core/schemas/token-description.js';
 import type { Token } from '../tokens/token.js';
@@ -114,6 +113,8 @@ async function authenticate(deps: LocalTokenLoginDeps, candidates: Candidate[], 
     chosen = candidates[index];
   }
   const { token, certificate } = chosen;
+  // @peculiar/x509 loads with the first login, not with the station.
+  const { x509 } = await import('../pki/x509.js');
   const parsed = new x509.X509Certificate(Buffer.from(certificate.certificate, 'base64'));
   const now = deps.clock.now();
   if (now < parsed.notBefore || now > parsed.notAfter) {
@@ -148,5 +149,5 @@ async function authenticate(deps: LocalTokenLoginDeps, candidates: Candidate[], 
   if (!valid) {
     throw new IdentityError('ERR_IDENTITY_SIGNATURE_INVALID', 'The token’s signature over the challenge does not verify with its authentication certificate.', { status: 400 });
   }
-  return identifiedPerson(parsed, LOCAL_TOKEN_METHOD);
+  return await identifiedPerson(parsed, LOCAL_TOKEN_METHOD);
 }

@@ -8,7 +8,6 @@ import type { ClientRegistry } from '../clients/client-registry.js';
 import { IdentityError } from './identity-error.js';
 import type { IdentityMethod } from './identity-method.js';
 import { identifiedPerson } from './identified-person.js';
-import { verifyWebEidAuthToken } from './web-eid-auth-token.js';
 
 export interface WebEidLoginDeps {
   clients: Pick<ClientRegistry, 'find'>;
@@ -60,8 +59,9 @@ async function identify(deps: WebEidLoginDeps, clientId: string, nonce: string, 
   if (!token.success) throw new IdentityError('ERR_IDENTITY_TOKEN_INVALID', 'complete needs the web-eid:1.0 authentication token.', { status: 400 });
   const client = await deps.clients.find(clientId);
   const now = deps.clock.now();
+  const { verifyWebEidAuthToken } = await import('./verify-web-eid-auth-token.js');
   const certificate = verifyWebEidAuthToken(token.data, { nonce, origins: client?.allowedOrigins ?? [], now });
   const trusted = deps.trustedIssuers.configured ? await deps.trustedIssuers.issued(Buffer.from(certificate.rawData), now) : deps.mode() === 'sandbox';
   if (!trusted) throw new IdentityError('ERR_IDENTITY_ISSUER_NOT_TRUSTED', `The certificate's issuer ${certificate.issuer} is not trusted (identity.trustedIssuers).`, { status: 403 });
-  return identifiedPerson(certificate, WEB_EID_LOGIN_METHOD);
+  return await identifiedPerson(certificate, WEB_EID_LOGIN_METHOD);
 }

@@ -22,7 +22,8 @@ export class OsKeyStore implements KeyStore {
 
   /**
    * The library answers "not found" when no keychain is reachable at all, which would look like a first start;
-   * a write probe tells the two apart before the vault decides whether to create a master key.
+   * a write probe tells the two apart. get() runs it only when it finds nothing: a key found proves the keychain
+   * reachable, and the probe (a write and a delete over D-Bus) was a tenth of every start.
    */
   async assertReachable(): Promise<void> {
     const probe = new AsyncEntry(SERVICE, `probe-${process.pid}`);
@@ -37,10 +38,12 @@ export class OsKeyStore implements KeyStore {
   async get(account: string): Promise<Uint8Array | null> {
     try {
       const secret = await new AsyncEntry(SERVICE, account).getSecret();
-      return secret ? Uint8Array.from(secret) : null;
+      if (secret) return Uint8Array.from(secret);
     } catch (cause) {
       throw new KeychainError(`Cannot read from ${this.description}: ${describe(cause)}. ${FIX}`, { cause });
     }
+    await this.assertReachable();
+    return null;
   }
 
   async set(account: string, value: Uint8Array): Promise<void> {

@@ -1,6 +1,7 @@
 import type { TokenCertificate } from '../../core/schemas/token-description.js';
 import { x509 } from './x509.js';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
+import { isValidAt } from './certificate-validity.js';
 
 export interface CertificateSummary extends TokenCertificate {
   /** CA certificates (the chain a token or a PKCS#12 file carries) are never offered for signing. */
@@ -46,13 +47,4 @@ function usageFromKeyUsage(certificate: x509.X509Certificate): TokenCertificate[
   const usages = certificate.getExtension(x509.KeyUsagesExtension)?.usages ?? 0;
   if ((usages & x509.KeyUsageFlags.nonRepudiation) !== 0) return 'signing';
   return (usages & x509.KeyUsageFlags.digitalSignature) !== 0 ? 'authentication' : 'other';
-}
-
-export function isValidAt(certificate: Pick<TokenCertificate, 'notBefore' | 'notAfter'>, now: Date): boolean {
-  return Date.parse(certificate.notBefore) <= now.getTime() && now.getTime() <= Date.parse(certificate.notAfter);
-}
-
-/** The public TokenCertificate shape, with validity as of `now` (summaries are cached longer than a moment). */
-export function toTokenCertificate({ isCa: _isCa, ...certificate }: CertificateSummary, now: Date): TokenCertificate {
-  return { ...certificate, valid: isValidAt(certificate, now) };
 }

@@ -1,8 +1,15 @@
-import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
-import { DigestInfo, sha256, sha384, sha512 } from '@peculiar/asn1-rsa';
 import { HASH_ALGORITHMS, type HashAlgorithm } from './hash-algorithms.js';
 
-const ALGORITHMS = { 'SHA-256': sha256, 'SHA-384': sha384, 'SHA-512': sha512 } as const;
+/**
+ * The DER of DigestInfo up to the hash value, fixed per algorithm: RFC 8017 §9.2, note 1 lists these very bytes.
+ * Constants rather than an ASN.1 encoder: token code that signs on every start path would otherwise load the
+ * @peculiar ASN.1 stack with the station.
+ */
+const DIGEST_INFO_PREFIXES: Readonly<Record<HashAlgorithm, Buffer>> = {
+  'SHA-256': Buffer.from('3031300d060960864801650304020105000420', 'hex'),
+  'SHA-384': Buffer.from('3041300d060960864801650304020205000430', 'hex'),
+  'SHA-512': Buffer.from('3051300d060960864801650304020305000440', 'hex'),
+};
 
 /** Throws TypeError when `hash` cannot be a digest of `algorithm` (a caller's mistake, never the token's). */
 export function assertHashLength(hash: Uint8Array, algorithm: HashAlgorithm): void {
@@ -14,5 +21,5 @@ export function assertHashLength(hash: Uint8Array, algorithm: HashAlgorithm): vo
 /** RFC 8017 §9.2 DigestInfo (hash OID with NULL parameters) that CKM_RSA_PKCS, ID cards and raw RSA sign. */
 export function encodeDigestInfo(algorithm: HashAlgorithm, hash: Uint8Array): Uint8Array {
   assertHashLength(hash, algorithm);
-  return new Uint8Array(AsnConvert.serialize(new DigestInfo({ digestAlgorithm: ALGORITHMS[algorithm], digest: new OctetString(hash) })));
+  return new Uint8Array(Buffer.concat([DIGEST_INFO_PREFIXES[algorithm], hash]));
 }

@@ -9,11 +9,11 @@ import type { TimestampClient } from '../tsa/timestamp-client.js';
 import type { SignatureEngine } from '../signing/signature-engine.js';
 import type { PrepareOptions } from '../signing/signing-options.js';
 import { loadSignatureEngine } from './load-signature-engine.js';
-import { summarizeCertificate } from '../pki/certificate-summary.js';
 import type { SigningSession, SigningSessions } from './signing-sessions.js';
 import type { PendingSignature, PendingSignatures } from './pending-signatures.js';
 import { assertClientRegistered } from './assert-client-registered.js';
 import { signerIdentity } from './signer-identity.js';
+import type { CertificateSummary } from '../pki/certificate-summary.js';
 import { SignatureDeclinedError } from './signature-declined-error.js';
 import { SigningNotStartedError } from './signing-not-started-error.js';
 import type { SigningRequestContext } from './signing-method.js';
@@ -116,7 +116,7 @@ export class HashSigningService {
   }
 
   async #askConsent(session: SigningSession, certificate: Uint8Array, method: string, context: SigningRequestContext): Promise<void> {
-    const signer = summarizeCertificate(certificate, 'signer', this.#deps.clock.now());
+    const signer = await summarizeSigner(certificate, this.#deps.clock.now());
     const document = currentDocument(session);
     const agreed = await this.#deps.userPrompt.confirm(
       {
@@ -180,21 +180,21 @@ export class HashSigningService {
       return session;
     } catch (error) {
       await (await loadSignatureEngine()).abort(pending.state);
-      if (session) await this.#audit(session, method, this.#signerSubject(pending), 'failed', error instanceof StationError ? error.code : 'internal error', origin);
+      if (session) await this.#audit(session, method, await this.#signerSubject(pending), 'failed', error instanceof StationError ? error.code : 'internal error', origin);
       throw error;
     }
   }
 
   async #record(session: SigningSession, pending: PendingSignature, origin: string | undefined): Promise<HashSigningCompleted> {
-    const identity = signerIdentity(pending.certificate, pending.method);
+    const identity = await signerIdentity(pending.certificate, pending.method);
     const mimeType = session.containerType === 'pdf' ? 'application/pdf' : 'application/vnd.etsi.asic-e+zip';
     const signed = await this.#deps.sessions.recordSignedFile(session, pending.outputName, mimeType, identity);
-    await this.#audit(session, pending.method, this.#signerSubject(pending), 'signed', `signed version sha256=${signed.sha256}`, origin);
+    await this.#audit(session, pending.method, await this.#signerSubject(pending), 'signed', `signed version sha256=${signed.sha256}`, origin);
     return { idcode: identity.idcode, firstname: identity.firstname, lastname: identity.lastname, country: identity.country, signedFileSha256: signed.sha256 };
   }
 
-  #signerSubject(pending: PendingSignature): string {
-    return summarizeCertificate(pending.certificate, 'signer', this.#deps.clock.now()).subject;
+  async #signerSubject(pending: PendingSignature): Promise<string> {
+    return (await summarizeSigner(pending.certificate, this.#deps.clock.now())).subject;
   }
 
   async #audit(session: SigningSession, method: string, signer: string, outcome: 'signed' | 'declined' | 'failed', detail: string | null, origin: string | undefined): Promise<void> {
@@ -259,4 +259,10 @@ function outputName(session: SigningSession): string {
  */
 function decodeBinary(text: string): Uint8Array {
   return new Uint8Array(/^[0-9a-fA-F]+$/.test(text) && text.length % 2 === 0 ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64'));
+}
+
+/** certificate-summary.ts parses with @peculiar/x509: loaded with the first signature, not with the station. */
+async function summarizeSigner(certificate: Uint8Array, now: Date): Promise<CertificateSummary> {
+  const { summarizeCertificate } = await import('../pki/certificate-summary.js');
+  return summarizeCertificate(certificate, 'signer', now);
 }

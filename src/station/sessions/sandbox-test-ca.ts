@@ -1,5 +1,5 @@
 import { randomBytes, webcrypto } from 'node:crypto';
-import { x509 } from '../pki/x509.js';
+import type { x509 as X509 } from '../pki/x509.js';
 import type { Clock } from '../ports/clock.js';
 import type { HashSigner } from '../signing/hash-signer.js';
 import { softKeySigner } from '../signing/soft-key-signer.js';
@@ -31,7 +31,7 @@ export interface SandboxSigner {
  */
 export class SandboxTestCa {
   readonly #clock: Clock;
-  #root: Promise<{ certificate: x509.X509Certificate; key: webcrypto.CryptoKey }> | undefined;
+  #root: Promise<{ certificate: X509.X509Certificate; key: webcrypto.CryptoKey }> | undefined;
 
   constructor(clock: Clock) {
     this.#clock = clock;
@@ -43,6 +43,7 @@ export class SandboxTestCa {
 
   async issue(name: SandboxSignerName): Promise<SandboxSigner> {
     const root = await this.#rootPair();
+    const { x509 } = await import('../pki/x509.js');
     const keys = (await webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
     const now = this.#clock.now().getTime();
     const certificate = await x509.X509CertificateGenerator.create({
@@ -66,6 +67,8 @@ export class SandboxTestCa {
 
   #rootPair() {
     this.#root ??= (async () => {
+      // @peculiar/x509 loads with the first sandbox signature, not with every station start.
+      const { x509 } = await import('../pki/x509.js');
       const keys = (await webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
       const now = this.#clock.now().getTime();
       const certificate = await x509.X509CertificateGenerator.createSelfSigned({

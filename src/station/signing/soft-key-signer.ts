@@ -1,5 +1,4 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { signPrehashed } from '../tokens/soft/prehashed-signer.js';
 import type { HashSigner } from './hash-signer.js';
 
 /**
@@ -11,5 +10,9 @@ export function softKeySigner(key: KeyObject | Uint8Array): HashSigner {
   if (privateKey.type !== 'private') throw new TypeError('softKeySigner needs a private key');
   const pkcs8 = key instanceof Uint8Array ? key : new Uint8Array(privateKey.export({ format: 'der', type: 'pkcs8' }));
   const usual = privateKey.asymmetricKeyType === 'rsa' ? 'RSASSA-PKCS1-v1_5' : 'ECDSA';
-  return async (hash, hashAlgorithm, scheme) => signPrehashed(pkcs8, scheme ?? usual, hashAlgorithm, hash);
+  return async (hash, hashAlgorithm, scheme) => {
+    // Loaded with the first signature: it brings @noble/curves and the ASN.1 stack, which a start does not need.
+    const { signPrehashed } = await import('../tokens/soft/prehashed-signer.js');
+    return signPrehashed(pkcs8, scheme ?? usual, hashAlgorithm, hash);
+  };
 }

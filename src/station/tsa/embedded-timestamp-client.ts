@@ -1,4 +1,4 @@
-import { exchangeTimestamp, type TimestampExchangeOptions } from './timestamp-exchange.js';
+import type { TimestampExchangeOptions } from './timestamp-exchange.js';
 import type { TimestampAuthority } from './timestamp-authority.js';
 import type { TimestampClient } from './timestamp-client.js';
 import type { HashAlgorithm } from '../pki/hash-algorithms.js';
@@ -17,6 +17,8 @@ export class EmbeddedTimestampClient implements TimestampClient {
   }
 
   async timestamp(hash: Uint8Array, hashAlgorithm: HashAlgorithm): Promise<Uint8Array> {
+    // The exchange encodes and reads with the ASN.1 libraries: loaded with the first timestamp, not with the station.
+    const { exchangeTimestamp } = await import('./timestamp-exchange.js');
     return (await exchangeTimestamp((request) => this.#tsa.respond(request), hash, hashAlgorithm, this.#options)).token;
   }
 }

@@ -1,6 +1,5 @@
 import { readPemCertificates } from '../pki/read-pem-certificates.js';
 import type { StationConfig } from '../config/station-config.js';
-import { x509 } from '../pki/x509.js';
 import type { Token } from '../tokens/token.js';
 import type { SourceProblem } from '../tokens/token-registry.js';
 import { TsaError } from './tsa-error.js';
@@ -54,7 +53,9 @@ async function chainFrom(tsaCertificate: Uint8Array, chainFile: string): Promise
   const issuers = await readPemCertificates(chainFile).catch((error: Error) => {
     throw invalid(error.message, error.cause);
   });
-  // The builder matches issuer names and key identifiers and verifies each signature on the way up.
+  // The builder matches issuer names and key identifiers and verifies each signature on the way up. Loaded
+  // here: only a TSA key on a token with a chain file needs it at start.
+  const { x509 } = await import('../pki/x509.js');
   const chain = await new x509.X509ChainBuilder({ certificates: issuers }).build(new x509.X509Certificate(Uint8Array.from(tsaCertificate)));
   const root = chain[chain.length - 1]!;
   if (chain.length < 2 || !(await root.isSelfSigned())) {

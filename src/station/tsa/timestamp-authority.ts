@@ -1,16 +1,23 @@
 import { X509Certificate as NodeX509Certificate, verify } from 'node:crypto';
-import { x509 } from '../pki/x509.js';
 import type { Database } from '../store/database.js';
 import type { SecretVault } from '../keychain/secret-vault.js';
 import type { Clock } from '../ports/clock.js';
 import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
 import { loadTsaIdentity } from './tsa-identity.js';
-import { parseTimestampRequest } from './tsa-request-parser.js';
+import type { parseTimestampRequest } from './tsa-request-parser.js';
 import { TsaRejection } from './tsa-rejection.js';
+import { rejectionResponse } from './tsa-rejection-response.js';
 import { TsaError } from './tsa-error.js';
 import { TsaSerialAllocator } from './tsa-serial-allocator.js';
 import type { TsaSigner } from './tsa-signer.js';
-import { TimestampResponseEncoder, type TsaAccuracy } from './timestamp-response-encoder.js';
+import type { TimestampResponseEncoder } from './timestamp-response-encoder.js';
+import { encodeAccuracy, type TsaAccuracy } from './tsa-accuracy.js';
+
+/** What issues a token: the request parser and the token encoder, with asn1js and the @peculiar ASN.1 stack. */
+interface Issuance {
+  parse: typeof parseTimestampRequest;
+  encoder: TimestampResponseEncoder;
+}
 
 /**
  * The station's TSA policy: a UUID-based OID (2.25, ITU-T X.667), so it needs no registered arc and cannot
@@ -39,24 +46,25 @@ export interface TimestampAuthorityOptions {
 export class TimestampAuthority {
   readonly policyOid: string;
   readonly #signer: TsaSigner;
-  readonly #encoder: TimestampResponseEncoder;
+  readonly #accuracy: Buffer;
   readonly #serials: TsaSerialAllocator;
   readonly #clock: Clock;
+  #issuance: Promise<Issuance> | undefined;
 
   private constructor(signer: TsaSigner, serials: TsaSerialAllocator, clock: Clock, policyOid: string, accuracy: TsaAccuracy) {
     this.policyOid = policyOid;
     this.#signer = signer;
     this.#serials = serials;
     this.#clock = clock;
-    this.#encoder = new TimestampResponseEncoder({ signer, policyOid, accuracy });
+    this.#accuracy = encodeAccuracy(accuracy);
   }
 
   /** Loads (on first start: creates) the TSA root, certificate and key, and checks the signer works. */
   static async open(options: TimestampAuthorityOptions): Promise<TimestampAuthority> {
     const policyOid = options.policyOid ?? DEFAULT_TSA_POLICY_OID;
     if (!/^[0-2](\.(0|[1-9]\d*))+$/.test(policyOid)) throw new TypeError(`policyOid is not an OID: ${policyOid}`);
-    const signer = options.signer ?? (await loadTsaIdentity(options));
-    await checkSigner(signer);
+    // The station's own key and certificate were made together by loadTsaIdentity; a configured signer is checked.
+    const signer = options.signer ? await checkSigner(options.signer) : await loadTsaIdentity(options);
     return new TimestampAuthority(signer, new TsaSerialAllocator(options.database, options.serialBlockSize), options.clock, policyOid, options.accuracy ?? { seconds: 1 });
   }
 
@@ -71,18 +79,28 @@ export class TimestampAuthority {
    */
   async respond(requestDer: Uint8Array): Promise<Buffer> {
     try {
-      const request = parseTimestampRequest(requestDer, this.policyOid);
+      const { parse, encoder } = await this.#issue();
+      const request = parse(requestDer, this.policyOid);
       const serialNumber = await this.#serials.next();
-      return await this.#encoder.grant(request, { serialNumber, genTime: this.#clock.now() });
+      return await encoder.grant(request, { serialNumber, genTime: this.#clock.now() });
     } catch (error) {
-      if (error instanceof TsaRejection && error.failInfo !== 'systemFailure') return TimestampResponseEncoder.reject(error.failInfo, error.message);
+      if (error instanceof TsaRejection && error.failInfo !== 'systemFailure') return rejectionResponse(error.failInfo, error.message);
       throw error;
     }
   }
 
   /** A rejection response for failures outside the request (station errors); the boundary uses it. */
   static systemFailure(): Buffer {
-    return TimestampResponseEncoder.reject('systemFailure', 'The TSA failed to issue a timestamp; try again later.');
+    return rejectionResponse('systemFailure', 'The TSA failed to issue a timestamp; try again later.');
+  }
+
+  /** The parser and encoder, loaded and built for the first request: a start that issues no token skips them. */
+  #issue(): Promise<Issuance> {
+    this.#issuance ??= Promise.all([import('./tsa-request-parser.js'), import('./timestamp-response-encoder.js')]).then(([parser, { TimestampResponseEncoder }]) => ({
+      parse: parser.parseTimestampRequest,
+      encoder: new TimestampResponseEncoder({ signer: this.#signer, policyOid: this.policyOid, accuracy: this.#accuracy }),
+    }));
+    return this.#issuance;
   }
 
   async close(): Promise<void> {
@@ -95,7 +113,8 @@ export class TimestampAuthority {
  * A signer from configuration (a token, a KMS) can be paired with the wrong certificate or one that is not a
  * TSA certificate; both would produce tokens no verifier accepts, so the station refuses to start with them.
  */
-async function checkSigner(signer: TsaSigner): Promise<void> {
+async function checkSigner(signer: TsaSigner): Promise<TsaSigner> {
+  const { x509 } = await import('../pki/x509.js');
   const [first] = signer.certificates;
   if (!first) throw new TsaError('ERR_TSA_CERTIFICATE_INVALID', 'The TSA signer has no certificate.');
   const eku = new x509.X509Certificate(Uint8Array.from(first)).getExtension(x509.ExtendedKeyUsageExtension);
@@ -113,4 +132,5 @@ async function checkSigner(signer: TsaSigner): Promise<void> {
   if (!verify(HASH_ALGORITHMS[signer.digestAlgorithm].nodeName, probe, { key: publicKey, dsaEncoding: 'der' }, signature)) {
     throw new TsaError('ERR_TSA_KEY_MISMATCH', 'The TSA signer’s key does not match its certificate.');
   }
+  return signer;
 }

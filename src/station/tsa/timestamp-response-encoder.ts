@@ -4,18 +4,10 @@ import { AsnConvert } from '@peculiar/asn1-schema';
 import { AlgorithmIdentifier, Certificate, GeneralName } from '@peculiar/asn1-x509';
 import { Attribute, IssuerAndSerialNumber, id_signedData } from '@peculiar/asn1-cms';
 import { id_ct_tstInfo } from '@peculiar/asn1-tsp';
-import { DerTag, derGeneralizedTime, derNamedBits, derSmallInteger, derTlv } from './der.js';
+import { DerTag, derGeneralizedTime, derSmallInteger, derTlv } from './der.js';
 import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
 import type { TimestampRequest } from './tsa-request-parser.js';
-import { PKI_FAILURE_BITS, type PkiFailure } from './tsa-rejection.js';
 import type { TsaSigner } from './tsa-signer.js';
-
-/** Accuracy of genTime as the TSA states it in every token (RFC 3161 2.4.2). */
-export interface TsaAccuracy {
-  seconds?: number;
-  millis?: number;
-  micros?: number;
-}
 
 export interface GrantedToken {
   serialNumber: number;
@@ -30,7 +22,6 @@ const SIGNATURE_OIDS = {
   EC: { 'SHA-256': '1.2.840.10045.4.3.2', 'SHA-384': '1.2.840.10045.4.3.3', 'SHA-512': '1.2.840.10045.4.3.4' },
 } as const;
 const PKI_STATUS_GRANTED = derTlv(DerTag.Sequence, derSmallInteger(0));
-const PKI_STATUS_REJECTION = derSmallInteger(2);
 const EMPTY = Buffer.alloc(0);
 
 const der = (value: object): Buffer => Buffer.from(AsnConvert.serialize(value));
@@ -62,7 +53,8 @@ export class TimestampResponseEncoder {
   readonly #signedAttributes: ReadonlyArray<Buffer | null>;
   readonly #messageDigestPrefix: Buffer;
 
-  constructor(options: { signer: TsaSigner; policyOid: string; accuracy?: TsaAccuracy }) {
+  /** `accuracy`: the DER from encodeAccuracy (checked when the TSA opens), empty for none. */
+  constructor(options: { signer: TsaSigner; policyOid: string; accuracy: Buffer }) {
     const { signer } = options;
     const tsaCertificate = signer.certificates[0];
     if (!tsaCertificate) throw new TypeError('The TSA signer has no certificate');
@@ -73,7 +65,7 @@ export class TimestampResponseEncoder {
 
     // TSTInfo: version, policy | imprint, serial, genTime | accuracy | nonce | tsa name
     this.#head = Buffer.concat([derSmallInteger(1), oid(options.policyOid)]);
-    this.#accuracy = options.accuracy ? accuracy(options.accuracy) : EMPTY;
+    this.#accuracy = options.accuracy;
     this.#tsaName = derTlv(DerTag.Context0, der(new GeneralName({ directoryName: certificate.tbsCertificate.subject })));
     this.#imprintAlgorithms = new Map(
       Object.values(HASH_ALGORITHMS).flatMap((info) => [
@@ -141,25 +133,8 @@ export class TimestampResponseEncoder {
     return derTlv(DerTag.Sequence, PKI_STATUS_GRANTED, contentInfo);
   }
 
-  /** A TimeStampResp with PKIStatus rejection, the failure bit and a human-readable statusString. */
-  static reject(failure: PkiFailure, message: string): Buffer {
-    const statusString = derTlv(DerTag.Sequence, derTlv(DerTag.Utf8String, Buffer.from(message, 'utf8')));
-    return derTlv(DerTag.Sequence, derTlv(DerTag.Sequence, PKI_STATUS_REJECTION, statusString, derNamedBits([PKI_FAILURE_BITS[failure]])));
-  }
 }
 
-function accuracy(value: TsaAccuracy): Buffer {
-  for (const unit of ['millis', 'micros'] as const) {
-    const part = value[unit];
-    if (part !== undefined && (!Number.isInteger(part) || part < 0 || part > 999)) throw new TypeError(`accuracy.${unit} is 0..999 (RFC 3161), got ${part}`);
-  }
-  const parts: Buffer[] = [];
-  if (value.seconds) parts.push(derSmallInteger(value.seconds));
-  if (value.millis) parts.push(derTlv(DerTag.ContextPrimitive0, derSmallInteger(value.millis).subarray(2)));
-  if (value.micros) parts.push(derTlv(DerTag.ContextPrimitive1, derSmallInteger(value.micros).subarray(2)));
-  if (parts.length === 0) throw new TypeError('An accuracy needs seconds, millis or micros');
-  return derTlv(DerTag.Sequence, ...parts);
-}
 
 /**
  * SigningCertificateV2 (RFC 5035) with one ESSCertIDv2: SHA-256 of the TSA certificate (the DEFAULT hash, so

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { PinSource, Token } from '../tokens/token.js';
-import { ecdsaRawToDer } from '../pki/ecdsa-raw-to-der.js';
 import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
 import type { TsaSigner } from './tsa-signer.js';
 
@@ -48,7 +47,10 @@ export class TokenTsaSigner implements TsaSigner {
       pin: this.#options.pin,
       purpose: 'sign',
     });
-    return this.keyType === 'RSA' ? signature : ecdsaRawToDer(signature);
+    if (this.keyType === 'RSA') return signature;
+    // The DER conversion brings @peculiar/x509: loaded with the first EC signature, not with the station.
+    const { ecdsaRawToDer } = await import('../pki/ecdsa-raw-to-der.js');
+    return ecdsaRawToDer(signature);
   }
 
   close(): Promise<void> {

@@ -1,5 +1,5 @@
-import { createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
-import { x509 } from '../pki/x509.js';
+import { X509Certificate, createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
+import type { x509 as X509 } from '../pki/x509.js';
 import type { Database } from '../store/database.js';
 import type { SecretVault } from '../keychain/secret-vault.js';
 import type { Clock } from '../ports/clock.js';
@@ -36,7 +36,7 @@ export async function loadTsaIdentity(options: { database: Database; vault: Secr
   if (!rows.root || !rows.tsa) {
     await createIdentity(database, vault, clock);
     rows = await readRows(database);
-  } else if (new x509.X509Certificate(Uint8Array.from(rows.tsa.certificate)).notAfter.getTime() - clock.now().getTime() < RENEW_BEFORE) {
+  } else if (Date.parse(new X509Certificate(rows.tsa.certificate).validTo) - clock.now().getTime() < RENEW_BEFORE) {
     await renewTsaCertificate(database, vault, clock, rows.root);
     rows = await readRows(database);
   }
@@ -60,7 +60,10 @@ async function readRows(database: Database): Promise<Partial<Record<CertificateR
   return Object.fromEntries(rows.map((row) => [row.role, row]));
 }
 
+// @peculiar/x509 (its ASN.1 stack is a sixth of a start) loads only to create or renew certificates; a start
+// that finds them valid reads the expiry with node:crypto.
 async function createIdentity(database: Database, vault: SecretVault, clock: Clock): Promise<void> {
+  const { x509 } = await import('../pki/x509.js');
   const label = randomBytes(4).toString('hex');
   const now = clock.now();
   const rootKeys = (await webcrypto.subtle.generateKey(ROOT_KEY, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
@@ -105,13 +108,15 @@ async function renewTsaCertificate(database: Database, vault: SecretVault, clock
   } finally {
     rootPkcs8.fill(0);
   }
+  const { x509 } = await import('../pki/x509.js');
   const tsa = await issueTsaCertificate(new x509.X509Certificate(Uint8Array.from(root.certificate)), rootKey, clock.now(), randomBytes(4).toString('hex'));
   await vault.put(tsa.keyName, tsa.pkcs8);
   tsa.pkcs8.fill(0);
   await database.run("UPDATE tsa_certificates SET certificate = ?, key_name = ?, created_at = ? WHERE role = 'tsa'", [tsa.certificate, tsa.keyName, clock.now().toISOString()]);
 }
 
-async function issueTsaCertificate(root: x509.X509Certificate, rootKey: webcrypto.CryptoKey, now: Date, label: string) {
+async function issueTsaCertificate(root: X509.X509Certificate, rootKey: webcrypto.CryptoKey, now: Date, label: string) {
+  const { x509 } = await import('../pki/x509.js');
   const keys = (await webcrypto.subtle.generateKey(TSA_KEY, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: certificateSerial(),

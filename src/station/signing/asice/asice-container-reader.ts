@@ -3,10 +3,8 @@ import { DOMParser } from '@xmldom/xmldom';
 import yauzl from 'yauzl';
 import { UnsupportedDocumentError } from '../signing-errors.js';
 import { mediaTypeOf } from './media-type-of.js';
+import { ASICE_MEDIA_TYPE, ASICS_MEDIA_TYPE } from './asic-media-types.js';
 
-export const ASICE_MEDIA_TYPE = 'application/vnd.etsi.asic-e+zip';
-/** ASiC-S (one data file), read by verification only: the station writes ASiC-E. */
-export const ASICS_MEDIA_TYPE = 'application/vnd.etsi.asic-s+zip';
 const MANIFEST_NS = 'urn:oasis:names:tc:opendocument:xmlns:manifest:1.0';
 /** More entries than a signed container carries; a zip claiming more is refused before anything is read. */
 export const MAX_ASICE_ENTRIES = 10_000;

@@ -1,5 +1,5 @@
 import yazl from 'yazl';
-import { ASICS_MEDIA_TYPE } from '../asice/asice-container-reader.js';
+import { ASICS_MEDIA_TYPE } from '../asice/asic-media-types.js';
 
 /**
  * An ASiC-S container with a time assertion (ETSI EN 319 162-1, 4.3): the `mimetype` entry first, stored and

@@ -3,7 +3,7 @@ import { InvalidInputError } from '../../../core/errors/invalid-input-error.js';
 import type { PinStatus, TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
 import type { SignRequest, Token } from '../token.js';
 import { PinLockedError, UserCancelledError } from '../token-errors.js';
-import { summarizeCertificate, toTokenCertificate } from '../../pki/certificate-summary.js';
+import { toTokenCertificate } from '../../pki/certificate-validity.js';
 import type { Clock } from '../../ports/clock.js';
 import { encodeDigestInfo } from '../../pki/digest-info.js';
 import { HASH_ALGORITHMS } from '../../pki/hash-algorithms.js';
@@ -94,6 +94,8 @@ export class NationalIdToken implements Token {
   }
 
   async listCertificates(): Promise<TokenCertificate[]> {
+    // certificate-summary.ts parses with @peculiar/x509: loaded when certificates are first listed, not with the station.
+    const { summarizeCertificate } = await import('../../pki/certificate-summary.js');
     const now = this.clock.now();
     return [...this.certificates.values()].map(({ der, key }) => toTokenCertificate(summarizeCertificate(der, key.id, now, key.usage), now));
   }

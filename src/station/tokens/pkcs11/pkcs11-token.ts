@@ -4,7 +4,8 @@ import type { PinStatus, TokenCertificate, TokenDescription } from '../../../cor
 import type { Clock } from '../../ports/clock.js';
 import type { PinSource, SignRequest, Token } from '../token.js';
 import { PinIncorrectError, PinLockedError, TokenError, UserCancelledError } from '../token-errors.js';
-import { isValidAt, summarizeCertificate, toTokenCertificate, type CertificateSummary } from '../../pki/certificate-summary.js';
+import type { CertificateSummary } from '../../pki/certificate-summary.js';
+import { isValidAt, toTokenCertificate } from '../../pki/certificate-validity.js';
 import type { Pkcs11Module, PresentToken } from './pkcs11-module.js';
 import { isRemoval, isReturnValue, toTokenError } from './pkcs11-errors.js';
 import { attributeNumber, findObjects, readAttribute } from './pkcs11-objects.js';
@@ -310,6 +311,8 @@ export class Pkcs11Token implements Token {
   async #loadCertificates(): Promise<CertificateSummary[]> {
     const generation = this.#module.generation;
     if (this.#certificates?.generation === generation) return this.#certificates.list;
+    // certificate-summary.ts parses with @peculiar/x509: loaded when certificates are first listed, not with the station.
+    const { summarizeCertificate } = await import('../../pki/certificate-summary.js');
     const library = this.#module.library;
     const keepSession = this.#session !== undefined;
     const session = this.#openSession();

@@ -4,7 +4,6 @@ import type { SecretVault } from '../../keychain/secret-vault.js';
 import type { Database } from '../../store/database.js';
 import type { Migration } from '../../store/migration.js';
 import { systemClock, type Clock } from '../../ports/clock.js';
-import { x509 } from '../../pki/x509.js';
 
 export const softTokenMigrations: readonly Migration[] = [
   {
@@ -57,6 +56,7 @@ export class SoftTokenStore {
     } finally {
       password.fill(0);
     }
+    const { x509 } = await import('../../pki/x509.js');
     const stored: StoredKey[] = [];
     try {
       for (const entry of entries) {

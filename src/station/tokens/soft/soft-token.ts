@@ -2,9 +2,8 @@ import type { PinStatus, TokenCertificate, TokenDescription } from '../../../cor
 import type { Clock } from '../../ports/clock.js';
 import type { SignRequest, Token } from '../token.js';
 import { TokenError } from '../token-errors.js';
-import { isValidAt, summarizeCertificate, toTokenCertificate } from '../../pki/certificate-summary.js';
+import { isValidAt, toTokenCertificate } from '../../pki/certificate-validity.js';
 import { assertHashLength } from '../../pki/digest-info.js';
-import { signPrehashed } from './prehashed-signer.js';
 import type { SoftTokenStore } from './soft-token-store.js';
 
 /** No PIN: the keys are unlocked by the OS keychain that holds the vault's master key; consent is asked per use. */
@@ -28,6 +27,8 @@ export class SoftToken implements Token {
   }
 
   async listCertificates(): Promise<TokenCertificate[]> {
+    // certificate-summary.ts parses with @peculiar/x509: loaded when certificates are first listed, not with the station.
+    const { summarizeCertificate } = await import('../../pki/certificate-summary.js');
     const now = this.#clock.now();
     return (await this.#store.list()).map((key) => toTokenCertificate(summarizeCertificate(key.certificate, key.id, now), now));
   }
@@ -46,6 +47,8 @@ export class SoftToken implements Token {
         status: 409,
       });
     }
+    // prehashed-signer.ts brings @noble/curves and the ASN.1 stack: loaded with the first signature.
+    const { signPrehashed } = await import('./prehashed-signer.js');
     const pkcs8 = await this.#store.privateKey(request.certificateId);
     try {
       return signPrehashed(pkcs8, request.scheme, request.hashAlgorithm, request.hash);

@@ -14,6 +14,7 @@ import { pem } from '../../support/pkcs11/pkcs11-nss-database.js';
 import { openStationEvents, type StationEvents } from '../../support/station/station-events.js';
 import { createNssDb, opensslTsVerify, pdfsig } from '../../support/signing/signing-validators.js';
 import { signThroughHelperPage } from '../../support/signing/signing-session-client.js';
+import { notificationsBetween, type ShellNotification } from '../../../src/main/shell-notifications.js';
 
 let softhsm: SoftHsm;
 let station: TestStation;
@@ -100,6 +101,13 @@ describe('the station window: pushed state, desk signing, new links', () => {
 
   it('signs a PDF from the window: overview never waits on the PIN, a wrong PIN asks again in place, the result is saved beside the others', async () => {
     const events = await openEvents();
+    // What the desktop app would notify, decided from the same pushed states its tray and notifications follow.
+    const notified: ShellNotification[] = [];
+    let previous: StationState | undefined;
+    const unsubscribe = station.window.feed.subscribe((state) => {
+      notified.push(...notificationsBetween(previous, state));
+      previous = state;
+    });
     try {
       const { docId, clientId, start } = await startDeskSignature(events, 'contract.pdf');
 
@@ -131,7 +139,16 @@ describe('the station window: pushed state, desk signing, new links', () => {
       expect(logged.audit[0]!.documentName).toBe('contract.pdf');
       // One audit log for every way of signing: this one was started by the station's own window.
       expect(logged.audit[0]).toMatchObject({ source: 'window' });
+      expect(notified).toEqual([
+        { title: 'Signing Station is waiting for you', body: `${ui.origin}: confirm in the window`, opensWindow: true },
+        { title: 'Signing Station is waiting for you', body: expect.stringMatching(/: enter your PIN$/), opensWindow: true },
+        { title: 'Signing Station is waiting for you', body: expect.stringMatching(/: enter your PIN$/), opensWindow: true },
+        { title: 'Signed', body: 'contract.pdf', opensWindow: false },
+      ]);
+      // A shell started now hears of this signature as history: no notification for it.
+      expect(notificationsBetween(undefined, await station.window.feed.state())).toEqual([]);
     } finally {
+      unsubscribe();
       events.close();
     }
   });

@@ -6,6 +6,7 @@ import { shellChannels } from '../core/ipc/shell-api.js';
 import { DEEP_LINK_SCHEME, filesOfDeepLink, filesToOpen } from './open-request.js';
 import { auditAdvanced, notificationsBetween } from './shell-notifications.js';
 import { readOpenedFiles, recentDocuments } from './opened-files.js';
+import { shellMessagesFor, type ShellMessages } from './shell-messages.js';
 
 const RECENT_DOCUMENTS = 5;
 
@@ -21,13 +22,15 @@ export interface DesktopShellHost {
  * documents opened with the app (file association, `signing-station://sign?file=` deep links, a second launch).
  */
 export function installDesktopShell(host: DesktopShellHost): void {
+  const messages = shellMessagesFor(app.getPreferredSystemLanguages());
   const tray = new Tray(nativeImage.createFromPath(join(import.meta.dirname, '../../resources/icon.png')));
   tray.setToolTip('Signing Station');
-  const refreshTray = (): void => void recentDocuments(host.station.window.outputDir, RECENT_DOCUMENTS).then((recent) => tray.setContextMenu(trayMenu(host, recent)));
+  const refreshTray = (): void =>
+    void recentDocuments(host.station.window.outputDir, RECENT_DOCUMENTS).then((recent) => tray.setContextMenu(trayMenu(host, recent, messages)));
   refreshTray();
   let previous: StationState | undefined;
   host.station.window.feed.subscribe((state) => {
-    notify(notificationsBetween(previous, state), host.showWindow);
+    notify(notificationsBetween(previous, state, messages), host.showWindow);
     if (auditAdvanced(previous, state)) refreshTray();
     previous = state;
   });
@@ -45,17 +48,17 @@ export function installDesktopShell(host: DesktopShellHost): void {
   void sendFiles(host, filesToOpen(process.argv, process.cwd()));
 }
 
-function trayMenu(host: DesktopShellHost, recent: string[]): Menu {
+function trayMenu(host: DesktopShellHost, recent: string[], messages: ShellMessages): Menu {
   return Menu.buildFromTemplate([
-    { label: 'Open Signing Station', click: host.showWindow },
+    { label: messages.openWindow, click: host.showWindow },
     // A one-time link for the user's browser: the window's replacement on a machine without a display for Electron.
-    { label: 'Open in browser', click: () => void shell.openExternal(host.station.uiUrl()) },
+    { label: messages.openInBrowser, click: () => void shell.openExternal(host.station.uiUrl()) },
     { type: 'separator' },
     ...(recent.length > 0
       ? recent.map((path) => ({ label: basename(path), click: () => shell.showItemInFolder(path) }))
-      : [{ label: 'No signed documents yet', enabled: false }]),
+      : [{ label: messages.noDocumentsYet, enabled: false }]),
     { type: 'separator' },
-    { label: 'Quit', click: () => app.quit() },
+    { label: messages.quit, click: () => app.quit() },
   ]);
 }
 

@@ -3,6 +3,7 @@ import { et } from './messages-et.js';
 import { lv } from './messages-lv.js';
 import { lt } from './messages-lt.js';
 import { ru } from './messages-ru.js';
+import { pickLanguage as pickAvailableLanguage } from '../../../core/i18n/pick-language.js';
 
 export const catalogues = { en, et, lv, lt, ru } satisfies Record<string, Messages>;
 export type Language = keyof typeof catalogues;
@@ -12,10 +13,5 @@ export const languageNames: Record<Language, string> = { en: 'English', et: 'Ees
 
 /** The user's choice if they made one here, else the first of the browser's (the OS's) languages we have, else English. */
 export function pickLanguage(preferred: readonly string[], stored: string | null): Language {
-  if (stored && stored in catalogues) return stored as Language;
-  for (const tag of preferred) {
-    const base = tag.toLowerCase().split('-')[0]!;
-    if (base in catalogues) return base as Language;
-  }
-  return 'en';
+  return pickAvailableLanguage(languages, preferred, stored, 'en');
 }

@@ -1,4 +1,5 @@
 import type { ServiceAnswer } from '../core/schemas/browser-client-wire.js';
+import type { BrowserErrorCode, PassedOnErrorCode } from '../core/errors/browser-error-codes.js';
 
 /**
  * What `fail` receives: the published client's fields (`isCancel`, `userMessage` from the service's `message`,
@@ -8,10 +9,10 @@ export class ClientError extends Error {
   readonly isCancel: boolean;
   readonly userMessage: string | undefined;
   readonly userDetails: Record<string, string[]> | undefined;
-  readonly code: string;
+  readonly code: BrowserErrorCode | PassedOnErrorCode;
   readonly response: { data: ServiceAnswer } | undefined;
 
-  constructor(code: string, message: string, options: { isCancel?: boolean; answer?: ServiceAnswer; userMessage?: string } = {}) {
+  constructor(code: BrowserErrorCode | PassedOnErrorCode, message: string, options: { isCancel?: boolean; answer?: ServiceAnswer; userMessage?: string } = {}) {
     super(message);
     this.name = 'ClientError';
     this.code = code;

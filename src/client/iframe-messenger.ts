@@ -1,6 +1,7 @@
 import { IFRAME_REPLY_SENDER, IFRAME_USER_CANCEL } from '../core/schemas/iframe-reply-tags.js';
 import type { ServiceAnswer } from '../core/schemas/browser-client-wire.js';
 import { ClientError } from './client-error.js';
+import { passedOn } from '../core/errors/browser-error-codes.js';
 import type { ModuleRun } from './module-run.js';
 
 type Reply = ServiceAnswer & { sender?: unknown; operation?: unknown; result?: unknown };
@@ -97,7 +98,7 @@ export class IframeMessenger {
           window.removeEventListener('message', listen);
           if (reply.status === 'OK') return resolve(reply);
           const isCancel = reply.result === IFRAME_USER_CANCEL || reply.message === IFRAME_USER_CANCEL;
-          reject(new ClientError(reply.code ?? 'ERR_CLIENT_IFRAME', reply.message ?? 'The iframe helper refused.', { isCancel, answer: reply }));
+          reject(new ClientError(reply.code ? passedOn(reply.code) : 'ERR_CLIENT_IFRAME', reply.message ?? 'The iframe helper refused.', { isCancel, answer: reply }));
         };
         window.addEventListener('message', listen);
         this.#run.signal.addEventListener('abort', () => window.removeEventListener('message', listen), { once: true });

@@ -1,5 +1,6 @@
 import { JSON_HEADERS, type ServiceAnswer } from '../core/schemas/browser-client-wire.js';
 import { ClientError, cancelled } from './client-error.js';
+import { passedOn } from '../core/errors/browser-error-codes.js';
 import type { RequestSettings, Settings } from './client-settings.js';
 
 /** Gateway answers that mean "the service is not reachable right now", counted like network errors. */
@@ -30,7 +31,7 @@ export async function callService(settings: Settings, request: RequestSettings, 
   if (UNREACHABLE.has(response.status)) throw new NetworkError('ERR_CLIENT_NETWORK', `The service answered HTTP ${response.status}.`);
   const answer = (await response.json().catch(() => ({}))) as ServiceAnswer;
   if (!response.ok || answer.status === 'error') {
-    throw new ClientError(answer.code ?? `ERR_CLIENT_HTTP_${response.status}`, answer.message ?? `The service answered HTTP ${response.status}.`, { answer });
+    throw new ClientError(answer.code ? passedOn(answer.code) : `ERR_CLIENT_HTTP_${response.status}`, answer.message ?? `The service answered HTTP ${response.status}.`, { answer });
   }
   return answer;
 }

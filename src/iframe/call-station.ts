@@ -1,5 +1,6 @@
 import { jsonErrorBodySchema } from '../core/schemas/json-error-body.js';
 import { StationCallError } from './station-call-error.js';
+import { passedOn } from '../core/errors/browser-error-codes.js';
 
 /** POST to this page's own station (same origin): `/web-element/api/<path>`. */
 export async function callStation(path: 'certificate' | 'signature' | 'auth-token', body: unknown): Promise<unknown> {
@@ -12,6 +13,6 @@ export async function callStation(path: 'certificate' | 'signature' | 'auth-toke
   const answer: unknown = await response.json().catch(() => undefined);
   if (response.ok) return answer;
   const error = jsonErrorBodySchema.safeParse(answer);
-  if (error.success) throw new StationCallError(error.data.code ?? 'ERR_HTTP', error.data.message, error.data.retriable ?? false);
+  if (error.success) throw new StationCallError(error.data.code ? passedOn(error.data.code) : 'ERR_HTTP', error.data.message, error.data.retriable ?? false);
   throw new StationCallError('ERR_HTTP', `Signing Station answered HTTP ${response.status}.`, response.status >= 500);
 }

@@ -6,12 +6,13 @@ import type { Pkcs11ModuleAddRequest } from '../../core/schemas/pkcs11-modules.j
 import type { DeskIdentifyMethod, DeskIdentifyRequest, DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
 import type { IdentifiedPerson } from '../../core/schemas/identity-api.js';
 import { forgetUiCredential, LinkProblem, uiCredential } from './ui-credential.js';
+import { passedOn, type BrowserErrorCode, type PassedOnErrorCode } from '../../core/errors/browser-error-codes.js';
 
 /** An error answered by the station, rebuilt with its stable code and field errors. */
 export class StationApiError extends Error {
   constructor(
     message: string,
-    readonly code: string,
+    readonly code: BrowserErrorCode | PassedOnErrorCode,
     readonly errors: Record<string, string[]> = {},
   ) {
     super(message);
@@ -42,7 +43,7 @@ async function errorOf(response: Response): Promise<Error> {
     return new LinkProblem('used');
   }
   const body = (await response.json().catch(() => undefined)) as JsonErrorBody | undefined;
-  if (body?.message) return new StationApiError(body.message, body.code ?? 'ERR_UNKNOWN', body.errors ?? {});
+  if (body?.message) return new StationApiError(body.message, body.code ? passedOn(body.code) : 'ERR_UNKNOWN', body.errors ?? {});
   return new StationApiError(`The station answered HTTP ${response.status}.`, 'ERR_HTTP');
 }
 

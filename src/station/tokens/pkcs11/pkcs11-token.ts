@@ -10,6 +10,7 @@ import type { Pkcs11Module, PresentToken } from './pkcs11-module.js';
 import { isRemoval, isReturnValue, toTokenError } from './pkcs11-errors.js';
 import { attributeNumber, findObjects, readAttribute } from './pkcs11-objects.js';
 import { pinStatusFromFlags } from './pin-status-from-flags.js';
+import { loginOnWorker } from './login-on-worker.js';
 import { pkcs11SignOperation } from './pkcs11-sign-operation.js';
 import { rsaKeySchemes, slotRsaSigningMechanisms } from './rsa-key-schemes.js';
 import { assertHashLength } from '../../pki/digest-info.js';
@@ -248,8 +249,8 @@ export class Pkcs11Token implements Token {
       }
     }
     try {
-      // With a protected authentication path the PIN is typed on the reader: the module gets an empty one.
-      library.C_Login(session.handle, userType, secret);
+      // With a protected authentication path the PIN is typed on the reader: the module gets none.
+      await loginOnWorker(this.#module.spec.path, session.handle, userType, before.pinpad ? undefined : secret);
     } catch (error) {
       if (!isReturnValue(error, pkcs11js.CKR_USER_ALREADY_LOGGED_IN)) {
         if (isReturnValue(error, pkcs11js.CKR_PIN_INCORRECT)) {

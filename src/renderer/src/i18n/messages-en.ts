@@ -51,6 +51,7 @@ export const en = {
   'sign.submit': 'Sign',
   'sign.progress.prepare': 'Preparing the documents…',
   'sign.progress.consent': 'Confirm and enter your PIN in the station’s prompt…',
+  'sign.progress.consentPinpad': 'Confirm in the station’s prompt, then type your PIN on the card reader’s keypad…',
   'sign.progress.finish': 'Adding the signature and a timestamp…',
   'sign.progress.save': 'Saving…',
   'sign.done': 'Signed.',

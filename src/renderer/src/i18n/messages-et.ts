@@ -48,6 +48,7 @@ export const et: Messages = {
   'sign.submit': 'Allkirjasta',
   'sign.progress.prepare': 'Valmistan dokumente ette…',
   'sign.progress.consent': 'Kinnita ja sisesta PIN jaama dialoogis…',
+  'sign.progress.consentPinpad': 'Kinnita jaama dialoogis, seejärel sisesta PIN kaardilugeja klaviatuuril…',
   'sign.progress.finish': 'Lisan allkirja ja ajatempli…',
   'sign.progress.save': 'Salvestan…',
   'sign.done': 'Allkirjastatud.',

@@ -48,6 +48,7 @@ export const lt: Messages = {
   'sign.submit': 'Pasirašyti',
   'sign.progress.prepare': 'Ruošiami dokumentai…',
   'sign.progress.consent': 'Patvirtinkite ir įveskite PIN stoties lange…',
+  'sign.progress.consentPinpad': 'Patvirtinkite stoties lange, tada įveskite PIN kortelių skaitytuvo klaviatūra…',
   'sign.progress.finish': 'Pridedamas parašas ir laiko žyma…',
   'sign.progress.save': 'Išsaugoma…',
   'sign.done': 'Pasirašyta.',

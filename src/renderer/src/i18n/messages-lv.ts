@@ -48,6 +48,7 @@ export const lv: Messages = {
   'sign.submit': 'Parakstīt',
   'sign.progress.prepare': 'Sagatavoju dokumentus…',
   'sign.progress.consent': 'Apstipriniet un ievadiet PIN stacijas dialogā…',
+  'sign.progress.consentPinpad': 'Apstipriniet stacijas dialogā, pēc tam ievadiet PIN karšu lasītāja tastatūrā…',
   'sign.progress.finish': 'Pievienoju parakstu un laika zīmogu…',
   'sign.progress.save': 'Saglabāju…',
   'sign.done': 'Parakstīts.',

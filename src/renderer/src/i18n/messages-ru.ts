@@ -48,6 +48,7 @@ export const ru: Messages = {
   'sign.submit': 'Подписать',
   'sign.progress.prepare': 'Подготовка документов…',
   'sign.progress.consent': 'Подтвердите и введите PIN в окне станции…',
+  'sign.progress.consentPinpad': 'Подтвердите в окне станции, затем введите PIN на клавиатуре считывателя…',
   'sign.progress.finish': 'Добавление подписи и метки времени…',
   'sign.progress.save': 'Сохранение…',
   'sign.done': 'Подписано.',

@@ -26,6 +26,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
   const [saved, setSaved] = useState<DeskSavedFile>();
   const [error, setError] = useState<string>();
   const [placement, setPlacement] = useState<VisibleSignaturePlacement>();
+  const [pinpad, setPinpad] = useState(false);
   const helperHolder = useRef<HTMLDivElement>(null);
   const choices = signingChoices(state);
   const single = files.length === 1 && /\.pdf$/i.test(files[0]!.name);
@@ -40,6 +41,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
     const baseline = BASELINES.find((level) => level === form.get('baseline')) ?? 'B-T';
     setSaved(undefined);
     setError(undefined);
+    setPinpad(chosen.token.pin.pinpad);
     try {
       const placed = single && placement ? { placement } : {};
       const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}), ...placed } as const;
@@ -74,7 +76,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       </form>
       {/* The station's iframe helper, which the browser client frames to sign; the station's own prompts say everything it would. */}
       <div ref={helperHolder} hidden data-testid="signing-helper" />
-      <SigningOutcome step={step} sent={sent} saved={saved} error={error} />
+      <SigningOutcome step={step} sent={sent} saved={saved} error={error} pinpad={pinpad} />
     </section>
   );
 }
@@ -88,13 +90,17 @@ function useOpenedFiles(opened: File[] | undefined): [File[], (files: File[]) =>
   return [files, setFiles];
 }
 
-/** The step under way (with upload progress), then where the signed file went, or why it was not signed. */
-function SigningOutcome({ step, sent, saved, error }: { step: SignStep | undefined; sent: number | undefined; saved: DeskSavedFile | undefined; error: string | undefined }): JSX.Element {
+/**
+ * The step under way (with upload progress), then where the signed file went, or why it was not signed. On a
+ * PIN-pad reader the PIN is typed on the reader, never in the station: the consent step says so.
+ */
+function SigningOutcome(props: { step: SignStep | undefined; sent: number | undefined; saved: DeskSavedFile | undefined; error: string | undefined; pinpad: boolean }): JSX.Element {
+  const { step, sent, saved, error } = props;
   const { t } = useI18n();
   return (
     <>
       <p role="status" aria-live="polite" className="muted">
-        {step ? t(`sign.progress.${step}` as MessageKey) : ''}
+        {step ? t(step === 'consent' && props.pinpad ? 'sign.progress.consentPinpad' : (`sign.progress.${step}` as MessageKey)) : ''}
       </p>
       {step === 'prepare' && sent !== undefined && <progress max={1} value={sent} aria-label={t('sign.progress.prepare')} />}
       {saved && <SavedFile saved={saved} heading={t('sign.done')} />}

@@ -1,22 +1,27 @@
 // npm run bench tsa: RFC 3161 responses per second over HTTP with concurrent clients, against two baselines
 // measured in the same run: raw Node RSA-2048 crypto.sign (one core, KeyObject) and `openssl ts -reply` per
-// request. Targets: >= 50% of the raw sign rate per server core used, >= 20x openssl ts -reply.
+// request. Targets: >= 80% of the raw sign rate per server CPU-second, >= 20x openssl ts -reply. Three rounds,
+// each a raw-sign baseline and a timed station run; the medians and their spread are what counts.
 import { fork } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readTimestampReply } from '../../src/station/tsa/timestamp-reply-reader.js';
 import { createOpensslTsa, type OpensslTsa } from '../support/tsa/openssl-tsa.js';
 import { openssl } from '../support/tsa/tsa-openssl.js';
 import { keepAliveLoad } from '../support/station/keep-alive-load.js';
+import { medianAndSpread } from '../support/bench/median-and-spread.js';
 
 const SIGN_SECONDS = 2;
 const HTTP_SECONDS = 5;
 const OPENSSL_RUNS = 30;
 const CONCURRENCY = Number(process.env.TSA_BENCH_CONCURRENCY ?? 16);
+const ROUNDS = 3;
+const SIGN_TARGET = 0.8;
+const OPENSSL_TARGET = 20;
 
 /**
  * Signatures per CPU-second of this process: the machine is shared (2 cores, other jobs), so rates are taken
@@ -35,6 +40,28 @@ function rawSignRate(): { perCpuSecond: number; perWallSecond: number } {
   }
   const used = process.cpuUsage(cpu);
   return { perCpuSecond: count / ((used.user + used.system) / 1e6), perWallSecond: count / ((performance.now() - start) / 1000) };
+}
+
+/**
+ * Not a target, an explanation: the same signatures with every core signing at once (the callback form, on the
+ * thread pool, as the station signs). On this machine one RSA signature costs more CPU time when both cores sign
+ * than when one does, which no station code can win back; printed so the TSA ratio can be read against it.
+ */
+async function parallelSignRate(): Promise<number> {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const data = randomBytes(150);
+  const until = performance.now() + SIGN_SECONDS * 1000;
+  let count = 0;
+  const cpu = process.cpuUsage();
+  const worker = async (): Promise<void> => {
+    while (performance.now() < until) {
+      await new Promise((resolve, reject) => sign('sha256', data, privateKey, (error, signature) => (error ? reject(error) : resolve(signature))));
+      count++;
+    }
+  };
+  await Promise.all(Array.from({ length: 2 * availableParallelism() }, worker));
+  const used = process.cpuUsage(cpu);
+  return count / ((used.user + used.system) / 1e6);
 }
 
 async function opensslReplyRate(tsa: OpensslTsa, dir: string, query: string): Promise<number> {
@@ -71,6 +98,17 @@ function loadConnection(url: URL, query: Buffer, until: number): Promise<{ count
   );
 }
 
+interface Round {
+  signRate: number;
+  rate: number;
+  cores: number;
+  perCore: number;
+  /** CPU per timestamp, µs. */
+  user: number;
+  system: number;
+  failures: number;
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'tsa-bench-'));
   const data = join(dir, 'data.bin');
@@ -79,8 +117,6 @@ async function main(): Promise<void> {
   if ((await openssl(['ts', '-query', '-data', data, '-sha256', '-cert', '-out', queryPath])).code !== 0) throw new Error('openssl ts -query failed');
   const query = await readFile(queryPath);
 
-  const { perCpuSecond: signRate, perWallSecond: signWallRate } = rawSignRate();
-  console.log(`baseline: Node crypto.sign RSA-2048, KeyObject, one thread: ${signRate.toFixed(0)}/s per CPU-second (${signWallRate.toFixed(0)}/s wall)`);
   // openssl is measured before and after the station's run and averaged: the machine's load drifts.
   const reference = await createOpensslTsa(dir);
   await reference.reply(queryPath, join(dir, 'warm.tsr'));
@@ -115,32 +151,44 @@ async function main(): Promise<void> {
     return { count: results.reduce((n, r) => n + r.count, 0), failures: results.reduce((n, r) => n + r.failures, 0) };
   };
   await run(1);
-  const cpuBefore = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
-  const runStart = performance.now();
-  const { count, failures } = await run(HTTP_SECONDS);
-  const elapsed = (performance.now() - runStart) / 1000;
-  const cpuAfter = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
-  const cores = (cpuAfter.user - cpuBefore.user + cpuAfter.system - cpuBefore.system) / 1e6 / elapsed;
-  const rate = count / elapsed;
-  const perCore = rate / cores;
-
-  console.log(`station: ${rate.toFixed(0)} timestamps/s over HTTP, ${CONCURRENCY} concurrent keep-alive connections, ${failures} failures`);
-  console.log(`station: ${cores.toFixed(2)} cores used by the server process (event loop + signing thread pool) -> ${perCore.toFixed(0)}/s per CPU-second`);
-  const perRequestUs = (microseconds: number): string => (microseconds / count).toFixed(0);
-  console.log(`station: CPU per timestamp ${perRequestUs(cpuAfter.user - cpuBefore.user)} µs user + ${perRequestUs(cpuAfter.system - cpuBefore.system)} µs system (raw sign: ${(1e6 / signRate).toFixed(0)} µs)`);
+  const rounds: Round[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const { perCpuSecond: signRate, perWallSecond: signWallRate } = rawSignRate();
+    const cpuBefore = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
+    const runStart = performance.now();
+    const { count, failures } = await run(HTTP_SECONDS);
+    const elapsed = (performance.now() - runStart) / 1000;
+    const cpuAfter = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
+    const user = (cpuAfter.user - cpuBefore.user) / count;
+    const system = (cpuAfter.system - cpuBefore.system) / count;
+    const cores = ((user + system) * count) / 1e6 / elapsed;
+    const r: Round = { signRate, rate: count / elapsed, cores, perCore: count / elapsed / cores, user, system, failures };
+    rounds.push(r);
+    console.log(
+      `round ${round}: raw sign ${signRate.toFixed(0)}/s per CPU-second (${signWallRate.toFixed(0)}/s wall); station ${r.rate.toFixed(0)} timestamps/s at ${cores.toFixed(2)} cores ` +
+        `= ${r.perCore.toFixed(0)}/s per CPU-second (${user.toFixed(0)} µs user + ${system.toFixed(0)} µs system per timestamp), ${failures} failures → ${((100 * r.perCore) / signRate).toFixed(1)} %`,
+    );
+  }
+  const parallelRate = await parallelSignRate();
   const opensslAfter = await opensslReplyRate(reference, dir, queryPath);
   const opensslRate = (opensslBefore + opensslAfter) / 2;
+  const summary = (pick: (r: Round) => number) => medianAndSpread(rounds.map(pick));
+  const percent = (value: number): string => `${(value * 100).toFixed(1)} %`;
+  const signRatio = summary((r) => r.perCore / r.signRate);
+  const opensslRatio = summary((r) => r.rate / opensslRate);
+  console.log(`baseline: Node crypto.sign RSA-2048, KeyObject, one thread, per CPU-second: ${summary((r) => r.signRate).describe()}`);
+  console.log(`station: timestamps/s over HTTP (${CONCURRENCY} keep-alive connections): ${summary((r) => r.rate).describe()}; cores used ${summary((r) => r.cores).describe((v) => v.toFixed(2))}`);
+  console.log(`station: per CPU-second (event loop + signing thread pool): ${summary((r) => r.perCore).describe()}; CPU per timestamp ${summary((r) => r.user + r.system).describe()} µs`);
   console.log(`baseline: openssl ts -reply per request (${OPENSSL_RUNS} runs before, ${OPENSSL_RUNS} after): ${opensslBefore.toFixed(1)}/s, ${opensslAfter.toFixed(1)}/s, mean ${opensslRate.toFixed(1)}/s`);
-  const signRatio = perCore / signRate;
-  const opensslRatio = rate / opensslRate;
-  console.log(`ratio: per core vs raw crypto.sign = ${(signRatio * 100).toFixed(0)}% (target >= 50%) ${signRatio >= 0.5 ? 'OK' : 'BELOW TARGET'}`);
-  console.log(`ratio: vs openssl ts -reply per request = ${opensslRatio.toFixed(0)}x (target >= 20x) ${opensslRatio >= 20 ? 'OK' : 'BELOW TARGET'}`);
+  console.log(`explanation: raw crypto.sign on the thread pool, all ${availableParallelism()} cores signing at once: ${parallelRate.toFixed(0)}/s per CPU-second = ${percent(parallelRate / summary((r) => r.signRate).median)} of one signing thread`);
+  console.log(`ratio: per CPU-second vs raw crypto.sign ${signRatio.describe(percent)} (target >= ${percent(SIGN_TARGET)}) ${signRatio.median >= SIGN_TARGET ? 'OK' : 'BELOW TARGET'}`);
+  console.log(`ratio: vs openssl ts -reply per request ${opensslRatio.describe((v) => `${v.toFixed(0)}x`)} (target >= ${OPENSSL_TARGET}x) ${opensslRatio.median >= OPENSSL_TARGET ? 'OK' : 'BELOW TARGET'}`);
 
   server.send('stop');
   await new Promise((resolve) => server.once('exit', resolve));
   agent.destroy();
   await rm(dir, { recursive: true, force: true });
-  if (failures > 0 || signRatio < 0.5 || opensslRatio < 20) process.exitCode = 1;
+  if (rounds.some((r) => r.failures > 0) || signRatio.median < SIGN_TARGET || opensslRatio.median < OPENSSL_TARGET) process.exitCode = 1;
 }
 
 await main();

@@ -1,4 +1,4 @@
-import type { Database } from '../store/database.js';
+import type { Database, SqlExecutor } from '../store/database.js';
 
 interface Claim {
   id: string;
@@ -9,6 +9,12 @@ interface Claim {
 interface AssertionClaim extends Claim {
   payload: string;
   expiresAt: number;
+}
+
+/** One kind of use in a flush: the claims still to be decided, and the statement that returns the ids that won. */
+interface Batch {
+  candidates: Claim[];
+  store: (executor: SqlExecutor) => Promise<Array<{ id: string }>>;
 }
 
 // One statement per kind whatever the batch size: the batch travels as one JSON array parameter, so the SQL text
@@ -29,8 +35,9 @@ const CONSUME = `
  * The token endpoint's one-time uses, decided by the store: a client assertion's jti recorded (a replay loses)
  * and an authorization code consumed (a second use loses). Uses arriving in the same turn of the event loop go
  * to the store together, one conditional statement per kind, instead of a statement and a thread-pool trip
- * each. Each statement commits on its own: the uses are independent of one another and need no transaction
- * around them, only the store's durability (synchronous=FULL) before anyone is told they won.
+ * each. The statements of one flush commit together, in one transaction: a commit is an fsync (synchronous=FULL),
+ * the longest wait of a token request, and the jti of one request and the code of the one before it would
+ * otherwise each pay for their own. Nobody is told a use won before that commit.
  */
 export class OneTimeUseLedger {
   readonly #database: Database;
@@ -79,44 +86,54 @@ export class OneTimeUseLedger {
   }
 
   async #flush(): Promise<void> {
-    const assertions = this.#assertions;
+    const batches = this.#takeBatches();
+    if (batches.length === 0) return;
+    // A single statement commits on its own; more than one share a transaction, so the flush costs one commit.
+    const decide = async (executor: SqlExecutor): Promise<Array<Set<string>>> => {
+      const won: Array<Set<string>> = [];
+      for (const batch of batches) won.push(new Set((await batch.store(executor)).map((row) => row.id)));
+      return won;
+    };
+    try {
+      const won = await (batches.length === 1 ? decide(this.#database) : this.#database.transaction(decide));
+      batches.forEach((batch, index) => {
+        for (const claim of batch.candidates) claim.decide(won[index]!.has(claim.id));
+      });
+    } catch (error) {
+      for (const batch of batches) for (const claim of batch.candidates) claim.fail(error);
+    }
+  }
+
+  /** The uses waiting so far, one batch per kind, each repeated id already decided against (see firstOfEach). */
+  #takeBatches(): Batch[] {
+    const assertions = firstOfEach(this.#assertions);
     const consumptions = this.#consumptions;
     this.#assertions = [];
     this.#consumptions = new Map();
-    const batches: Array<Promise<void>> = [];
+    const batches: Batch[] = [];
     if (assertions.length > 0) {
-      batches.push(decideBatch(assertions, (winners) => {
-        const batch = JSON.stringify(winners.map(({ id, payload, expiresAt }) => ({ id, payload, expiresAt })));
-        return this.#database.all<{ id: string }>(RECORD_ASSERTIONS, [batch, this.#now()]);
-      }));
+      const batch = JSON.stringify(assertions.map(({ id, payload, expiresAt }) => ({ id, payload, expiresAt })));
+      batches.push({ candidates: assertions, store: (executor) => executor.all<{ id: string }>(RECORD_ASSERTIONS, [batch, this.#now()]) });
     }
     for (const [model, claims] of consumptions) {
-      batches.push(decideBatch(claims, (winners) =>
-        this.#database.all<{ id: string }>(CONSUME, [this.#now(), model, JSON.stringify(winners.map(({ id }) => id))]),
-      ));
+      const candidates = firstOfEach(claims);
+      const ids = JSON.stringify(candidates.map(({ id }) => id));
+      batches.push({ candidates, store: (executor) => executor.all<{ id: string }>(CONSUME, [this.#now(), model, ids]) });
     }
-    await Promise.all(batches);
+    return batches;
   }
 }
 
-/**
- * Runs one batch: a repeated id loses to its first occurrence at once (as the store would decide), the rest are
- * decided by `store`, which returns the ids that won. A failed statement fails every claim it carried.
- */
-async function decideBatch<C extends Claim>(claims: C[], store: (candidates: C[]) => Promise<Array<{ id: string }>>): Promise<void> {
+/** A repeated id loses to its first occurrence at once, as the store would decide; the first ones are returned. */
+function firstOfEach<C extends Claim>(claims: C[]): C[] {
   const seen = new Set<string>();
-  const candidates: C[] = [];
+  const first: C[] = [];
   for (const claim of claims) {
     if (seen.has(claim.id)) claim.decide(false);
     else {
       seen.add(claim.id);
-      candidates.push(claim);
+      first.push(claim);
     }
   }
-  try {
-    const won = new Set((await store(candidates)).map((row) => row.id));
-    for (const claim of candidates) claim.decide(won.has(claim.id));
-  } catch (error) {
-    for (const claim of candidates) claim.fail(error);
-  }
+  return first;
 }

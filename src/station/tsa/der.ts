@@ -27,6 +27,14 @@ function lengthBytes(length: number): Uint8Array {
   return Uint8Array.of(0x80 | bytes.length, ...bytes);
 }
 
+/** Tag and length octets of an element with `length` content octets (short form below 128, else long form). */
+function headerSize(length: number): number {
+  if (length < 0x80) return 2;
+  let size = 2;
+  for (let rest = length; rest > 0; rest = Math.floor(rest / 256)) size++;
+  return size;
+}
+
 /** Tag, length and the concatenated contents. */
 export function derTlv(tag: number, ...contents: readonly Uint8Array[]): Buffer {
   let total = 0;
@@ -85,4 +93,51 @@ export function derElementAt(bytes: Uint8Array, offset: number): { tag: number; 
   let length = 0;
   for (let i = 0; i < octets; i++) length = length * 256 + bytes[offset + 2 + i]!;
   return { tag, contentStart: offset + 2 + octets, end: offset + 2 + octets + length };
+}
+
+/**
+ * A DER element whose contents are referenced, not copied: the per-request tree of a TimeStampResp is assembled
+ * from these and written once, into one buffer, by derWrite. Nesting derTlv calls would copy the whole
+ * response (certificates included) again at every level.
+ */
+export interface DerTree {
+  readonly tag: number;
+  readonly parts: ReadonlyArray<Uint8Array | DerTree>;
+  readonly contentLength: number;
+  /** Encoded size: header and contents. */
+  readonly size: number;
+}
+
+export function derTree(tag: number, ...parts: ReadonlyArray<Uint8Array | DerTree>): DerTree {
+  let contentLength = 0;
+  for (const part of parts) contentLength += part instanceof Uint8Array ? part.length : part.size;
+  return { tag, parts, contentLength, size: headerSize(contentLength) + contentLength };
+}
+
+/** The DER encoding of `tree`, in one freshly allocated buffer. */
+export function derWrite(tree: DerTree): Buffer {
+  const out = Buffer.allocUnsafe(tree.size);
+  const end = writeTree(out, 0, tree);
+  if (end !== out.length) throw new Error(`DER tree wrote ${end} of ${out.length} bytes`);
+  return out;
+}
+
+function writeTree(out: Buffer, start: number, tree: DerTree): number {
+  let offset = start;
+  out[offset++] = tree.tag;
+  const length = tree.contentLength;
+  const lengthOctets = headerSize(length) - 2;
+  if (lengthOctets === 0) out[offset++] = length;
+  else {
+    out[offset++] = 0x80 | lengthOctets;
+    for (let i = lengthOctets - 1, rest = length; i >= 0; i--, rest = Math.floor(rest / 256)) out[offset + i] = rest & 0xff;
+    offset += lengthOctets;
+  }
+  for (const part of tree.parts) {
+    if (part instanceof Uint8Array) {
+      out.set(part, offset);
+      offset += part.length;
+    } else offset = writeTree(out, offset, part);
+  }
+  return offset;
 }

@@ -4,7 +4,7 @@ import { AsnConvert } from '@peculiar/asn1-schema';
 import { AlgorithmIdentifier, Certificate, GeneralName } from '@peculiar/asn1-x509';
 import { Attribute, IssuerAndSerialNumber, id_signedData } from '@peculiar/asn1-cms';
 import { id_ct_tstInfo } from '@peculiar/asn1-tsp';
-import { DerTag, derGeneralizedTime, derSmallInteger, derTlv } from './der.js';
+import { DerTag, derElementAt, derGeneralizedTime, derSmallInteger, derTlv, derTree, derWrite } from './der.js';
 import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
 import type { TimestampRequest } from './tsa-request-parser.js';
 import type { TsaSigner } from './tsa-signer.js';
@@ -22,6 +22,7 @@ const SIGNATURE_OIDS = {
   EC: { 'SHA-256': '1.2.840.10045.4.3.2', 'SHA-384': '1.2.840.10045.4.3.3', 'SHA-512': '1.2.840.10045.4.3.4' },
 } as const;
 const PKI_STATUS_GRANTED = derTlv(DerTag.Sequence, derSmallInteger(0));
+const SIGNED_DATA_VERSION = derSmallInteger(3);
 const EMPTY = Buffer.alloc(0);
 
 const der = (value: object): Buffer => Buffer.from(AsnConvert.serialize(value));
@@ -97,44 +98,46 @@ export class TimestampResponseEncoder {
     this.#signedAttributes = ordered.map((piece) => (piece === digestPlaceholder ? null : piece));
   }
 
-  /** A TimeStampResp granting `request` (PKIStatus granted) with a freshly signed token. */
+  /**
+   * A TimeStampResp granting `request` (PKIStatus granted) with a freshly signed token. Only two pieces are
+   * materialised before the answer: the TSTInfo (it is hashed) and the signed attributes (they are signed); the
+   * response references them and the constant parts, and is written once (derTree, derWrite).
+   */
   async grant(request: TimestampRequest, token: GrantedToken): Promise<Buffer> {
     const imprintAlgorithm = this.#imprintAlgorithms.get(`${request.hashAlgorithm.oid}:${request.hashParametersNull ? 'null' : 'absent'}`);
     if (!imprintAlgorithm) throw new TypeError(`No encoding for imprint algorithm ${request.hashAlgorithm.oid}`);
-    const tstInfo = derTlv(
-      DerTag.Sequence,
-      this.#head,
-      derTlv(DerTag.Sequence, imprintAlgorithm, derTlv(DerTag.OctetString, request.hashedMessage)),
-      derSmallInteger(token.serialNumber),
-      derGeneralizedTime(token.genTime),
-      this.#accuracy,
-      // ordering FALSE is the DEFAULT, so DER leaves it out
-      request.nonce ? derTlv(DerTag.Integer, request.nonce) : EMPTY,
-      this.#tsaName,
+    const tstInfo = derWrite(
+      derTree(
+        DerTag.Sequence,
+        this.#head,
+        derTree(DerTag.Sequence, imprintAlgorithm, derTree(DerTag.OctetString, request.hashedMessage)),
+        derSmallInteger(token.serialNumber),
+        derGeneralizedTime(token.genTime),
+        this.#accuracy,
+        // ordering FALSE is the DEFAULT, so DER leaves it out
+        request.nonce ? derTree(DerTag.Integer, request.nonce) : EMPTY,
+        this.#tsaName,
+      ),
     );
 
     const messageDigest = Buffer.concat([this.#messageDigestPrefix, createHash(this.#digest).update(tstInfo).digest()]);
-    const signedAttributes = derTlv(DerTag.Set, ...this.#signedAttributes.map((piece) => piece ?? messageDigest));
+    const signedAttributes = derWrite(derTree(DerTag.Set, ...this.#signedAttributes.map((piece) => piece ?? messageDigest)));
     const signature = await this.#signer.sign(signedAttributes);
-    // In the SignerInfo the same SET travels as [0] IMPLICIT; a copy, since a signer may still hold its input.
-    const implicitAttributes = Buffer.from(signedAttributes);
-    implicitAttributes[0] = DerTag.Context0;
+    // In the SignerInfo the same SET travels as [0] IMPLICIT: the same contents under another tag.
+    const attributeContents = signedAttributes.subarray(derElementAt(signedAttributes, 0)!.contentStart);
 
-    const signerInfo = derTlv(DerTag.Sequence, this.#signerInfoHead, implicitAttributes, this.#signatureAlgorithm, derTlv(DerTag.OctetString, signature));
-    const signedData = derTlv(
+    const signerInfo = derTree(DerTag.Sequence, this.#signerInfoHead, derTree(DerTag.Context0, attributeContents), this.#signatureAlgorithm, derTree(DerTag.OctetString, signature));
+    const signedData = derTree(
       DerTag.Sequence,
-      derSmallInteger(3),
+      SIGNED_DATA_VERSION,
       this.#digestAlgorithms,
-      derTlv(DerTag.Sequence, this.#eContentType, derTlv(DerTag.Context0, derTlv(DerTag.OctetString, tstInfo))),
+      derTree(DerTag.Sequence, this.#eContentType, derTree(DerTag.Context0, derTree(DerTag.OctetString, tstInfo))),
       request.certReq ? this.#certificates : EMPTY,
-      derTlv(DerTag.Set, signerInfo),
+      derTree(DerTag.Set, signerInfo),
     );
-    const contentInfo = derTlv(DerTag.Sequence, SIGNED_DATA_OID, derTlv(DerTag.Context0, signedData));
-    return derTlv(DerTag.Sequence, PKI_STATUS_GRANTED, contentInfo);
+    return derWrite(derTree(DerTag.Sequence, PKI_STATUS_GRANTED, derTree(DerTag.Sequence, SIGNED_DATA_OID, derTree(DerTag.Context0, signedData))));
   }
-
 }
-
 
 /**
  * SigningCertificateV2 (RFC 5035) with one ESSCertIDv2: SHA-256 of the TSA certificate (the DEFAULT hash, so

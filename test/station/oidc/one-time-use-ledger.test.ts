@@ -82,4 +82,37 @@ describe('OneTimeUseLedger (on SQLite)', () => {
     expect(await first).toBe(true);
     expect((await Promise.all(second)).filter(Boolean)).toHaveLength(10);
   });
+
+  it('commits the jtis and codes of one flush together: a consumption the store refuses takes the jtis beside it back', async () => {
+    await storeCode('code-ok');
+    await storeCode('code-poisoned');
+    // The store refuses one update mid-transaction, as a full disk or an I/O error would.
+    await database.run(
+      "CREATE TRIGGER refuse_poisoned BEFORE UPDATE OF consumed_at ON oidc_models WHEN old.id = 'code-poisoned' BEGIN SELECT RAISE(ABORT, 'refused'); END",
+    );
+    const outcomes = await Promise.allSettled([
+      ledger.recordAssertion('jti-beside', '{}', now + 300),
+      ledger.consume('AuthorizationCode', 'code-ok'),
+      ledger.consume('AuthorizationCode', 'code-poisoned'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    // Nothing of the failed flush stayed: the jti and the good code are as unused as before it.
+    await database.run('DROP TRIGGER refuse_poisoned');
+    expect(await ledger.recordAssertion('jti-beside', '{}', now + 300)).toBe(true);
+    expect(await ledger.consume('AuthorizationCode', 'code-ok')).toBe(true);
+    expect(await ledger.consume('AuthorizationCode', 'code-poisoned')).toBe(true);
+  });
+
+  it('decides jtis and codes of one flush after their common commit, each on its own merits', async () => {
+    await storeCode('code-4');
+    expect(await ledger.recordAssertion('jti-old', '{}', now + 300)).toBe(true);
+    const outcomes = await Promise.all([
+      ledger.recordAssertion('jti-new', '{}', now + 300),
+      ledger.recordAssertion('jti-old', '{}', now + 300),
+      ledger.consume('AuthorizationCode', 'code-4'),
+      ledger.consume('AuthorizationCode', 'code-4'),
+      ledger.consume('AuthorizationCode', 'missing'),
+    ]);
+    expect(outcomes).toEqual([true, false, true, false, false]);
+  });
 });

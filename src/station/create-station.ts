@@ -244,12 +244,25 @@ function createOidc({ address, data, clock, logger, ports }: StationCore): OidcS
   });
 }
 
+/**
+ * The Host values the station answers: its own address and `localhost` with its port. Every request asks, so the
+ * set is made once per port (the port is known only after listening).
+ */
+function ownHosts(address: StationCore['address']): () => ReadonlySet<string> {
+  let made: { port: number; hosts: ReadonlySet<string> } | undefined;
+  return () => {
+    const port = address.port();
+    if (made?.port !== port) made = { port, hosts: new Set([address.hostPort(), `localhost:${port}`]) };
+    return made.hosts;
+  };
+}
+
 /** The HTTP server with its guards (Host, Origin, UI session), before any route. */
 function createStationHttp({ logger, address, config, sessions, data }: StationCore): FastifyInstance {
   const isUiSession = (request: FastifyRequest): boolean => sessions.isValid(readBearerCredential(request.headers.authorization));
   return createHttpServer({
     logger,
-    allowedHosts: () => new Set([address.hostPort(), `localhost:${address.port()}`]),
+    allowedHosts: ownHosts(address),
     isUiSession,
     stationOrigin: address.baseUrl,
     clients: data.clients,

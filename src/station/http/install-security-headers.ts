@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
  * Content-Security-Policy with frame-ancestors from the client's origins; everything else refuses framing.
  */
 export function installSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A callback hook (no promise per response: this runs for every answer, the TSA's included).
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('cross-origin-opener-policy', 'same-origin');
@@ -14,6 +15,6 @@ export function installSecurityHeaders(app: FastifyInstance): void {
       reply.header('x-frame-options', 'DENY');
     }
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 }

@@ -2,6 +2,7 @@ import ipaddr from 'ipaddr.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [Address, number];
+const MAX_DECISIONS = 256;
 
 /**
  * A client's "Allowed IP addresses" (SERVICE-INTERFACE 5.6): single IPv4/IPv6 addresses and CIDR ranges.
@@ -11,6 +12,8 @@ type Range = [Address, number];
  */
 export class TsaIpAllowlist {
   readonly #ranges: readonly Range[];
+  /** Decisions by caller address: a client calls from few addresses, and parsing one costs more than the lookup. */
+  readonly #decided = new Map<string, boolean>();
 
   constructor(entries: readonly string[]) {
     this.#ranges = entries.flatMap((entry) => {
@@ -21,9 +24,14 @@ export class TsaIpAllowlist {
 
   allows(remoteAddress: string | undefined): boolean {
     if (remoteAddress === undefined) return false;
-    const address = parseAddress(remoteAddress);
-    if (!address) return false;
-    return this.#ranges.some(([network, bits]) => network.kind() === address.kind() && address.match(network, bits));
+    let allowed = this.#decided.get(remoteAddress);
+    if (allowed === undefined) {
+      const address = parseAddress(remoteAddress);
+      allowed = address !== undefined && this.#ranges.some(([network, bits]) => network.kind() === address.kind() && address.match(network, bits));
+      if (this.#decided.size >= MAX_DECISIONS) this.#decided.clear();
+      this.#decided.set(remoteAddress, allowed);
+    }
+    return allowed;
   }
 }
 

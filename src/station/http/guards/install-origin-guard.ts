@@ -31,22 +31,30 @@ export function installOriginGuard(app: FastifyInstance, policy: OriginPolicy): 
       .send();
   });
 
-  app.addHook('preHandler', async (request, reply) => {
+  // A callback hook: requests without an Origin (servers, the TSA's clients) are decided without a promise.
+  app.addHook('preHandler', (request, reply, done) => {
     const origin = request.headers.origin;
-    if (request.method === 'OPTIONS') return; // preflights are decided above
+    if (request.method === 'OPTIONS') return done(); // preflights are decided above
     if (origin === undefined) {
-      if (request.routeOptions.config?.originRequired) throw new ForbiddenError('ERR_HTTP_ORIGIN_REQUIRED', 'Only a web page of one of the client’s registered origins may call this endpoint (no Origin header).');
-      return;
+      return done(
+        request.routeOptions.config?.originRequired
+          ? new ForbiddenError('ERR_HTTP_ORIGIN_REQUIRED', 'Only a web page of one of the client’s registered origins may call this endpoint (no Origin header).')
+          : undefined,
+      );
     }
-    const access = request.routeOptions.config?.browserAccess ?? (SAFE_METHODS.has(request.method) ? 'any-safe' : 'station');
-    if (origin === policy.stationOrigin() && access !== 'none') return;
-    if (access === 'any-safe') return;
-    if (access === 'client' && (await originRegisteredByClient(request, origin, policy))) {
-      allowOrigin(reply, origin);
-      return;
-    }
-    throw new ForbiddenError('ERR_HTTP_ORIGIN_FORBIDDEN', `The origin ${origin} may not call this endpoint.`);
+    checkBrowserOrigin(request, reply, origin, policy).then(() => done(), done);
   });
+}
+
+async function checkBrowserOrigin(request: FastifyRequest, reply: FastifyReply, origin: string, policy: OriginPolicy): Promise<void> {
+  const access = request.routeOptions.config?.browserAccess ?? (SAFE_METHODS.has(request.method) ? 'any-safe' : 'station');
+  if (origin === policy.stationOrigin() && access !== 'none') return;
+  if (access === 'any-safe') return;
+  if (access === 'client' && (await originRegisteredByClient(request, origin, policy))) {
+    allowOrigin(reply, origin);
+    return;
+  }
+  throw new ForbiddenError('ERR_HTTP_ORIGIN_FORBIDDEN', `The origin ${origin} may not call this endpoint.`);
 }
 
 async function originRegisteredByClient(request: FastifyRequest, origin: string, policy: OriginPolicy): Promise<boolean> {

@@ -4,6 +4,7 @@ import type { Station } from '../station/create-station.js';
 import { shellChannels, setStartAtLoginSchema, type IpcResult } from '../core/ipc/shell-api.js';
 import { registerShowItemInFolder } from './show-item-in-folder.js';
 import { installDesktopShell } from './desktop-shell.js';
+import { quitAfterStationCloses } from './quit-after-station-closes.js';
 
 // Thin host: the station (server, tokens, store) is the same code the headless CLI runs; this file only owns
 // the window, the tray, the single-instance lock and login-item settings. The station's code is imported once
@@ -39,26 +40,15 @@ async function start(): Promise<void> {
     if (station?.prompts.pending().length) showWindow();
   });
   app.on('window-all-closed', () => undefined); // keep serving from the tray
-  app.on('before-quit', closeStationThenQuit);
-}
-
-let closing: Promise<void> | undefined;
-
-/**
- * Quitting waits for the station to close (server drained, tokens released, store closed) so nothing is left
- * half-written: the first quit is held back, the station closes, then the app quits for real.
- */
-function closeStationThenQuit(event: Electron.Event): void {
-  const running = station;
-  if (!running) return;
-  event.preventDefault();
-  closing ??= running
-    .close()
-    .catch((error: unknown) => console.error(`signing-station: closing failed: ${error instanceof Error ? error.message : String(error)}`))
-    .finally(() => {
-      station = undefined;
-      app.quit();
-    });
+  app.on(
+    'before-quit',
+    quitAfterStationCloses({
+      station: () => station,
+      forgetStation: () => (station = undefined),
+      quit: () => app.quit(),
+      logError: (message) => console.error(message),
+    }),
+  );
 }
 
 function showWindow(): void {

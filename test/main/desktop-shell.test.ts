@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { shellChannels, type OpenedFile } from '../../src/core/ipc/shell-api.js';
+import { startTestStation, type TestStation } from '../support/station/test-station.js';
+
+// The Electron binary cannot be installed on these machines: the one stand-in in the suite. It records what the
+// shell asks of Electron (tray menus, notifications, protocol registration, app events); everything behind it is the
+// real station and real files.
+const electron = vi.hoisted(() => {
+  const handlers = new Map<string, (...args: unknown[]) => void>();
+  const menus: Array<Array<{ label?: string; enabled?: boolean }>> = [];
+  const notifications: Array<{ title: string; body: string }> = [];
+  return {
+    handlers,
+    menus,
+    notifications,
+    protocols: [] as string[],
+    module: {
+      app: {
+        on: (event: string, handler: (...args: unknown[]) => void) => handlers.set(event, handler),
+        setAsDefaultProtocolClient: (scheme: string) => electron.protocols.push(scheme),
+        getPreferredSystemLanguages: () => ['et-EE'],
+        quit: () => undefined,
+      },
+      Tray: class {
+        setToolTip(): void {}
+        setContextMenu(menu: Array<{ label?: string; enabled?: boolean }>): void {
+          menus.push(menu);
+        }
+      },
+      Menu: { buildFromTemplate: (template: unknown) => template },
+      Notification: class {
+        static isSupported(): boolean {
+          return true;
+        }
+        constructor(readonly options: { title: string; body: string }) {}
+        on(): void {}
+        show(): void {
+          notifications.push(this.options);
+        }
+      },
+      nativeImage: { createFromPath: () => ({}) },
+      shell: { openExternal: () => undefined, showItemInFolder: () => undefined },
+    },
+  };
+});
+vi.mock('electron', () => electron.module);
+
+const { installDesktopShell } = await import('../../src/main/desktop-shell.js');
+
+describe('the desktop shell around the station (Electron stood in for)', () => {
+  let station: TestStation;
+  let dir: string;
+  const sent: OpenedFile[][] = [];
+  let shown = 0;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'desktop-shell-'));
+    station = await startTestStation();
+    const window = { webContents: { isLoading: () => false, once: () => undefined, send: (channel: string, files: OpenedFile[]) => channel === shellChannels.openFiles && sent.push(files) } };
+    installDesktopShell({ station, showWindow: () => shown++, window: () => window as never });
+  });
+  afterAll(async () => {
+    await station?.dispose();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('registers the deep-link scheme and fills the tray menu in the OS’s language', async () => {
+    expect(electron.protocols).toEqual(['signing-station']);
+    await expect.poll(() => electron.menus.length).toBeGreaterThan(0);
+    expect(electron.menus.at(-1)!.map((item) => item.label)).toEqual(['Ava Signing Station', 'Ava brauseris', undefined, 'Allkirjastatud dokumente veel pole', undefined, 'Välju']);
+  });
+
+  it('hands a file opened with the app, or named in a deep link, to the window; a missing one is skipped', async () => {
+    const pdf = join(dir, 'contract.pdf');
+    await writeFile(pdf, '%PDF-1.7 opened with the app');
+    const before = shown;
+    electron.handlers.get('open-file')!({ preventDefault: () => undefined }, pdf);
+    await expect.poll(() => sent.length).toBe(1);
+    expect(sent[0]!.map((file) => file.name)).toEqual(['contract.pdf']);
+    expect(Buffer.from(sent[0]![0]!.bytes).toString()).toBe('%PDF-1.7 opened with the app');
+    expect(shown).toBe(before + 1);
+
+    electron.handlers.get('open-url')!({ preventDefault: () => undefined }, `signing-station://sign?file=${encodeURIComponent(join(dir, 'missing.pdf'))}&file=${encodeURIComponent(pdf)}`);
+    await expect.poll(() => sent.length).toBe(2);
+    expect(sent[1]!.map((file) => file.name)).toEqual(['contract.pdf']);
+  });
+
+  it('notifies a PIN the station waits for, in the OS’s language, and brings nothing else up', async () => {
+    const seen = electron.notifications.length;
+    const asked = station.prompts.askPin({ tokenLabel: 'Desk Token', pinLabel: 'PIN2', finalTry: false, previousAttemptFailed: false, requester: 'https://shop.example' });
+    await expect.poll(() => electron.notifications.length).toBe(seen + 1);
+    expect(electron.notifications.at(-1)).toEqual({ title: 'Signing Station ootab sind', body: 'https://shop.example: sisesta PIN-kood' });
+    station.prompts.answer(station.prompts.pending()[0]!.id, { kind: 'cancel' });
+    expect(await asked).toBeNull();
+  });
+
+  it('notifies nothing for a change that needs no one (a client registered elsewhere)', async () => {
+    const seen = electron.notifications.length;
+    // Subscribed after the shell, so called after it with the same state.
+    const pushed = new Promise<void>((resolve) => {
+      const stop = station.window.feed.subscribe((state) => {
+        if (!state.clients.some((client) => client.clientId === 'shell-shop')) return;
+        stop();
+        resolve();
+      });
+    });
+    await station.data.clients.upsert({ clientId: 'shell-shop', allowedOrigins: ['https://shop.example'] });
+    await pushed;
+    expect(electron.notifications.length).toBe(seen);
+  });
+});

@@ -228,7 +228,6 @@ export class Pkcs11Token implements Token {
    * has them. A wrong PIN is not retried here: the caller decides, and the next prompt says the last one failed.
    */
   async #login(session: OpenSession, userType: number, pin: PinSource, pinLabel: string, signal: AbortSignal | undefined): Promise<void> {
-    const library = this.#module.library;
     const before = pinStatusFromFlags(this.#tokenFlags());
     if (before.locked) throw new PinLockedError();
     let secret = '';

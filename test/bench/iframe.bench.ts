@@ -15,14 +15,11 @@ import { startTestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
 import { askHelper, helperMessages, pageWithHelper, startIntegrator } from '../support/browser/iframe-integrator.js';
 import { PcscWatcher } from '../../src/station/tokens/pcsc/pcsc-watcher.js';
+import { medianAndSpread } from '../support/bench/median-and-spread.js';
 
 const INSERTIONS = 20;
 const ROUND_TRIPS = 50;
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+const median = (values: number[]): number => medianAndSpread(values).median;
 const fmt = (ms: number): string => `${ms.toFixed(1)} ms`;
 
 /** Sends a request to the helper and resolves when its reply (the next message) arrives, in the page's own clock. */

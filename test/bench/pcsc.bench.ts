@@ -10,13 +10,10 @@ import { startPcscd, waitUntilNoCard } from '../support/pcsc/pcsc-test-env.js';
 import { PcscWatcher } from '../../src/station/tokens/pcsc/pcsc-watcher.js';
 import { createPcscTokenSource } from '../../src/station/tokens/pcsc/pcsc-token-source.js';
 import { CardChannel } from '../../src/station/tokens/pcsc/card-channel.js';
+import { medianAndSpread } from '../support/bench/median-and-spread.js';
 
 const INSERTIONS = 20;
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+const median = (values: number[]): number => medianAndSpread(values).median;
 const fmt = (ms: number) => `${ms.toFixed(ms < 10 ? 3 : 1)} ms`;
 
 const daemon = await startPcscd();

@@ -12,13 +12,10 @@ import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser/browser.js';
 import { startTestStation } from '../support/station/test-station.js';
+import { medianAndSpread } from '../support/bench/median-and-spread.js';
 
 const LOADS = 10;
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+const median = (values: number[]): number => medianAndSpread(values).median;
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function entryBundleGzip(): Promise<number> {

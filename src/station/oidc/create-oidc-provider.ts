@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { ClientRegistry } from '../clients/client-registry.js';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../ports/clock.js';
-import { sqliteOidcAdapter } from './sqlite-oidc-adapter.js';
+import { sqliteOidcAdapter, type AnswerWrites } from './sqlite-oidc-adapter.js';
 import { WritesBeforeAnswer } from './writes-before-answer.js';
 import type { OidcSigningJwk } from './oidc-signing-keys.js';
 import type { OidcAccounts } from './oidc-accounts.js';
@@ -50,10 +50,13 @@ export interface OidcProviderDeps {
  */
 export function createOidcProvider(deps: OidcProviderDeps): Provider {
   const writesBeforeAnswer = new WritesBeforeAnswer();
-  const holdUntilAnswer = (write: Promise<void>) => writesBeforeAnswer.hold(currentRequest(), write);
+  const answerWrites: AnswerWrites = {
+    hold: (write) => writesBeforeAnswer.hold(currentRequest(), write),
+    defer: (start) => writesBeforeAnswer.defer(currentRequest(), start),
+  };
 
   const configuration: Configuration = {
-    adapter: sqliteOidcAdapter(deps.database, deps.clients, deps.clock, holdUntilAnswer),
+    adapter: sqliteOidcAdapter(deps.database, deps.clients, deps.clock, answerWrites),
     jwks: { keys: deps.signingKeys },
     cookies: { keys: deps.cookieKeys },
     clientAuthMethods: ['private_key_jwt'],
@@ -167,7 +170,13 @@ function profileMiddleware(writesBeforeAnswer: WritesBeforeAnswer, logger: Logge
     if (ctx.path === OIDC_PATHS.authorization && mode !== undefined && mode !== 'query') {
       ctx.query = { ...ctx.query, response_mode: 'unsupported' };
     }
-    await next();
+    try {
+      await next();
+    } catch (error) {
+      // A deferred write (a jti) still reaches the store when the request fails: a used assertion stays used.
+      await writesBeforeAnswer.settle(ctx).catch(() => undefined);
+      throw error;
+    }
     await settleHeldWrites(ctx, writesBeforeAnswer, logger);
     // The interface answers the authorization request with a 302 (oidc-provider uses 303; both make a GET).
     if ((ctx.oidc?.route === 'authorization' || ctx.oidc?.route === 'resume') && ctx.status === 303) ctx.status = 302;

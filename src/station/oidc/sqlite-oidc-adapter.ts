@@ -46,19 +46,23 @@ const SWEEP_INTERVAL_SECONDS = 60;
 
 /**
  * Ties a write's outcome to the answer of the request that made it (WritesBeforeAnswer): the request goes on, and
- * its answer waits for the commit and turns into the write's error if the store refused it.
+ * its answer waits for the commit and turns into the write's error if the store refused it. `defer` lets the write
+ * start with the request's next one (or when the answer waits), so that both share one commit.
  */
-export type HoldUntilAnswer = (write: Promise<void>) => Promise<void>;
+export interface AnswerWrites {
+  hold(write: Promise<void>): Promise<void>;
+  defer(start: () => Promise<void>): Promise<void>;
+}
 
 /**
  * oidc-provider's storage on the station's SQLite store. Two operations are made atomic here because the
  * provider's own find-then-write would let two concurrent requests both win: recording a client-assertion jti
  * (ReplayDetection) and consuming an authorization code. Both are conditional writes decided by the store; the
- * token request does not wait for them where they are made but before it answers (holdUntilAnswer).
+ * token request does not wait for them where they are made but before it answers (answerWrites).
  * Longer than our usual function: each model's adapter is a closure over that model's cache and uid index, which
  * all of its methods share; split apart, they would pass that state between them on the token endpoint's hot path.
  */
-export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, clock: Clock, holdUntilAnswer: HoldUntilAnswer): AdapterFactory {
+export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, clock: Clock, answerWrites: AnswerWrites): AdapterFactory {
   const now = (): number => Math.floor(clock.now().getTime() / 1000);
   const ledger = new OneTimeUseLedger(database, now);
   let lastSweep = 0;
@@ -98,10 +102,12 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
         const json = JSON.stringify(payload);
         if (model === 'ReplayDetection') {
           // oidc-provider always gives a jti its assertion's remaining lifetime; without one it is kept for good.
-          const recorded = ledger.recordAssertion(id, json, expiresAt ?? Number.MAX_SAFE_INTEGER);
-          await holdUntilAnswer(recorded.then((unique) => {
-            if (!unique) throw new errors.InvalidClientAuth('client assertion tokens must only be used once');
-          }));
+          // Recorded with the code's consumption that follows in the same request: one commit for both.
+          await answerWrites.defer(() =>
+            ledger.recordAssertion(id, json, expiresAt ?? Number.MAX_SAFE_INTEGER).then((unique) => {
+              if (!unique) throw new errors.InvalidClientAuth('client assertion tokens must only be used once');
+            }),
+          );
           return;
         }
         await database.run(
@@ -126,7 +132,7 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
       findByUid: (uid) => findWhere('uid', uid),
       findByUserCode: (userCode) => findWhere('user_code', userCode),
       async consume(id) {
-        await holdUntilAnswer(ledger.consume(model, id).then((first) => {
+        await answerWrites.hold(ledger.consume(model, id).then((first) => {
           if (!first) {
             cache?.delete(id);
             throw new errors.InvalidGrant(`${model} was already used`);

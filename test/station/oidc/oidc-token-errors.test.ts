@@ -113,6 +113,12 @@ describe('token endpoint: client authentication (invalid_client)', () => {
     expectOAuthError(await exchange(rp, await freshCode(station, rp), {}, assertion), 'invalid_client', 401);
   });
 
+  it('refuses an assertion replayed after its first use failed for another reason (a made-up code)', async () => {
+    const assertion = await rp.assertion();
+    expectOAuthError(await exchange(rp, 'made-up-code', {}, assertion), 'invalid_grant', 400);
+    expectOAuthError(await exchange(rp, await freshCode(station, rp), {}, assertion), 'invalid_client', 401);
+  });
+
   it('refuses algorithms other than RS256', async () => {
     const pss = (await crypto.subtle.generateKey(
       { name: 'RSA-PSS', hash: 'SHA-256', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) },

@@ -50,6 +50,17 @@ describe('signing-station serve', () => {
     for (const forbidden of [token, secret, ui.authorization.replace('Bearer ', '')]) expect(log).not.toContain(forbidden);
   });
 
+  it('does not log requests at the default level (info)', async () => {
+    const { child, line, stderr } = await startServe(['--port', '0', '--data-dir', await tempDir()]);
+    const base = (await line(0)).replace(/^listening /, '');
+    expect((await fetch(new URL('/api/health', base))).status).toBe(200);
+    const exit = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exit;
+    const entries = stderr().trim().split('\n').filter(Boolean).map((entry) => JSON.parse(entry) as { req?: unknown; res?: unknown });
+    expect(entries.filter((entry) => entry.req !== undefined || entry.res !== undefined)).toEqual([]);
+  });
+
   it('exits 0 on SIGINT too', async () => {
     const { child } = await startServe(['--port', '0', '--data-dir', await tempDir()]);
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));

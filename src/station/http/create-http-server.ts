@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import './route-config.js';
+import { DebugRequestLines } from './debug-request-lines.js';
 import { installErrorHandler } from './install-error-handler.js';
 import { installHostGuard } from './guards/install-host-guard.js';
 import { installOriginGuard, type OriginPolicy } from './guards/install-origin-guard.js';
@@ -37,6 +38,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: true,
     schemaController: { compilersFactory: NO_JSON_SCHEMA_COMPILERS },
+    logController: new DebugRequestLines(),
   });
   installErrorHandler(app);
   installHostGuard(app, options.allowedHosts);

@@ -9,10 +9,11 @@ import * as client from 'openid-client';
 import { startOidcTestStation } from './oidc-test-station.js';
 import { ASSERTION_TYPE, createRelyingParty } from './oidc-relying-party.js';
 import { loginOverHttp } from './oidc-http-login.js';
+import { serveDefaultLogger } from '../bench/serve-logger.js';
 
 const codes = Number(process.argv[2]);
 // Codes live longer than the default 60 s here only because they are all prepared before the timed run.
-const station = await startOidcTestStation({ tuning: { sandboxTimings: { userActionMs: 0 }, oidcLifetimes: { authorizationCode: 600 } } });
+const station = await startOidcTestStation({ tuning: { sandboxTimings: { userActionMs: 0 }, oidcLifetimes: { authorizationCode: 600 } } }, { logger: serveDefaultLogger() });
 const rp = await createRelyingParty(station);
 const work: Array<{ code: string; assertion: string }> = [];
 for (let i = 0; i < codes; i++) {

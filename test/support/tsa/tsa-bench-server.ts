@@ -1,12 +1,13 @@
-// The station under benchmark, in its own process so its CPU time can be measured apart from the load
-// generator: starts on 127.0.0.1:0 with a client allowed from 127.0.0.1, prints its TSA URL and root PEM path,
-// and answers "cpu" messages with its process.cpuUsage().
+// The station under benchmark (logging as `serve` does by default), in its own process so its CPU time can be
+// measured apart from the load generator: starts on 127.0.0.1:0 with a client allowed from 127.0.0.1, prints its
+// TSA URL and root PEM path, and answers "cpu" messages with its process.cpuUsage().
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { x509 } from '../../../src/station/pki/x509.js';
 import { startTestStation } from '../station/test-station.js';
+import { serveDefaultLogger } from '../bench/serve-logger.js';
 
-const station = await startTestStation();
+const station = await startTestStation({}, { logger: serveDefaultLogger() });
 await station.data.clients.upsert({ clientId: 'bench', allowedIps: ['127.0.0.1'] });
 const rootPem = join(station.dataDir, 'root.pem');
 await writeFile(rootPem, new x509.X509Certificate(Uint8Array.from(station.tsa.certificates.at(-1)!)).toString('pem'));

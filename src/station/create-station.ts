@@ -142,6 +142,7 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await registerIdentityRoutes(http, core, { oidc, identity, providerDecisions });
   await listenOrUndo(http, core, stationWindow);
   await stationWindow.listening(core.address.baseUrl());
+  startTokensOnceListening(core);
   return stationHandle(core, { http, oidc, stationWindow, pending: signing.pendingSignatures });
 }
 
@@ -163,7 +164,7 @@ async function openStationCore(config: StationConfig, ports: StationPorts): Prom
         clock,
       });
   const tokens = new TokenRegistry(ports.tokenSources ?? builtInSources?.all ?? []);
-  const tsa = await startTokensThenTsa({ config, ports, logger, clock, data, tokens, builtInSources });
+  const tsa = await openTsa({ config, ports, logger, clock, data, tokens, builtInSources });
   const prompts = new UiPromptBroker(clock);
   let port = config.port;
   return {
@@ -190,17 +191,20 @@ async function openStationCore(config: StationConfig, ports: StationPorts): Prom
   };
 }
 
-/** Tokens start before the TSA opens: a configured TSA key lives on one of them. A failure closes what opened. */
-async function startTokensThenTsa(
+/**
+ * The TSA. When its key lives on a configured token, the tokens start first; otherwise they start once the station
+ * listens (startTokensOnceListening). A failure closes what opened.
+ */
+async function openTsa(
   parts: Pick<StationCore, 'config' | 'ports' | 'logger' | 'clock' | 'data' | 'tokens' | 'builtInSources'>,
 ): Promise<TimestampAuthority> {
-  const { config, ports, logger, clock, data, tokens, builtInSources } = parts;
+  const { config, ports, clock, data, tokens, builtInSources } = parts;
   let configuredSigner: TsaSigner | undefined;
   try {
-    await tokens.start();
-    // PC/SC missing (module unloadable, service down) is worth one line in the log: the UI and CLI show it too.
-    for (const problem of builtInSources?.pcsc?.problems() ?? []) logger.warn({ code: problem.code }, `${problem.source}: ${problem.message}`);
-    if (config.tsa && !ports.tsaSigner) configuredSigner = await openConfiguredTsaSigner({ config: config.tsa.token, source: builtInSources?.pkcs11 ?? tokens });
+    if (config.tsa && !ports.tsaSigner) {
+      await startTokens(parts);
+      configuredSigner = await openConfiguredTsaSigner({ config: config.tsa.token, source: builtInSources?.pkcs11 ?? tokens });
+    }
     const signer = ports.tsaSigner ?? configuredSigner;
     return await TimestampAuthority.open({ database: data.database, vault: data.vault, clock, ...(signer ? { signer } : {}) });
   } catch (error) {
@@ -211,11 +215,29 @@ async function startTokensThenTsa(
   }
 }
 
+async function startTokens({ tokens, builtInSources, logger }: Pick<StationCore, 'tokens' | 'builtInSources' | 'logger'>): Promise<void> {
+  await tokens.start();
+  // PC/SC missing (module unloadable, service down) is worth one line in the log: the UI and CLI show it too.
+  for (const problem of builtInSources?.pcsc?.problems() ?? []) logger.warn({ code: problem.code }, `${problem.source}: ${problem.message}`);
+}
+
+/**
+ * Loading the PKCS#11 modules (their libraries, threads and slot scans) and the PC/SC watcher took a third of a
+ * start, and web pages look for the station right after login: so they start just after it listens (after the
+ * host has heard so), and whatever lists or uses tokens waits for `tokens.ready()`. Started already when the TSA
+ * signs with a token: then this does nothing.
+ */
+function startTokensOnceListening(core: StationCore): void {
+  setImmediate(() => {
+    startTokens(core).catch((error: unknown) => core.logger.error({ err: error }, 'starting the token sources failed'));
+  });
+}
+
 /** Every identification method: the local card or token, ID cards, Web eID and the sandbox simulators. */
 function createIdentity(core: StationCore): { identity: IdentityService; providerDecisions: ProviderDecisions } {
   const { config, data, tokens, userPrompt, clock, trustedIssuers, timings } = core;
   const providerDecisions = new ProviderDecisions();
-  const cardLoginDeps = { tokens: () => tokens.tokens(), userPrompt, clock, mode: () => config.mode, trustedIssuers };
+  const cardLoginDeps = { tokens: () => tokens.readyTokens(), userPrompt, clock, mode: () => config.mode, trustedIssuers };
   const identity = new IdentityService({
     mode: () => config.mode,
     methods: [
@@ -303,7 +325,7 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
     clock,
     timestampClient,
     issuers: trustedIssuers.certificates,
-    keySchemesOf: (certificate) => keySchemesOf(tokens.tokens(), certificate),
+    keySchemesOf: async (certificate) => keySchemesOf(await tokens.readyTokens(), certificate),
     stationOrigin: address.baseUrl,
   });
   const sandbox = sandboxSigning({ service: hashSigning, clock, timings, mode: () => config.mode, logger, clients: data.clients, baseUrl: address.baseUrl });
@@ -312,7 +334,7 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
   await http.register(sandbox.entryRoutes);
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   const frameTickets = new FrameTickets();
-  const iframeHelper = new IframeHelperService({ tickets: frameTickets, tokens: () => tokens.tokens(), onTokensChange: (listener) => tokens.onChange(listener), pending: pendingSignatures, userPrompt });
+  const iframeHelper = new IframeHelperService({ tickets: frameTickets, tokens: () => tokens.readyTokens(), onTokensChange: (listener) => tokens.onChange(listener), pending: pendingSignatures, userPrompt });
   await http.register(iframeHelperRoutes({ clients: data.clients, sessions: data.sessions, tickets: frameTickets, service: iframeHelper }), { prefix: '/web-element' });
   return { pendingSignatures, timestampClient };
 }
@@ -346,7 +368,7 @@ async function registerWindowRoutes(http: FastifyInstance, core: StationCore, si
     { prefix: '/admin/api' },
   );
   if (builtInSources) {
-    await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, userPrompt }), { prefix: '/admin/api' });
+    await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, ready: () => tokens.ready(), userPrompt }), { prefix: '/admin/api' });
   }
   return stationWindow;
 }

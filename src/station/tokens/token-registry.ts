@@ -21,18 +21,55 @@ export interface SourceProblem {
 /**
  * All key holders the station can use, whatever their family. Sources start independently: one that cannot
  * (pcscd not running, a module that fails to load) is reported as a problem and the others still work.
+ * The station starts them once it listens (loading PKCS#11 modules and PC/SC is a good part of a start), so what
+ * lists or uses tokens on a request waits for `ready()` first: asked too early, it would see none.
  */
 export class TokenRegistry {
   readonly #sources: TokenSource[];
   readonly #problems = new Map<string, SourceProblem>();
   readonly #listeners = new Set<() => void>();
   readonly #unsubscribe: Array<() => void> = [];
+  readonly #ready: Promise<void>;
+  #markReady!: () => void;
+  #starting: Promise<void> | undefined;
+  #stopped = false;
 
   constructor(sources: TokenSource[]) {
     this.#sources = sources;
+    this.#ready = new Promise((resolve) => (this.#markReady = resolve));
   }
 
-  async start(): Promise<void> {
+  /** Starts every source, once (later calls wait for the first); then `ready()` resolves and listeners hear of it. */
+  start(): Promise<void> {
+    this.#starting ??= this.#startSources().finally(() => {
+      this.#markReady();
+      this.#notify();
+    });
+    return this.#starting;
+  }
+
+  /** Resolves once the sources have started (or the registry stopped before they did); never rejects. */
+  ready(): Promise<void> {
+    return this.#ready;
+  }
+
+  /** The tokens present once the sources have started: for anything a request lists or uses. */
+  async readyTokens(): Promise<Token[]> {
+    await this.#ready;
+    return this.tokens();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#starting;
+    this.#markReady();
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+    await Promise.allSettled(this.#sources.map((source) => source.stop()));
+  }
+
+  async #startSources(): Promise<void> {
+    // Stopped before the start came round (a station closed right after it listened): nothing to start or stop.
+    if (this.#stopped) return;
     await Promise.all(
       this.#sources.map(async (source) => {
         this.#unsubscribe.push(source.onChange(() => this.#notify()));
@@ -50,11 +87,6 @@ export class TokenRegistry {
     );
   }
 
-  async stop(): Promise<void> {
-    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
-    await Promise.allSettled(this.#sources.map((source) => source.stop()));
-  }
-
   tokens(): Token[] {
     return this.#sources.flatMap((source) => source.tokens());
   }
@@ -65,6 +97,7 @@ export class TokenRegistry {
 
   /** Descriptions for the UI and CLI; a token that fails to describe itself is left out and reported. */
   async describe(): Promise<{ tokens: TokenDescription[]; problems: SourceProblem[] }> {
+    await this.#ready;
     const problems = this.problems();
     const described = await Promise.all(
       this.tokens().map(async (token) => {

@@ -93,6 +93,7 @@ export interface Station {
   readonly config: StationConfig;
   readonly baseUrl: string;
   readonly data: StationData;
+  /** Started on first use: `tokens.start()` (or `readyTokens()`) before reading `tokens.tokens()`. */
   readonly tokens: TokenRegistry;
   readonly tsa: TimestampAuthority;
   readonly prompts: UiPromptBroker;
@@ -142,7 +143,6 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await registerIdentityRoutes(http, core, { oidc, identity, providerDecisions });
   await listenOrUndo(http, core, stationWindow);
   await stationWindow.listening(core.address.baseUrl());
-  startTokensOnceListening(core);
   return stationHandle(core, { http, oidc, stationWindow, pending: signing.pendingSignatures });
 }
 
@@ -163,8 +163,8 @@ async function openStationCore(config: StationConfig, ports: StationPorts): Prom
         pcsc: { enabled: config.pcsc.enabled, atrMappings: config.pcsc.atrMap },
         clock,
       });
-  const tokens = new TokenRegistry(ports.tokenSources ?? builtInSources?.all ?? []);
-  const tsa = await openTsa({ config, ports, logger, clock, data, tokens, builtInSources });
+  const tokens = new TokenRegistry(ports.tokenSources ?? builtInSources?.all ?? [], () => logPcscProblems(builtInSources, logger));
+  const tsa = await openTsa({ config, ports, clock, data, tokens, builtInSources });
   const prompts = new UiPromptBroker(clock);
   let port = config.port;
   return {
@@ -192,17 +192,17 @@ async function openStationCore(config: StationConfig, ports: StationPorts): Prom
 }
 
 /**
- * The TSA. When its key lives on a configured token, the tokens start first; otherwise they start once the station
- * listens (startTokensOnceListening). A failure closes what opened.
+ * The TSA. When its key lives on a configured token, the tokens start first; otherwise they start on first use
+ * (TokenRegistry). A failure closes what opened.
  */
 async function openTsa(
-  parts: Pick<StationCore, 'config' | 'ports' | 'logger' | 'clock' | 'data' | 'tokens' | 'builtInSources'>,
+  parts: Pick<StationCore, 'config' | 'ports' | 'clock' | 'data' | 'tokens' | 'builtInSources'>,
 ): Promise<TimestampAuthority> {
   const { config, ports, clock, data, tokens, builtInSources } = parts;
   let configuredSigner: TsaSigner | undefined;
   try {
     if (config.tsa && !ports.tsaSigner) {
-      await startTokens(parts);
+      await tokens.start();
       configuredSigner = await openConfiguredTsaSigner({ config: config.tsa.token, source: builtInSources?.pkcs11 ?? tokens });
     }
     const signer = ports.tsaSigner ?? configuredSigner;
@@ -215,22 +215,9 @@ async function openTsa(
   }
 }
 
-async function startTokens({ tokens, builtInSources, logger }: Pick<StationCore, 'tokens' | 'builtInSources' | 'logger'>): Promise<void> {
-  await tokens.start();
-  // PC/SC missing (module unloadable, service down) is worth one line in the log: the UI and CLI show it too.
+/** PC/SC missing (module unloadable, service down) is worth one line in the log: the UI and CLI show it too. */
+function logPcscProblems(builtInSources: StationCore['builtInSources'], logger: Logger): void {
   for (const problem of builtInSources?.pcsc?.problems() ?? []) logger.warn({ code: problem.code }, `${problem.source}: ${problem.message}`);
-}
-
-/**
- * Loading the PKCS#11 modules (their libraries, threads and slot scans) and the PC/SC watcher took a third of a
- * start, and web pages look for the station right after login: so they start just after it listens (after the
- * host has heard so), and whatever lists or uses tokens waits for `tokens.ready()`. Started already when the TSA
- * signs with a token: then this does nothing.
- */
-function startTokensOnceListening(core: StationCore): void {
-  setImmediate(() => {
-    startTokens(core).catch((error: unknown) => core.logger.error({ err: error }, 'starting the token sources failed'));
-  });
 }
 
 /** Every identification method: the local card or token, ID cards, Web eID and the sandbox simulators. */
@@ -368,7 +355,7 @@ async function registerWindowRoutes(http: FastifyInstance, core: StationCore, si
     { prefix: '/admin/api' },
   );
   if (builtInSources) {
-    await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, ready: () => tokens.ready(), userPrompt }), { prefix: '/admin/api' });
+    await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, ready: () => tokens.start(), userPrompt }), { prefix: '/admin/api' });
   }
   return stationWindow;
 }

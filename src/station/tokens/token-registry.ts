@@ -21,54 +21,52 @@ export interface SourceProblem {
 /**
  * All key holders the station can use, whatever their family. Sources start independently: one that cannot
  * (pcscd not running, a module that fails to load) is reported as a problem and the others still work.
- * The station starts them once it listens (loading PKCS#11 modules and PC/SC is a good part of a start), so what
- * lists or uses tokens on a request waits for `ready()` first: asked too early, it would see none.
+ * The station starts them on first use, not at its own start: loading the PKCS#11 modules (their libraries,
+ * threads and slot scans) and PC/SC took a good part of a start and 8 MB of an idle station that no page has
+ * asked for a token yet. So whatever lists or uses tokens goes through `start()` (or `readyTokens()`) first.
  */
 export class TokenRegistry {
   readonly #sources: TokenSource[];
+  readonly #afterStart: () => void;
   readonly #problems = new Map<string, SourceProblem>();
   readonly #listeners = new Set<() => void>();
   readonly #unsubscribe: Array<() => void> = [];
-  readonly #ready: Promise<void>;
-  #markReady!: () => void;
   #starting: Promise<void> | undefined;
   #stopped = false;
 
-  constructor(sources: TokenSource[]) {
+  /** @param afterStart called once the sources have started (the station logs what could not start) */
+  constructor(sources: TokenSource[], afterStart: () => void = () => undefined) {
     this.#sources = sources;
-    this.#ready = new Promise((resolve) => (this.#markReady = resolve));
+    this.#afterStart = afterStart;
   }
 
-  /** Starts every source, once (later calls wait for the first); then `ready()` resolves and listeners hear of it. */
+  /**
+   * Starts every source on the first call; every call resolves once they have started (or the registry was
+   * stopped first) and never rejects. Listeners hear of the start, as of any change.
+   */
   start(): Promise<void> {
     this.#starting ??= this.#startSources().finally(() => {
-      this.#markReady();
+      this.#afterStart();
       this.#notify();
     });
     return this.#starting;
   }
 
-  /** Resolves once the sources have started (or the registry stopped before they did); never rejects. */
-  ready(): Promise<void> {
-    return this.#ready;
-  }
-
-  /** The tokens present once the sources have started: for anything a request lists or uses. */
+  /** The tokens present, once the sources have started: for anything a request lists or uses. */
   async readyTokens(): Promise<Token[]> {
-    await this.#ready;
+    await this.start();
     return this.tokens();
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
     await this.#starting;
-    this.#markReady();
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
     await Promise.allSettled(this.#sources.map((source) => source.stop()));
   }
 
   async #startSources(): Promise<void> {
-    // Stopped before the start came round (a station closed right after it listened): nothing to start or stop.
+    // Stopped before any use (a station closed without a token asked for): nothing to start or stop.
     if (this.#stopped) return;
     await Promise.all(
       this.#sources.map(async (source) => {
@@ -97,7 +95,7 @@ export class TokenRegistry {
 
   /** Descriptions for the UI and CLI; a token that fails to describe itself is left out and reported. */
   async describe(): Promise<{ tokens: TokenDescription[]; problems: SourceProblem[] }> {
-    await this.#ready;
+    await this.start();
     const problems = this.problems();
     const described = await Promise.all(
       this.tokens().map(async (token) => {

@@ -58,7 +58,7 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
     ...(sources
       ? {
           modules: async () => {
-            await deps.tokens.ready(); // the modules load when the token sources start
+            await deps.tokens.start(); // the modules load when the token sources start
             return {
               loaded: sources.pkcs11.modules().map(({ name, path, kind, origin }) => ({ name, path, kind, origin })),
               user: await sources.modules.list(),

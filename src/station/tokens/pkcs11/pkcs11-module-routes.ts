@@ -11,7 +11,7 @@ import { requesterGoneSignal } from '../../http/requester-gone-signal.js';
 export interface Pkcs11ModuleRouteDeps {
   registry: Pkcs11ModuleRegistry;
   source: Pkcs11TokenSource;
-  /** Resolves once the token sources have started: the modules load then. */
+  /** Starts the token sources if no one has yet (the modules load then) and resolves once they have. */
   ready: () => Promise<void>;
   /** Asks the user to trust a library outside the allowlist, naming the file and its SHA-256. */
   userPrompt: Pick<UserPrompt, 'confirmModule'>;

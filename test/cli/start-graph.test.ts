@@ -10,8 +10,9 @@ interface Metafile {
 const metafile = JSON.parse(readFileSync(fileURLToPath(new URL('../../out/cli-meta.json', import.meta.url)), 'utf8')) as Metafile;
 
 /**
- * The package files bundled into what `serve` evaluates before it listens: its chunk and what it imports
- * statically (a dynamic import() loads on first use), as `node_modules/...` wherever node_modules lives.
+ * The sources bundled into what `serve` evaluates before it listens: its chunk and what it imports statically (a
+ * dynamic import() loads on first use); package files as `node_modules/...` wherever node_modules lives, and a
+ * native package as `require-external:NAME` (scripts/require-externals.js).
  */
 function serveStartSources(): string[] {
   const serveChunk = Object.keys(metafile.outputs).find((path) => /\/serve-command-[^/]+\.js$/.test(path))!;
@@ -22,7 +23,7 @@ function serveStartSources(): string[] {
     seen.add(file);
     for (const { path, kind, external } of metafile.outputs[file]!.imports) if (kind === 'import-statement' && !external) pending.push(path);
   }
-  return [...seen].flatMap((file) => Object.keys(metafile.outputs[file]!.inputs)).flatMap((input) => /node_modules\/.*$/.exec(input)?.[0] ?? []);
+  return [...seen].flatMap((file) => Object.keys(metafile.outputs[file]!.inputs)).map((input) => /node_modules\/.*$/.exec(input)?.[0] ?? input);
 }
 
 // What keeps `signing-station serve` fast to start is mostly what its start does not load (README, Start-up).
@@ -45,5 +46,10 @@ describe('the built CLI: what serve loads before it listens', () => {
     const loaded = (name: string): string[] => sources.filter((source) => source.startsWith(`node_modules/${name}/`));
     const pki = ['@peculiar/x509', '@peculiar/asn1-schema', '@peculiar/asn1-x509', '@peculiar/asn1-cms', '@peculiar/asn1-tsp', 'asn1js', 'reflect-metadata', 'tsyringe', '@noble/curves'];
     expect([...pki, '@xmldom/xmldom', 'yauzl'].flatMap(loaded)).toEqual([]);
+  });
+
+  it('loads SQLite and the keychain, and leaves pkcs11js to the first use of a token', () => {
+    expect(sources).toEqual(expect.arrayContaining(['require-external:sqlite3', 'require-external:@napi-rs/keyring']));
+    expect(sources).not.toContain('require-external:pkcs11js');
   });
 });

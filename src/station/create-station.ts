@@ -121,6 +121,8 @@ interface StationCore {
   data: StationData;
   tokens: TokenRegistry;
   builtInSources: ReturnType<typeof createStationTokenSources> | undefined;
+  /** Logs what keeps PC/SC from working, each problem once. */
+  logPcscProblems: () => void;
   tsa: TimestampAuthority;
   prompts: UiPromptBroker;
   userPrompt: UserPrompt;
@@ -143,6 +145,9 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await registerIdentityRoutes(http, core, { oidc, identity, providerDecisions });
   await listenOrUndo(http, core, stationWindow);
   await stationWindow.listening(core.address.baseUrl());
+  // Whether the PC/SC module loads (3–5 ms, 1 MB), once the host has said the station listens: an unusable one is
+  // in the log from the start, not from the first use of a token.
+  setImmediate(core.logPcscProblems);
   return stationHandle(core, { http, oidc, stationWindow, pending: signing.pendingSignatures });
 }
 
@@ -163,7 +168,8 @@ async function openStationCore(config: StationConfig, ports: StationPorts): Prom
         pcsc: { enabled: config.pcsc.enabled, atrMappings: config.pcsc.atrMap },
         clock,
       });
-  const tokens = new TokenRegistry(ports.tokenSources ?? builtInSources?.all ?? [], () => logPcscProblems(builtInSources, logger));
+  const logPcscProblems = pcscProblemLog(builtInSources, logger);
+  const tokens = new TokenRegistry(ports.tokenSources ?? builtInSources?.all ?? [], logPcscProblems);
   const tsa = await openTsa({ config, ports, clock, data, tokens, builtInSources });
   const prompts = new UiPromptBroker(clock);
   let port = config.port;
@@ -176,6 +182,7 @@ async function openStationCore(config: StationConfig, ports: StationPorts): Prom
     data,
     tokens,
     builtInSources,
+    logPcscProblems,
     tsa,
     prompts,
     userPrompt: ports.userPrompt ?? prompts,
@@ -215,9 +222,20 @@ async function openTsa(
   }
 }
 
-/** PC/SC missing (module unloadable, service down) is worth one line in the log: the UI and CLI show it too. */
-function logPcscProblems(builtInSources: StationCore['builtInSources'], logger: Logger): void {
-  for (const problem of builtInSources?.pcsc?.problems() ?? []) logger.warn({ code: problem.code }, `${problem.source}: ${problem.message}`);
+/**
+ * PC/SC missing (module unloadable, service down) is worth one line in the log, once: the UI and CLI show it too.
+ * Called once the station listens (whether the module loads) and when the token sources start (whether the
+ * service answers).
+ */
+function pcscProblemLog(builtInSources: StationCore['builtInSources'], logger: Logger): () => void {
+  const logged = new Set<string>();
+  return () => {
+    for (const problem of builtInSources?.pcsc?.problems() ?? []) {
+      if (logged.has(problem.message)) continue;
+      logged.add(problem.message);
+      logger.warn({ code: problem.code }, `${problem.source}: ${problem.message}`);
+    }
+  };
 }
 
 /** Every identification method: the local card or token, ID cards, Web eID and the sandbox simulators. */

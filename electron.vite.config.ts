@@ -1,14 +1,16 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
-import { BUNDLE_EXTERNALS } from './scripts/bundle-externals.js';
+import { MODULE_EXTERNALS, NATIVE_EXTERNALS } from './scripts/bundle-externals.js';
+import { requireExternalsVite } from './scripts/require-externals-vite.js';
 
 export default defineConfig({
   main: {
+    plugins: [requireExternalsVite(NATIVE_EXTERNALS)],
     build: {
       // Dependencies are bundled like the CLI's (loading the station from node_modules took twice the CPU).
       externalizeDeps: false,
-      rollupOptions: { input: { index: resolve('src/main/index.ts') }, external: ['electron', ...BUNDLE_EXTERNALS] },
+      rollupOptions: { input: { index: resolve('src/main/index.ts') }, external: ['electron', ...MODULE_EXTERNALS] },
     },
   },
   preload: {

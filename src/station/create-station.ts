@@ -93,6 +93,7 @@ export interface Station {
   readonly config: StationConfig;
   readonly baseUrl: string;
   readonly data: StationData;
+  /** Started on first use: `tokens.start()` (or `readyTokens()`) before reading `tokens.tokens()`. */
   readonly tokens: TokenRegistry;
   readonly tsa: TimestampAuthority;
   readonly prompts: UiPromptBroker;
@@ -120,6 +121,8 @@ interface StationCore {
   data: StationData;
   tokens: TokenRegistry;
   builtInSources: ReturnType<typeof createStationTokenSources> | undefined;
+  /** Logs what keeps PC/SC from working, each problem once. */
+  logPcscProblems: () => void;
   tsa: TimestampAuthority;
   prompts: UiPromptBroker;
   userPrompt: UserPrompt;
@@ -142,6 +145,9 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await registerIdentityRoutes(http, core, { oidc, identity, providerDecisions });
   await listenOrUndo(http, core, stationWindow);
   await stationWindow.listening(core.address.baseUrl());
+  // Whether the PC/SC module loads (3–5 ms, 1 MB), once the host has said the station listens: an unusable one is
+  // in the log from the start, not from the first use of a token.
+  setImmediate(core.logPcscProblems);
   return stationHandle(core, { http, oidc, stationWindow, pending: signing.pendingSignatures });
 }
 
@@ -162,8 +168,9 @@ async function openStationCore(config: StationConfig, ports: StationPorts): Prom
         pcsc: { enabled: config.pcsc.enabled, atrMappings: config.pcsc.atrMap },
         clock,
       });
-  const tokens = new TokenRegistry(ports.tokenSources ?? builtInSources?.all ?? []);
-  const tsa = await startTokensThenTsa({ config, ports, logger, clock, data, tokens, builtInSources });
+  const logPcscProblems = pcscProblemLog(builtInSources, logger);
+  const tokens = new TokenRegistry(ports.tokenSources ?? builtInSources?.all ?? [], logPcscProblems);
+  const tsa = await openTsa({ config, ports, clock, data, tokens, builtInSources });
   const prompts = new UiPromptBroker(clock);
   let port = config.port;
   return {
@@ -175,6 +182,7 @@ async function openStationCore(config: StationConfig, ports: StationPorts): Prom
     data,
     tokens,
     builtInSources,
+    logPcscProblems,
     tsa,
     prompts,
     userPrompt: ports.userPrompt ?? prompts,
@@ -190,17 +198,20 @@ async function openStationCore(config: StationConfig, ports: StationPorts): Prom
   };
 }
 
-/** Tokens start before the TSA opens: a configured TSA key lives on one of them. A failure closes what opened. */
-async function startTokensThenTsa(
-  parts: Pick<StationCore, 'config' | 'ports' | 'logger' | 'clock' | 'data' | 'tokens' | 'builtInSources'>,
+/**
+ * The TSA. When its key lives on a configured token, the tokens start first; otherwise they start on first use
+ * (TokenRegistry). A failure closes what opened.
+ */
+async function openTsa(
+  parts: Pick<StationCore, 'config' | 'ports' | 'clock' | 'data' | 'tokens' | 'builtInSources'>,
 ): Promise<TimestampAuthority> {
-  const { config, ports, logger, clock, data, tokens, builtInSources } = parts;
+  const { config, ports, clock, data, tokens, builtInSources } = parts;
   let configuredSigner: TsaSigner | undefined;
   try {
-    await tokens.start();
-    // PC/SC missing (module unloadable, service down) is worth one line in the log: the UI and CLI show it too.
-    for (const problem of builtInSources?.pcsc?.problems() ?? []) logger.warn({ code: problem.code }, `${problem.source}: ${problem.message}`);
-    if (config.tsa && !ports.tsaSigner) configuredSigner = await openConfiguredTsaSigner({ config: config.tsa.token, source: builtInSources?.pkcs11 ?? tokens });
+    if (config.tsa && !ports.tsaSigner) {
+      await tokens.start();
+      configuredSigner = await openConfiguredTsaSigner({ config: config.tsa.token, source: builtInSources?.pkcs11 ?? tokens });
+    }
     const signer = ports.tsaSigner ?? configuredSigner;
     return await TimestampAuthority.open({ database: data.database, vault: data.vault, clock, ...(signer ? { signer } : {}) });
   } catch (error) {
@@ -211,11 +222,27 @@ async function startTokensThenTsa(
   }
 }
 
+/**
+ * PC/SC missing (module unloadable, service down) is worth one line in the log, once: the UI and CLI show it too.
+ * Called once the station listens (whether the module loads) and when the token sources start (whether the
+ * service answers).
+ */
+function pcscProblemLog(builtInSources: StationCore['builtInSources'], logger: Logger): () => void {
+  const logged = new Set<string>();
+  return () => {
+    for (const problem of builtInSources?.pcsc?.problems() ?? []) {
+      if (logged.has(problem.message)) continue;
+      logged.add(problem.message);
+      logger.warn({ code: problem.code }, `${problem.source}: ${problem.message}`);
+    }
+  };
+}
+
 /** Every identification method: the local card or token, ID cards, Web eID and the sandbox simulators. */
 function createIdentity(core: StationCore): { identity: IdentityService; providerDecisions: ProviderDecisions } {
   const { config, data, tokens, userPrompt, clock, trustedIssuers, timings } = core;
   const providerDecisions = new ProviderDecisions();
-  const cardLoginDeps = { tokens: () => tokens.tokens(), userPrompt, clock, mode: () => config.mode, trustedIssuers };
+  const cardLoginDeps = { tokens: () => tokens.readyTokens(), userPrompt, clock, mode: () => config.mode, trustedIssuers };
   const identity = new IdentityService({
     mode: () => config.mode,
     methods: [
@@ -303,7 +330,7 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
     clock,
     timestampClient,
     issuers: trustedIssuers.certificates,
-    keySchemesOf: (certificate) => keySchemesOf(tokens.tokens(), certificate),
+    keySchemesOf: async (certificate) => keySchemesOf(await tokens.readyTokens(), certificate),
     stationOrigin: address.baseUrl,
   });
   const sandbox = sandboxSigning({ service: hashSigning, clock, timings, mode: () => config.mode, logger, clients: data.clients, baseUrl: address.baseUrl });
@@ -312,7 +339,7 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
   await http.register(sandbox.entryRoutes);
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   const frameTickets = new FrameTickets();
-  const iframeHelper = new IframeHelperService({ tickets: frameTickets, tokens: () => tokens.tokens(), onTokensChange: (listener) => tokens.onChange(listener), pending: pendingSignatures, userPrompt });
+  const iframeHelper = new IframeHelperService({ tickets: frameTickets, tokens: () => tokens.readyTokens(), onTokensChange: (listener) => tokens.onChange(listener), pending: pendingSignatures, userPrompt });
   await http.register(iframeHelperRoutes({ clients: data.clients, sessions: data.sessions, tickets: frameTickets, service: iframeHelper }), { prefix: '/web-element' });
   return { pendingSignatures, timestampClient };
 }
@@ -346,7 +373,7 @@ async function registerWindowRoutes(http: FastifyInstance, core: StationCore, si
     { prefix: '/admin/api' },
   );
   if (builtInSources) {
-    await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, userPrompt }), { prefix: '/admin/api' });
+    await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, ready: () => tokens.start(), userPrompt }), { prefix: '/admin/api' });
   }
   return stationWindow;
 }

@@ -43,6 +43,7 @@ const watcher = new PcscWatcher();
 try {
   const page = await pageWithHelper(browser, integrator, `${station.baseUrl}/web-element/os-broker/shop/id-signature`);
   await page.waitForFunction(() => (window as unknown as { helperMessages: unknown[] }).helperMessages.length === 1);
+  await station.tokens.start(); // the sources start on first use; the card appears once they run
   await card.insert();
   await waitFor('card', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
   await timedRequest(page, station.baseUrl, { operation: 'getCertificate' }); // the user allows this origin once

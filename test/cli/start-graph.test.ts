@@ -1,33 +1,34 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const outCli = fileURLToPath(new URL('../../out/cli/', import.meta.url));
-
-/** The files of the built CLI that `serve` evaluates before it listens: its chunk and what it imports statically. */
-function serveStartGraph(): Map<string, string> {
-  const serveChunk = readdirSync(join(outCli, 'chunks')).find((name) => name.startsWith('serve-command-'))!;
-  const graph = new Map<string, string>();
-  const pending = [join(outCli, 'main.js'), join(outCli, 'chunks', serveChunk)];
-  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
-    if (graph.has(file)) continue;
-    const code = readFileSync(file, 'utf8');
-    graph.set(file, code);
-    // Static imports only (`} from "./x.js"`, `import "./x.js"`): dynamic import("./x.js") loads on first use.
-    for (const [, path] of code.matchAll(/^(?:} from|import) "(\.[^"]+)";$/gm)) pending.push(join(dirname(file), path!));
-  }
-  return graph;
+interface Metafile {
+  outputs: Record<string, { imports: Array<{ path: string; kind: string; external?: boolean }>; inputs: Record<string, unknown> }>;
 }
 
-/** The packages' files esbuild names in `// node_modules/...` comments: what the bundled code came from. */
-function bundledSources(graph: Map<string, string>): string[] {
-  return [...graph.values()].flatMap((code) => [...code.matchAll(/^\/\/ (node_modules\/\S+)$/gm)].map((match) => match[1]!));
+/** esbuild's account of the built CLI (scripts/build-cli.js): the minified files no longer name their sources. */
+const metafile = JSON.parse(readFileSync(fileURLToPath(new URL('../../out/cli-meta.json', import.meta.url)), 'utf8')) as Metafile;
+
+/**
+ * The sources bundled into what `serve` evaluates before it listens: its chunk and what it imports statically (a
+ * dynamic import() loads on first use); package files as `node_modules/...` wherever node_modules lives, and a
+ * native package as `require-external:NAME` (scripts/require-externals.js).
+ */
+function serveStartSources(): string[] {
+  const serveChunk = Object.keys(metafile.outputs).find((path) => /\/serve-command-[^/]+\.js$/.test(path))!;
+  const pending = [Object.keys(metafile.outputs).find((path) => path.endsWith('/cli/main.js'))!, serveChunk];
+  const seen = new Set<string>();
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const { path, kind, external } of metafile.outputs[file]!.imports) if (kind === 'import-statement' && !external) pending.push(path);
+  }
+  return [...seen].flatMap((file) => Object.keys(metafile.outputs[file]!.inputs)).map((input) => /node_modules\/.*$/.exec(input)?.[0] ?? input);
 }
 
 // What keeps `signing-station serve` fast to start is mostly what its start does not load (README, Start-up).
 describe('the built CLI: what serve loads before it listens', () => {
-  const sources = bundledSources(serveStartGraph());
+  const sources = serveStartSources();
 
   it('holds the station, Fastify and zod, and only the zod it uses (a `import { z }` anywhere brings back its locales)', () => {
     expect(sources).toContainEqual(expect.stringMatching(/^node_modules\/fastify\//));
@@ -41,9 +42,14 @@ describe('the built CLI: what serve loads before it listens', () => {
     expect(sources.filter((source) => source.includes('tslib.es6'))).toEqual([]);
   });
 
-  it('leaves X.509, ASN.1, the TSA encoder, zip and XML readers and EC arithmetic to their first use', () => {
+  it('leaves X.509, ASN.1, the TSA encoder, zip readers and writers, XML readers and EC arithmetic to their first use', () => {
     const loaded = (name: string): string[] => sources.filter((source) => source.startsWith(`node_modules/${name}/`));
     const pki = ['@peculiar/x509', '@peculiar/asn1-schema', '@peculiar/asn1-x509', '@peculiar/asn1-cms', '@peculiar/asn1-tsp', 'asn1js', 'reflect-metadata', 'tsyringe', '@noble/curves'];
-    expect([...pki, '@xmldom/xmldom', 'yauzl'].flatMap(loaded)).toEqual([]);
+    expect([...pki, '@xmldom/xmldom', 'yauzl', 'yazl'].flatMap(loaded)).toEqual([]);
+  });
+
+  it('loads SQLite and the keychain, and leaves pkcs11js to the first use of a token', () => {
+    expect(sources).toEqual(expect.arrayContaining(['require-external:sqlite3', 'require-external:@napi-rs/keyring']));
+    expect(sources).not.toContain('require-external:pkcs11js');
   });
 });

@@ -64,6 +64,7 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
     integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
     await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
     browser = await launchChromium();
+    await station.tokens.start(); // the sources start on first use; the card appears once they run
     await card.insert();
     await waitFor('the card', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
   });

@@ -35,6 +35,7 @@ describe('iframe helper with a USB token through OpenSC', () => {
     await card.insert();
     const source = createPkcs11TokenSource({ includeKnown: false, modules: [{ path: OPENSC_MODULE, name: 'OpenSC', kind: 'pkcs11', origin: 'config' }], pollIntervalMs: 100 });
     station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [source], userPrompt: prompt });
+    await station.tokens.start(); // the sources start on first use
     await waitFor('the PIV token', () => station.tokens.tokens().length > 0, 10_000);
     integrator = await startIntegrator();
     await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));

@@ -3,7 +3,6 @@ import { extname } from 'node:path';
 import type { DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
 import { saveWithoutOverwriting, writeExclusive } from './output-directory.js';
-import { asicsTimestampContainer } from '../signing/asics/asics-timestamp-container.js';
 
 /**
  * Timestamps a file from the station window with the station's own TSA, in process: the RFC 3161 token (DER
@@ -26,10 +25,16 @@ export class DeskTimestampService {
     const token = await this.#client.timestamp(new Uint8Array(sha256), 'SHA-256');
     const path =
       file.output === 'asics'
-        ? await saveWithoutOverwriting(this.#outputDir, `${stemOf(file.fileName)}.asics`, writeExclusive(await asicsTimestampContainer(file.fileName, data, token)))
+        ? await saveWithoutOverwriting(this.#outputDir, `${stemOf(file.fileName)}.asics`, writeExclusive(await asicsOf(file.fileName, data, token)))
         : await saveWithoutOverwriting(this.#outputDir, `${file.fileName}.tsr`, writeExclusive(token));
     return { path, fileName: path.slice(this.#outputDir.length + 1), directory: this.#outputDir, sha256: sha256.toString('hex') };
   }
+}
+
+/** The ASiC-S container, its zip writer (yazl, zlib) imported on first use: the desk is on the station's start path. */
+async function asicsOf(fileName: string, data: Buffer, token: Uint8Array): Promise<Uint8Array> {
+  const { asicsTimestampContainer } = await import('../signing/asics/asics-timestamp-container.js');
+  return asicsTimestampContainer(fileName, data, token);
 }
 
 /** "minutes.txt" → "minutes": the container is named for its one file (a name with no extension keeps all of it). */

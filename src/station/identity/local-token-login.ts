@@ -15,7 +15,7 @@ import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
 export const LOCAL_TOKEN_METHOD = 'local-token-login';
 
 export interface LocalTokenLoginDeps {
-  tokens(): Token[];
+  tokens(): Promise<Token[]>;
   userPrompt: UserPrompt;
   clock: Clock;
   mode: () => StationMode;
@@ -42,7 +42,7 @@ export function localTokenLogin(deps: LocalTokenLoginDeps): IdentityMethod {
     kind: 'local',
     inputs: [],
     async begin(_request, context) {
-      const candidates = await trustedOnly(deps, await authenticationCertificates(deps.tokens()));
+      const candidates = await trustedOnly(deps, await authenticationCertificates(await deps.tokens()));
       const challenge = randomBytes(32);
       const controller = new AbortController();
       return {

@@ -15,7 +15,7 @@ import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
 
 export interface IframeHelperDeps {
   tickets: FrameTickets;
-  tokens: () => Token[];
+  tokens: () => Promise<Token[]>;
   /** Called after any card, token or reader came or went; returns an unsubscribe function. */
   onTokensChange: (listener: () => void) => () => void;
   /** How long a certificate request waits for the user to insert a card or token (default 60 s). */
@@ -160,7 +160,7 @@ export class IframeHelperService {
 
   async #candidates(frame: FrameTicket, usage: TokenCertificate['usage']): Promise<Candidate[]> {
     const kinds = tokenKindsForMethod(frame.method);
-    const tokens = this.#deps.tokens().filter((token) => kinds.includes(token.kind));
+    const tokens = (await this.#deps.tokens()).filter((token) => kinds.includes(token.kind));
     const lists = await Promise.all(
       tokens.map(async (token) => {
         try {

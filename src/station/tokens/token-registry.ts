@@ -21,18 +21,53 @@ export interface SourceProblem {
 /**
  * All key holders the station can use, whatever their family. Sources start independently: one that cannot
  * (pcscd not running, a module that fails to load) is reported as a problem and the others still work.
+ * The station starts them on first use, not at its own start: loading the PKCS#11 modules (their libraries,
+ * threads and slot scans) and PC/SC took a good part of a start and 8 MB of an idle station that no page has
+ * asked for a token yet. So whatever lists or uses tokens goes through `start()` (or `readyTokens()`) first.
  */
 export class TokenRegistry {
   readonly #sources: TokenSource[];
+  readonly #afterStart: () => void;
   readonly #problems = new Map<string, SourceProblem>();
   readonly #listeners = new Set<() => void>();
   readonly #unsubscribe: Array<() => void> = [];
+  #starting: Promise<void> | undefined;
+  #stopped = false;
 
-  constructor(sources: TokenSource[]) {
+  /** @param afterStart called once the sources have started (the station logs what could not start) */
+  constructor(sources: TokenSource[], afterStart: () => void = () => undefined) {
     this.#sources = sources;
+    this.#afterStart = afterStart;
   }
 
-  async start(): Promise<void> {
+  /**
+   * Starts every source on the first call; every call resolves once they have started (or the registry was
+   * stopped first) and never rejects. Listeners hear of the start, as of any change.
+   */
+  start(): Promise<void> {
+    this.#starting ??= this.#startSources().finally(() => {
+      this.#afterStart();
+      this.#notify();
+    });
+    return this.#starting;
+  }
+
+  /** The tokens present, once the sources have started: for anything a request lists or uses. */
+  async readyTokens(): Promise<Token[]> {
+    await this.start();
+    return this.tokens();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#starting;
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+    await Promise.allSettled(this.#sources.map((source) => source.stop()));
+  }
+
+  async #startSources(): Promise<void> {
+    // Stopped before any use (a station closed without a token asked for): nothing to start or stop.
+    if (this.#stopped) return;
     await Promise.all(
       this.#sources.map(async (source) => {
         this.#unsubscribe.push(source.onChange(() => this.#notify()));
@@ -50,11 +85,6 @@ export class TokenRegistry {
     );
   }
 
-  async stop(): Promise<void> {
-    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
-    await Promise.allSettled(this.#sources.map((source) => source.stop()));
-  }
-
   tokens(): Token[] {
     return this.#sources.flatMap((source) => source.tokens());
   }
@@ -65,6 +95,7 @@ export class TokenRegistry {
 
   /** Descriptions for the UI and CLI; a token that fails to describe itself is left out and reported. */
   async describe(): Promise<{ tokens: TokenDescription[]; problems: SourceProblem[] }> {
+    await this.start();
     const problems = this.problems();
     const described = await Promise.all(
       this.tokens().map(async (token) => {

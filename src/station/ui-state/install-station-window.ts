@@ -57,11 +57,14 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
     dataDir: deps.dataDir,
     ...(sources
       ? {
-          modules: async () => ({
-            loaded: sources.pkcs11.modules().map(({ name, path, kind, origin }) => ({ name, path, kind, origin })),
-            user: await sources.modules.list(),
-            problems: sources.pkcs11.problems(),
-          }),
+          modules: async () => {
+            await deps.tokens.start(); // the modules load when the token sources start
+            return {
+              loaded: sources.pkcs11.modules().map(({ name, path, kind, origin }) => ({ name, path, kind, origin })),
+              user: await sources.modules.list(),
+              problems: sources.pkcs11.problems(),
+            };
+          },
           onStoreChanged: async () => {
             await sources.pkcs11.refreshModules();
             sources.softStore.changedElsewhere();

@@ -29,7 +29,7 @@ export class TokenSnapshots {
    * so its first description is awaited (briefly); one still not described after that is left out until it is.
    */
   async current(): Promise<{ tokens: TokenDescription[]; problems: SourceProblem[] }> {
-    const present = this.#registry.tokens();
+    const present = await this.#registry.readyTokens();
     const firsts = present.filter((token) => !this.#described.has(token.id) && !this.#failed.has(token.id)).map((token) => this.#describe(token));
     if (firsts.length > 0) await Promise.race([Promise.all(firsts), new Promise((resolve) => setTimeout(resolve, FIRST_DESCRIPTION_WAIT_MS).unref())]);
     const tokens = present.flatMap((token) => this.#described.get(token.id) ?? []);

@@ -34,6 +34,7 @@ describe('local token login with the emulated ECDSA ID card over pcscd', () => {
     station = await startOidcTestStation({ config: { mode: 'production', identity: { trustedIssuers: [issuers] } } }, { tokenSources: [createPcscTokenSource()] });
     await station.data.clients.upsert({ clientId: 'shop' }, new TextEncoder().encode(SECRET));
     api = identityApi(station.baseUrl, 'shop', SECRET);
+    await station.tokens.start(); // the sources start on first use; the card appears once they run
     await card.insert();
     await waitFor('the card as a token', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'));
   });

@@ -32,6 +32,7 @@ describe('station with PC/SC readers', () => {
     (await station.tokens.describe()).tokens.find((token) => token.kind === 'pcsc');
 
   it('shows readers, then the inserted card with its certificates, then its removal', async () => {
+    await station.tokens.start(); // the sources start on first use
     await waitFor('readers', () => station.tokens.readers().length === 2);
     expect(station.tokens.readers().every((reader) => !reader.cardPresent)).toBe(true);
 

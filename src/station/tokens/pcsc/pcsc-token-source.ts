@@ -9,6 +9,8 @@ import { CardChannel } from './card-channel.js';
 import { NationalIdToken } from './national-id-token.js';
 import { UnknownCardError } from './pcsc-errors.js';
 import { PcscWatcher, type PcscEvent, type PcscWatcherOptions } from './pcsc-watcher.js';
+import { loadSmartcard } from './load-smartcard.js';
+import { PcscUnavailableError } from './pcsc-unavailable-error.js';
 
 export interface PcscTokenSourceOptions extends PcscWatcherOptions {
   /** ATR mappings from the station's configuration (`pcsc.atrMap`); they win over the built-in table. */
@@ -108,8 +110,9 @@ class PcscReaders implements PcscTokenSource {
     return this.#watcher.serviceError;
   }
 
+  /** The service error; before the watcher first runs (sources start on first use), whether the module loads. */
   problems(): SourceProblem[] {
-    const error = this.#watcher.serviceError;
+    const error = this.#watcher.serviceError ?? moduleUnavailable();
     return error ? [{ source: 'Smart card readers', message: error.message, code: error.code }] : [];
   }
 
@@ -246,4 +249,15 @@ function describeReader(reader: ReaderState): ReaderDescription {
     ...(mapping && driver ? { driver: driver.kind === 'apdu' ? `${mapping.name}: ${driver.driver} (direct APDU)` : `${mapping.name}: PKCS#11 ${driver.module}` } : {}),
     ...(card.problem ? { problem: card.problem } : {}),
   };
+}
+
+/** Loads the PC/SC module (once per process) to tell whether it can load at all. */
+function moduleUnavailable(): PcscUnavailableError | undefined {
+  try {
+    loadSmartcard();
+    return undefined;
+  } catch (error) {
+    if (error instanceof PcscUnavailableError) return error;
+    throw error;
+  }
 }

@@ -1,6 +1,5 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import pkcs11js from 'pkcs11js';
 import { InvalidInputError } from '../../../core/errors/invalid-input-error.js';
 import { ForbiddenError } from '../../../core/errors/forbidden-error.js';
 import { Pkcs11ModuleAllowlist } from './pkcs11-module-allowlist.js';
@@ -125,6 +124,8 @@ async function assertLoadable(path: string, trustedSha256: string | undefined): 
   if (trustedSha256 && (await sha256OfFile(path)).sha256 !== trustedSha256) {
     throw new ForbiddenError('ERR_TOKEN_MODULE_NOT_TRUSTED', `${path} changed after it was confirmed. Nothing was loaded.`);
   }
+  // Imported here, not with this file: the station lists its modules at every start, and loads pkcs11js on first use.
+  const { default: pkcs11js } = await import('pkcs11js');
   const library = new pkcs11js.PKCS11();
   try {
     library.load(path);

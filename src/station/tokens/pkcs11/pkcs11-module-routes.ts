@@ -11,6 +11,8 @@ import { requesterGoneSignal } from '../../http/requester-gone-signal.js';
 export interface Pkcs11ModuleRouteDeps {
   registry: Pkcs11ModuleRegistry;
   source: Pkcs11TokenSource;
+  /** Starts the token sources if no one has yet (the modules load then) and resolves once they have. */
+  ready: () => Promise<void>;
   /** Asks the user to trust a library outside the allowlist, naming the file and its SHA-256. */
   userPrompt: Pick<UserPrompt, 'confirmModule'>;
 }
@@ -26,11 +28,14 @@ export function pkcs11ModuleRoutes(deps: Pkcs11ModuleRouteDeps): FastifyPluginAs
   return async (app: FastifyInstance) => {
     const config = { browserAccess: 'station' as const, requiresUiSession: true };
 
-    app.get('/pkcs11/modules', { config }, async (): Promise<Pkcs11ModulesView> => ({
-      loaded: deps.source.modules().map(({ name, path, kind, origin }) => ({ name, path, kind, origin })),
-      user: await deps.registry.list(),
-      problems: deps.source.problems(),
-    }));
+    app.get('/pkcs11/modules', { config }, async (): Promise<Pkcs11ModulesView> => {
+      await deps.ready();
+      return {
+        loaded: deps.source.modules().map(({ name, path, kind, origin }) => ({ name, path, kind, origin })),
+        user: await deps.registry.list(),
+        problems: deps.source.problems(),
+      };
+    });
 
     app.post('/pkcs11/modules', { config }, async (request, reply) => {
       const { path, kind } = parseZod(pkcs11ModuleAddRequestSchema, request.body, 'Invalid module');

@@ -2,10 +2,11 @@ import type { Clock } from '../../ports/clock.js';
 import type { Token, TokenSource } from '../token.js';
 import type { SourceProblem } from '../token-registry.js';
 import { isStationError } from '../../../core/errors/station-error.js';
-import { Pkcs11Module } from './pkcs11-module.js';
+import type { Pkcs11Module } from './pkcs11-module.js';
 import type { Pkcs11ModuleSpec } from './pkcs11-module-spec.js';
-import { Pkcs11Token } from './pkcs11-token.js';
-import { isRemoval } from './pkcs11-errors.js';
+import type { Pkcs11Token } from './pkcs11-token.js';
+
+type Pkcs11Bridge = typeof import('./pkcs11-bridge.js');
 
 export interface Pkcs11TokenSourceOptions {
   /** The modules to load; resolved on start() and on each refreshModules(), so user-added modules take effect. */
@@ -38,6 +39,8 @@ export class Pkcs11TokenSource implements TokenSource {
   #timer: NodeJS.Timeout | undefined;
   #lastReinitialize = 0;
   #running = false;
+  /** Imported with the first module to load; every module and token below was made with it. */
+  #bridge: Pkcs11Bridge | undefined;
 
   constructor(options: Pkcs11TokenSourceOptions) {
     this.#options = { pollIntervalMs: 1_000, reinitializeIntervalMs: 3_000, loginIdleMs: 60_000, ...options };
@@ -58,6 +61,8 @@ export class Pkcs11TokenSource implements TokenSource {
    */
   async refreshModules(): Promise<void> {
     const specs = await this.#options.modules();
+    // Before the loop, which must not wait: two refreshes at once would each load a module the other has not yet.
+    if (specs.some((spec) => !this.#modules.has(spec.path))) this.#bridge ??= await import('./pkcs11-bridge.js');
     this.#loadProblems.clear();
     const wanted = new Set<string>();
     for (const spec of specs) {
@@ -69,7 +74,7 @@ export class Pkcs11TokenSource implements TokenSource {
       }
       wanted.add(spec.path);
       if (loaded) continue;
-      const module = new Pkcs11Module(spec);
+      const module = new (this.#loadedBridge().Pkcs11Module)(spec);
       try {
         module.open();
       } catch (error) {
@@ -148,6 +153,7 @@ export class Pkcs11TokenSource implements TokenSource {
       else this.#scanProblems.set(module.spec.path, problemOf(module.spec, error));
       return;
     }
+    const { Pkcs11Token } = this.#loadedBridge();
     const seen = new Set<string>();
     for (const present of scan.present) {
       const id = Pkcs11Token.idFor(module, present);
@@ -201,9 +207,15 @@ export class Pkcs11TokenSource implements TokenSource {
     for (const listener of this.#listeners) listener();
   }
 
+  /** The bridge, for work on a module (there is one only once the bridge is loaded). */
+  #loadedBridge(): Pkcs11Bridge {
+    if (!this.#bridge) throw new Error('PKCS#11 bridge used before any module was loaded');
+    return this.#bridge;
+  }
+
   /** After CKR_CRYPTOKI_NOT_INITIALIZED or a removal the module's state is unknown: start it afresh when idle. */
   #recover(module: Pkcs11Module, error: unknown): void {
-    if (!isRemoval(error) || !this.#idle(module)) {
+    if (!this.#loadedBridge().isRemoval(error) || !this.#idle(module)) {
       this.#scanProblems.set(module.spec.path, problemOf(module.spec, error));
       return;
     }

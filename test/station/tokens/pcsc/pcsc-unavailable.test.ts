@@ -38,6 +38,8 @@ describe('PC/SC unavailable (smartcard module not loadable)', () => {
       expect(firstLine).toMatch(/^listening http:\/\/127\.0\.0\.1:\d+$/);
       const base = firstLine.replace('listening ', '');
       expect((await fetch(`${base}/api/health`)).status).toBe(200);
+      // Logged from the start, before anything asks for a token (the token sources start on first use).
+      await expect.poll(() => stderr().includes('ERR_PCSC_UNAVAILABLE')).toBe(true);
       await new Promise<void>((resolve) => (lines.length > 1 ? resolve() : child.stdout.once('data', () => resolve())));
       const link = lines[1]!.replace(/^ui /, '');
       const overview = overviewSchema.parse(await (await fetch(`${base}/admin/api/overview`, { headers: await uiHeaders(link) })).json());

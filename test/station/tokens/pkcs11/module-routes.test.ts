@@ -50,7 +50,7 @@ beforeAll(async () => {
     clients: { find: async () => undefined, allOrigins: async () => new Set<string>() },
     isUiSession: (request) => sessions.isValid(readBearerCredential(request.headers.authorization)),
   });
-  await app.register(pkcs11ModuleRoutes({ registry, source, userPrompt: prompts }), { prefix: '/admin/api' });
+  await app.register(pkcs11ModuleRoutes({ registry, source, ready: async () => undefined, userPrompt: prompts }), { prefix: '/admin/api' });
   await app.ready();
   authorization = `Bearer ${sessions.issueCredential()}`;
 });

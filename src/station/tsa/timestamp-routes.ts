@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../../core/errors/forbidden-error.js';
 import type { ClientRegistry } from '../clients/client-registry.js';
 import '../http/route-config.js';
@@ -29,13 +29,6 @@ interface Access {
   allowlist: TsaIpAllowlist;
 }
 
-/** A client's access as looked up, and the answer itself once it arrived (`known`). */
-interface CachedAccess {
-  expires: number;
-  access: Promise<Access | undefined>;
-  known?: { access: Access | undefined };
-}
-
 /**
  * POST /timestamp/:client_id (mounted under /api): RFC 3161 over HTTP (SERVICE-INTERFACE 4.4, 5.6).
  *
@@ -47,43 +40,33 @@ interface CachedAccess {
  */
 export function timestampRoutes(deps: TimestampRoutesDeps): FastifyPluginAsync {
   const cacheMs = deps.clientCacheMs ?? 1000;
-  // Registered clients only (an unknown id is looked up every time), so the map is bounded by the registry. `known`
-  // holds the answer once it arrived, so that the hook decides without waiting on a promise (see authorize).
-  const cache = new Map<string, CachedAccess>();
-  const accessOf = (clientId: string): CachedAccess => {
+  // Registered clients only (an unknown id is looked up every time), so the map is bounded by the registry.
+  const cache = new Map<string, { expires: number; access: Promise<Access | undefined> }>();
+  const accessOf = (clientId: string): Promise<Access | undefined> => {
     const now = performance.now();
     const cached = cache.get(clientId);
-    if (cached && cached.expires > now) return cached;
+    if (cached && cached.expires > now) return cached.access;
     const access = deps.clients.find(clientId).then((client) => (client ? { clientId, allowlist: new TsaIpAllowlist(client.allowedIps) } : undefined));
-    const entry: CachedAccess = { expires: now + cacheMs, access };
-    cache.set(clientId, entry);
+    cache.set(clientId, { expires: now + cacheMs, access });
     const forget = (): void => {
-      if (cache.get(clientId) === entry) cache.delete(clientId);
+      if (cache.get(clientId)?.access === access) cache.delete(clientId);
     };
-    access.then((found) => {
-      entry.known = { access: found };
-      if (!found) forget();
-    }, forget);
-    return entry;
+    access.then((found) => found ?? forget(), forget);
+    return access;
   };
 
-  const refuse = (request: FastifyRequest<{ Params: { client_id: string } }>, access: Access | undefined): ForbiddenError | undefined => {
-    if (access?.allowlist.allows(request.socket.remoteAddress)) return undefined;
+  const authorize = async (request: FastifyRequest<{ Params: { client_id: string } }>): Promise<void> => {
+    const clientId = request.params.client_id;
+    const access = await accessOf(clientId);
     // An unknown client and a known one called from a wrong address get the same answer, so the endpoint cannot
     // be used to find out which client ids exist.
-    return new ForbiddenError(
-      'ERR_TSA_FORBIDDEN',
-      `The address ${request.socket.remoteAddress ?? '(unknown)'} may not use timestamping as client "${request.params.client_id}": ` +
-        'the client is not registered, or this address is not in its allowed IP addresses.',
-    );
-  };
-
-  // A callback hook that decides at once when the client's access is known: the TSA's hot path pays for no promise
-  // of its own per request (an async hook and an async handler each cost one, about 2 % of a timestamp's CPU).
-  const authorize = (request: FastifyRequest<{ Params: { client_id: string } }>, _reply: FastifyReply, done: (error?: Error) => void): void => {
-    const { access, known } = accessOf(request.params.client_id);
-    if (known) return done(refuse(request, known.access));
-    access.then((found) => done(refuse(request, found)), done);
+    if (!access || !access.allowlist.allows(request.socket.remoteAddress)) {
+      throw new ForbiddenError(
+        'ERR_TSA_FORBIDDEN',
+        `The address ${request.socket.remoteAddress ?? '(unknown)'} may not use timestamping as client "${clientId}": ` +
+          'the client is not registered, or this address is not in its allowed IP addresses.',
+      );
+    }
   };
 
   return async (app) => {
@@ -95,15 +78,15 @@ export function timestampRoutes(deps: TimestampRoutesDeps): FastifyPluginAsync {
     app.post<{ Params: { client_id: string }; Body: Buffer | undefined }>(
       '/timestamp/:client_id',
       { bodyLimit: TSA_BODY_LIMIT, config: { errorFormat: 'tsa', browserAccess: 'none' }, onRequest: authorize },
-      (request, reply) => {
-        deps.tsa.respond(request.body ?? Buffer.alloc(0)).then(
-          (response) => reply.type(REPLY_TYPE).send(response),
-          (error: unknown) => {
-            request.log.error({ err: error }, 'timestamp issuance failed');
-            reply.code(500).type(REPLY_TYPE).send(TimestampAuthority.systemFailure());
-          },
-        );
-        return reply;
+      async (request, reply) => {
+        let response: Buffer;
+        try {
+          response = await deps.tsa.respond(request.body ?? Buffer.alloc(0));
+        } catch (error) {
+          request.log.error({ err: error }, 'timestamp issuance failed');
+          return reply.code(500).type(REPLY_TYPE).send(TimestampAuthority.systemFailure());
+        }
+        return reply.type(REPLY_TYPE).send(response);
       },
     );
   };

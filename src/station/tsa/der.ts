@@ -42,32 +42,57 @@ export function derTlv(tag: number, ...contents: readonly Uint8Array[]): Buffer 
   return Buffer.concat([Uint8Array.of(tag), lengthBytes(total), ...contents]);
 }
 
-/** A non-negative INTEGER from its unsigned big-endian magnitude (leading zeros trimmed, sign octet added). */
-function derUnsignedInteger(magnitude: Uint8Array): Buffer {
-  let start = 0;
-  while (start < magnitude.length - 1 && magnitude[start] === 0) start++;
-  const trimmed = magnitude.subarray(start);
-  if (trimmed.length === 0) return derTlv(DerTag.Integer, Uint8Array.of(0));
-  return (trimmed[0]! & 0x80) !== 0 ? derTlv(DerTag.Integer, Uint8Array.of(0), trimmed) : derTlv(DerTag.Integer, trimmed);
-}
-
+/**
+ * A non-negative INTEGER (a token's serial number, a version), written straight into its buffer: it runs for
+ * every token.
+ */
 export function derSmallInteger(value: number): Buffer {
   if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`derSmallInteger needs a safe non-negative integer, got ${value}`);
-  const bytes: number[] = [];
-  for (let rest = value; rest > 0; rest = Math.floor(rest / 256)) bytes.unshift(rest & 0xff);
-  return derUnsignedInteger(Uint8Array.from(bytes));
+  // Minimal two's complement: as many octets as keep the sign bit of the first one clear.
+  let octets = 1;
+  while (value >= 2 ** (8 * octets - 1)) octets++;
+  const out = Buffer.allocUnsafe(2 + octets);
+  out[0] = DerTag.Integer;
+  out[1] = octets;
+  for (let i = octets + 1, rest = value; i >= 2; i--, rest = Math.floor(rest / 256)) out[i] = rest % 256;
+  return out;
 }
 
 /**
  * GeneralizedTime in UTC as RFC 3161 2.4.2 and X.690 require: `YYYYMMDDhhmmss[.fff]Z`, the fraction without
- * trailing zeros and left out when it is zero.
+ * trailing zeros and left out when it is zero. Written digit by digit, since it runs for every token.
  */
 export function derGeneralizedTime(time: Date): Buffer {
-  const iso = time.toISOString(); // 2026-11-21T05:06:07.120Z
-  if (iso.length !== 24) throw new TypeError(`genTime out of range: ${iso}`);
-  const whole = iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16) + iso.slice(17, 19);
-  const fraction = iso.slice(20, 23).replace(/0+$/, '');
-  return derTlv(DerTag.GeneralizedTime, Buffer.from(`${whole}${fraction ? `.${fraction}` : ''}Z`, 'latin1'));
+  const year = time.getUTCFullYear();
+  if (!(year >= 0 && year <= 9999)) throw new TypeError(`genTime out of range: ${String(time)}`);
+  let fraction = time.getUTCMilliseconds();
+  let fractionDigits = fraction === 0 ? 0 : 3;
+  while (fractionDigits > 0 && fraction % 10 === 0) {
+    fraction /= 10;
+    fractionDigits--;
+  }
+  const length = 15 + (fractionDigits > 0 ? fractionDigits + 1 : 0);
+  const out = Buffer.allocUnsafe(2 + length);
+  out[0] = DerTag.GeneralizedTime;
+  out[1] = length;
+  let at = writeDigits(out, 2, year, 4);
+  at = writeDigits(out, at, time.getUTCMonth() + 1, 2);
+  at = writeDigits(out, at, time.getUTCDate(), 2);
+  at = writeDigits(out, at, time.getUTCHours(), 2);
+  at = writeDigits(out, at, time.getUTCMinutes(), 2);
+  at = writeDigits(out, at, time.getUTCSeconds(), 2);
+  if (fractionDigits > 0) {
+    out[at++] = 0x2e; // '.'
+    at = writeDigits(out, at, fraction, fractionDigits);
+  }
+  out[at] = 0x5a; // 'Z'
+  return out;
+}
+
+/** `value` as `width` ASCII decimal digits, zero-padded, at `offset`; returns the offset after them. */
+function writeDigits(out: Buffer, offset: number, value: number, width: number): number {
+  for (let i = offset + width - 1, rest = value; i >= offset; i--, rest = Math.floor(rest / 10)) out[i] = 0x30 + (rest % 10);
+  return offset + width;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { AlgorithmIdentifier, Certificate, GeneralName } from '@peculiar/asn1-x509';
@@ -120,8 +120,8 @@ export class TimestampResponseEncoder {
       ),
     );
 
-    const messageDigest = Buffer.concat([this.#messageDigestPrefix, createHash(this.#digest).update(tstInfo).digest()]);
-    const signedAttributes = derWrite(derTree(DerTag.Set, ...this.#signedAttributes.map((piece) => piece ?? messageDigest)));
+    const digest = hash(this.#digest, tstInfo, 'buffer');
+    const signedAttributes = derWrite(derTree(DerTag.Set, ...this.#signedAttributes.flatMap((piece) => piece ?? [this.#messageDigestPrefix, digest])));
     const signature = await this.#signer.sign(signedAttributes);
     // In the SignerInfo the same SET travels as [0] IMPLICIT: the same contents under another tag.
     const attributeContents = signedAttributes.subarray(derElementAt(signedAttributes, 0)!.contentStart);

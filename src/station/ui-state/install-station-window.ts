@@ -54,15 +54,7 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
     audit: deps.data.audit,
     tokens: deps.tokens,
     prompts: deps.prompts,
-    sharedStore: {
-      dataDir: deps.dataDir,
-      changedElsewhere: () => deps.data.database.changedElsewhere(),
-      reload: async () => {
-        if (!sources) return;
-        await sources.pkcs11.refreshModules();
-        sources.softStore.changedElsewhere();
-      },
-    },
+    dataDir: deps.dataDir,
     ...(sources
       ? {
           modules: async () => {
@@ -72,6 +64,10 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
               user: await sources.modules.list(),
               problems: sources.pkcs11.problems(),
             };
+          },
+          onStoreChanged: async () => {
+            await sources.pkcs11.refreshModules();
+            sources.softStore.changedElsewhere();
           },
         }
       : {}),

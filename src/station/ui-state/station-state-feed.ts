@@ -21,20 +21,13 @@ export interface StationStateFeedDeps {
   tokens: TokenRegistry;
   prompts: Pick<UiPromptBroker, 'pending' | 'onChange'>;
   modules?: () => Promise<Pkcs11ModulesView>;
-  /** The store shared with other processes; absent in hosts that keep none. */
-  sharedStore?: SharedStore;
-}
-
-/**
- * The data directory is watched for writes, the station's own and other processes' (the CLI adding a module,
- * importing a PKCS#12 file, registering a client). Every write may change what the window shows; only another
- * process's makes the station reload what it keeps in memory (`reload`), which reads the disk and every module
- * path: done for the station's own writes, that ran 25 times a second under timestamping or OIDC load.
- */
-export interface SharedStore {
-  dataDir: string;
-  changedElsewhere(): Promise<boolean>;
-  reload(): Promise<void>;
+  /**
+   * The data directory, watched for writes by other processes (the CLI adding a module, importing a PKCS#12
+   * file, registering a client): `onStoreChanged` reloads what the station keeps in memory, then the window
+   * hears about it. Absent in hosts that keep no shared store.
+   */
+  dataDir?: string;
+  onStoreChanged?: () => Promise<void>;
 }
 
 /**
@@ -62,8 +55,8 @@ export class StationStateFeed {
     this.#unsubscribe.push(this.#deps.tokens.onChange(() => this.#tokensChanged()));
     // A prompt opening or closing often means a token operation began or ended: its PIN status may have moved.
     this.#unsubscribe.push(this.#deps.prompts.onChange(() => this.#tokensChanged()));
-    if (this.#deps.sharedStore) {
-      this.#watcher = watch(this.#deps.sharedStore.dataDir, (_event, file) => {
+    if (this.#deps.dataDir) {
+      this.#watcher = watch(this.#deps.dataDir, (_event, file) => {
         if (file === 'station.sqlite' || file === 'station.sqlite-wal') this.#storeWritten();
       });
       this.#watcher.unref();
@@ -124,11 +117,10 @@ export class StationStateFeed {
   }
 
   async #publish(): Promise<void> {
-    const store = this.#deps.sharedStore;
-    if (this.#storeChanged && store) {
+    if (this.#storeChanged && this.#deps.onStoreChanged) {
       this.#storeChanged = false;
-      if (await store.changedElsewhere().catch(() => true)) await store.reload().catch(() => undefined);
       // Token operations usually write the audit log: their PIN status is worth reading again too.
+      await this.#deps.onStoreChanged().catch(() => undefined);
       void this.#tokens.refresh();
     }
     if (this.#listeners.size === 0) return;

@@ -1,4 +1,4 @@
-import { createHash, hash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { AlgorithmIdentifier, Certificate, GeneralName } from '@peculiar/asn1-x509';
@@ -149,7 +149,7 @@ function signingCertificateV2(certificateDer: Uint8Array, certificate: Certifica
   const serial = asn1js.fromBER(derTlv(DerTag.Integer, new Uint8Array(certificate.tbsCertificate.serialNumber))).result;
   const essCertIdV2 = new asn1js.Sequence({
     value: [
-      new asn1js.OctetString({ valueHex: createHash('sha256').update(certificateDer).digest() }),
+      new asn1js.OctetString({ valueHex: hash('sha256', certificateDer, 'buffer') }),
       new asn1js.Sequence({
         value: [
           new asn1js.Sequence({ value: [new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 4 }, value: [issuerName] })] }),

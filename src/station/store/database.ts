@@ -28,6 +28,7 @@ export class Database implements SqlExecutor {
    */
   readonly #statements = new Map<string, Promise<sqlite3.Statement>>();
   #queue: Promise<unknown> = Promise.resolve();
+  #dataVersion: number | undefined;
 
   private constructor(db: sqlite3.Database) {
     this.#db = db;
@@ -43,6 +44,7 @@ export class Database implements SqlExecutor {
     raw.configure('busyTimeout', 5_000);
     await database.#exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
     await database.#migrate(migrations, clock);
+    await database.changedElsewhere();
     return database;
   }
 
@@ -76,6 +78,18 @@ export class Database implements SqlExecutor {
         throw error;
       }
     });
+  }
+
+  /**
+   * Whether another connection (another process: the CLI) committed since the last call. SQLite moves
+   * `data_version` only for other connections' commits, so this process's own writes, which a watcher on the
+   * data directory sees just the same, do not count.
+   */
+  async changedElsewhere(): Promise<boolean> {
+    const row = await this.get<{ data_version: number }>('PRAGMA data_version');
+    const changed = this.#dataVersion !== undefined && row?.data_version !== this.#dataVersion;
+    this.#dataVersion = row?.data_version;
+    return changed;
   }
 
   close(): Promise<void> {

@@ -54,7 +54,15 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
     audit: deps.data.audit,
     tokens: deps.tokens,
     prompts: deps.prompts,
-    dataDir: deps.dataDir,
+    sharedStore: {
+      dataDir: deps.dataDir,
+      changedElsewhere: () => deps.data.database.changedElsewhere(),
+      reload: async () => {
+        if (!sources) return;
+        await sources.pkcs11.refreshModules();
+        sources.softStore.changedElsewhere();
+      },
+    },
     ...(sources
       ? {
           modules: async () => {
@@ -64,10 +72,6 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
               user: await sources.modules.list(),
               problems: sources.pkcs11.problems(),
             };
-          },
-          onStoreChanged: async () => {
-            await sources.pkcs11.refreshModules();
-            sources.softStore.changedElsewhere();
           },
         }
       : {}),

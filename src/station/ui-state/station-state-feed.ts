@@ -11,6 +11,12 @@ import { DESK_CLIENT_ID } from '../../core/constants.js';
 
 /** Changes arriving together (a prompt answered, the audit entry, the token's new PIN status) make one event. */
 const SETTLE_MS = 40;
+/**
+ * Another process's commit reaches the WAL file (what the watcher sees) before the WAL index that makes it
+ * visible, the fsync of synchronous=FULL in between: a check right after the write can miss it, and nothing may be
+ * written after it. So a write that looked like the station's own is checked once more this much later.
+ */
+const LATE_COMMIT_MS = 500;
 const AUDIT_ENTRIES = 50;
 
 export interface StationStateFeedDeps {
@@ -21,13 +27,20 @@ export interface StationStateFeedDeps {
   tokens: TokenRegistry;
   prompts: Pick<UiPromptBroker, 'pending' | 'onChange'>;
   modules?: () => Promise<Pkcs11ModulesView>;
-  /**
-   * The data directory, watched for writes by other processes (the CLI adding a module, importing a PKCS#12
-   * file, registering a client): `onStoreChanged` reloads what the station keeps in memory, then the window
-   * hears about it. Absent in hosts that keep no shared store.
-   */
-  dataDir?: string;
-  onStoreChanged?: () => Promise<void>;
+  /** The store shared with other processes; absent in hosts that keep none. */
+  sharedStore?: SharedStore;
+}
+
+/**
+ * The data directory is watched for writes, the station's own and other processes' (the CLI adding a module,
+ * importing a PKCS#12 file, registering a client). Every write may change what the window shows; only another
+ * process's makes the station reload what it keeps in memory (`reload`), which reads the disk and every module
+ * path: done for the station's own writes, that ran 25 times a second under timestamping or OIDC load.
+ */
+export interface SharedStore {
+  dataDir: string;
+  changedElsewhere(): Promise<boolean>;
+  reload(): Promise<void>;
 }
 
 /**
@@ -42,6 +55,7 @@ export class StationStateFeed {
   readonly #unsubscribe: Array<() => void> = [];
   #watcher: FSWatcher | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #lateCommitTimer: NodeJS.Timeout | undefined;
   #last = '';
   #storeChanged = false;
 
@@ -55,8 +69,8 @@ export class StationStateFeed {
     this.#unsubscribe.push(this.#deps.tokens.onChange(() => this.#tokensChanged()));
     // A prompt opening or closing often means a token operation began or ended: its PIN status may have moved.
     this.#unsubscribe.push(this.#deps.prompts.onChange(() => this.#tokensChanged()));
-    if (this.#deps.dataDir) {
-      this.#watcher = watch(this.#deps.dataDir, (_event, file) => {
+    if (this.#deps.sharedStore) {
+      this.#watcher = watch(this.#deps.sharedStore.dataDir, (_event, file) => {
         if (file === 'station.sqlite' || file === 'station.sqlite-wal') this.#storeWritten();
       });
       this.#watcher.unref();
@@ -68,6 +82,7 @@ export class StationStateFeed {
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
     this.#watcher?.close();
     clearTimeout(this.#timer);
+    clearTimeout(this.#lateCommitTimer);
     this.#listeners.clear();
   }
 
@@ -117,10 +132,11 @@ export class StationStateFeed {
   }
 
   async #publish(): Promise<void> {
-    if (this.#storeChanged && this.#deps.onStoreChanged) {
+    const store = this.#deps.sharedStore;
+    if (this.#storeChanged && store) {
       this.#storeChanged = false;
+      if (!(await this.#reloadIfChangedElsewhere(store))) this.#lateCommitTimer ??= this.#checkForLateCommit(store);
       // Token operations usually write the audit log: their PIN status is worth reading again too.
-      await this.#deps.onStoreChanged().catch(() => undefined);
       void this.#tokens.refresh();
     }
     if (this.#listeners.size === 0) return;
@@ -130,5 +146,24 @@ export class StationStateFeed {
     if (text === this.#last) return;
     this.#last = text;
     for (const listener of this.#listeners) listener(state);
+  }
+
+  /** Reloads the store if another process committed to it since the last check; answers whether it did. */
+  async #reloadIfChangedElsewhere(store: SharedStore): Promise<boolean> {
+    if (!(await store.changedElsewhere().catch(() => true))) return false;
+    await store.reload().catch(() => undefined);
+    return true;
+  }
+
+  /** Not re-armed by its own check: under load, the station's writes make it run once per LATE_COMMIT_MS at most. */
+  #checkForLateCommit(store: SharedStore): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      void this.#reloadIfChangedElsewhere(store).then((reloaded) => {
+        this.#lateCommitTimer = undefined;
+        if (reloaded) this.#tokensChanged();
+      });
+    }, LATE_COMMIT_MS);
+    timer.unref();
+    return timer;
   }
 }

@@ -124,4 +124,19 @@ describe('Database', () => {
     await reader.close();
     await db.close();
   }, 15_000);
+
+  it('tells commits of another connection from its own', async () => {
+    const path = join(dir, 'f.sqlite');
+    const station = await Database.open(path, migrations);
+    const cli = await Database.open(path, migrations);
+    expect(await station.changedElsewhere()).toBe(false);
+    await station.run('INSERT INTO items (value) VALUES (?)', ['own']);
+    await station.transaction((tx) => tx.run('INSERT INTO items (value) VALUES (?)', ['own, in a transaction']));
+    expect(await station.changedElsewhere()).toBe(false);
+    await cli.run('INSERT INTO items (value) VALUES (?)', ['from the CLI']);
+    expect(await station.changedElsewhere()).toBe(true);
+    expect(await station.changedElsewhere()).toBe(false);
+    await cli.close();
+    await station.close();
+  });
 });

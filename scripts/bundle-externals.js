@@ -4,8 +4,8 @@
  */
 
 /**
- * Native packages, whose .node files are found from their own package. They are CommonJS, and the bundles load
- * them with `require` (require-externals.js, require-externals-vite.js).
+ * Native packages, whose .node files are found from their own package. They are CommonJS, and both bundles load
+ * them with `require` (the CLI's is CommonJS; the Electron main's through require-externals-vite.js).
  */
 export const NATIVE_EXTERNALS = ['sqlite3', 'pkcs11js', 'smartcard', '@napi-rs/keyring'];
 

@@ -1,9 +1,9 @@
 const VIRTUAL_PREFIX = '\0require-external:';
 
 /**
- * The Electron main bundle's twin of require-externals.js (esbuild's): a Vite/Rolldown plugin that loads the given
- * CommonJS packages with `require` (Rolldown's createRequire shim) instead of an ES `import`, which would first run
- * Node's CommonJS export lexer over their files. An `import` of one of them resolves to a small CommonJS module
+ * A Vite/Rolldown plugin for the Electron main bundle (an ES module) that loads the given CommonJS packages with
+ * `require` (Rolldown's createRequire shim) instead of an ES `import`, which would first run Node's CommonJS export
+ * lexer over their files (the CLI's bundle is CommonJS and requires them anyway). An `import` of one of them resolves to a small CommonJS module
  * that requires it; Rolldown's interop gives default and named imports the values Node's would. The packages must
  * not also be listed in rollupOptions.external, which would take them before this plugin sees them.
  * @param {string[]} names package names, matched exactly

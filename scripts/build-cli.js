@@ -29,16 +29,7 @@ const { metafile, outputFiles } = await build({
   // module (the `module` condition) and copy into a fresh CommonJS object at each of ~140 requires: 25 ms of a
   // start. Its CommonJS file is evaluated once.
   alias: { tslib: 'tslib/tslib.js' },
-  external: [
-    ...NATIVE_EXTERNALS,
-    ...MODULE_EXTERNALS,
-    // Fastify's JSON schema compilers (ajv, fast-json-stringify): the station gives Fastify its own compiler
-    // factories (create-http-server.ts), so Fastify never requires these; left out, their 600 KB are not
-    // parsed with serve's chunk. CLI only: in the Electron main's bundle they sit in CommonJS wrappers that are
-    // never called (so never evaluated); leaving them out of it too was not measured.
-    '@fastify/ajv-compiler',
-    '@fastify/fast-json-stringify-compiler',
-  ],
+  external: [...NATIVE_EXTERNALS, ...MODULE_EXTERNALS],
 });
 
 for (const file of outputFiles) {

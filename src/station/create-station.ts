@@ -2,7 +2,8 @@ import type { VerifyRequest } from '../core/schemas/admin-api.js';
 import type { DocumentVerification } from '../core/schemas/verification-report.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { HttpRequest } from './http/server/http-request.js';
+import type { HttpApp } from './http/server/http-app.js';
 import type { Logger } from 'pino';
 import { StationError } from '../core/errors/station-error.js';
 import { STATION_NAME } from '../core/constants.js';
@@ -29,7 +30,6 @@ import { healthRoutes } from './http/routes/health-routes.js';
 import { homeRoutes } from './http/routes/home-routes.js';
 import { openApiRoutes } from './http/routes/openapi-routes.js';
 import { docsRoutes, listDocs } from './http/routes/docs-routes.js';
-import type { RegisteredRoute } from './http/openapi/openapi-document.js';
 import { signingSessionRoutes } from './sessions/signing-session-routes.js';
 import { HashSigningService } from './sessions/hash-signing-service.js';
 import { hashSigningMethod } from './sessions/hash-signing-method.js';
@@ -99,7 +99,7 @@ export interface Station {
   readonly prompts: UiPromptBroker;
   readonly userPrompt: UserPrompt;
   readonly clock: Clock;
-  readonly http: FastifyInstance;
+  readonly http: HttpApp;
   readonly logger: Logger;
   readonly oidc: OidcService;
   /** The station window's pushed state, desk and launch links. */
@@ -285,8 +285,8 @@ function ownHosts(address: StationCore['address']): () => ReadonlySet<string> {
 }
 
 /** The HTTP server with its guards (Host, Origin, UI session), before any route. */
-function createStationHttp({ logger, address, config, sessions, data }: StationCore): FastifyInstance {
-  const isUiSession = (request: FastifyRequest): boolean => sessions.isValid(readBearerCredential(request.headers.authorization));
+function createStationHttp({ logger, address, config, sessions, data }: StationCore): HttpApp {
+  const isUiSession = (request: HttpRequest): boolean => sessions.isValid(readBearerCredential(request.headers.authorization));
   return createHttpServer({
     logger,
     allowedHosts: ownHosts(address),
@@ -296,16 +296,12 @@ function createStationHttp({ logger, address, config, sessions, data }: StationC
   });
 }
 
-/** The home page, OpenAPI (built from the routes registered after this one), the guides, health. */
-async function registerPublicRoutes(http: FastifyInstance, { config, version }: StationCore): Promise<void> {
-  const registeredRoutes: RegisteredRoute[] = [];
-  http.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url });
-  });
+/** The home page, OpenAPI (built from every registered route when first asked), the guides, health. */
+async function registerPublicRoutes(http: HttpApp, { config, version }: StationCore): Promise<void> {
   const docsDir = join(packageRoot(), 'docs');
   const docs = listDocs(docsDir);
   await http.register(homeRoutes({ name: STATION_NAME, version, mode: config.mode, docs }));
-  await http.register(openApiRoutes({ version, routes: registeredRoutes }));
+  await http.register(openApiRoutes({ version, routes: () => http.routes() }));
   await http.register(docsRoutes(docsDir, docs));
   await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
 }
@@ -316,7 +312,7 @@ interface SigningParts {
 }
 
 /** Signing sessions, the browser-facing signing methods (hash-based and sandbox), the TSA, the iframe helper. */
-async function registerSigningRoutes(http: FastifyInstance, core: StationCore): Promise<SigningParts> {
+async function registerSigningRoutes(http: HttpApp, core: StationCore): Promise<SigningParts> {
   const { config, data, tsa, clock, userPrompt, trustedIssuers, timings, logger, address, tokens } = core;
   const pendingSignatures = new PendingSignatures();
   await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
@@ -345,7 +341,7 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
 }
 
 /** The station UI: its page, the browser client files, UI sessions, the window's pushed state and desk, admin. */
-async function registerWindowRoutes(http: FastifyInstance, core: StationCore, signing: SigningParts, identity: IdentityService): Promise<StationWindow> {
+async function registerWindowRoutes(http: HttpApp, core: StationCore, signing: SigningParts, identity: IdentityService): Promise<StationWindow> {
   const { config, data, tokens, builtInSources, prompts, userPrompt, sessions, version, address, ports, tsa } = core;
   await http.register(uiRoutes(), { prefix: '/ui' });
   await http.register(clientRoutes({ clients: data.clients }), { prefix: '/client' });
@@ -380,7 +376,7 @@ async function registerWindowRoutes(http: FastifyInstance, core: StationCore, si
 
 /** OpenID Connect, the identity API, the browser clients' readCard, simulated providers, the integrator side. */
 async function registerIdentityRoutes(
-  http: FastifyInstance,
+  http: HttpApp,
   { config, data, address }: StationCore,
   { oidc, identity, providerDecisions }: { oidc: OidcService; identity: IdentityService; providerDecisions: ProviderDecisions },
 ): Promise<void> {
@@ -389,12 +385,12 @@ async function registerIdentityRoutes(
   await http.register(readCardRoutes({ identity }), { prefix: '/api' });
   await http.register(iframeUrlRoutes({ identity, baseUrl: address.baseUrl }), { prefix: '/api' });
   await http.register(redirectProviderRoutes({ identity, decisions: providerDecisions, clients: data.clients }), { prefix: '/oauth' });
-  const forwarder = new IdentityForwarder({ remoteBaseUrl: config.remoteServiceUrl, embedded: () => ({ app: http, host: address.hostPort() }) });
+  const forwarder = new IdentityForwarder({ remoteBaseUrl: config.remoteServiceUrl, embedded: address.baseUrl });
   await http.register(integratorRoutes({ clients: data.clients, forwarder }), { prefix: '/integrator' });
 }
 
 /** Listens on the configured address; on failure closes everything opened so far and says why in words. */
-async function listenOrUndo(http: FastifyInstance, { config, tokens, tsa, data, address }: StationCore, stationWindow: StationWindow): Promise<void> {
+async function listenOrUndo(http: HttpApp, { config, tokens, tsa, data, address }: StationCore, stationWindow: StationWindow): Promise<void> {
   try {
     await http.listen({ host: config.host, port: config.port });
   } catch (error) {
@@ -413,7 +409,7 @@ function uiUrlOf({ address, sessions }: StationCore): string {
 /** The running station as its host sees it; sweeps expired signing sessions until it closes. */
 function stationHandle(
   core: StationCore,
-  { http, oidc, stationWindow, pending }: { http: FastifyInstance; oidc: OidcService; stationWindow: StationWindow; pending: PendingSignatures },
+  { http, oidc, stationWindow, pending }: { http: HttpApp; oidc: OidcService; stationWindow: StationWindow; pending: PendingSignatures },
 ): Station {
   const { config, data, tokens, tsa, prompts, userPrompt, clock, logger, sessions, address } = core;
   const sweep = (): void => {

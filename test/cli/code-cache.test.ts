@@ -47,7 +47,7 @@ describe('the CLI compiles its files with the V8 code cache of earlier runs (src
     const [damagedName] = (await cacheFiles(cache, 'clients')).keys();
     const damaged = join(cache, `v8-${process.versions.v8}-${process.arch}`, 'clients', damagedName!);
     const bytes = await readFile(damaged);
-    bytes[bytes.length - 100] ^= 0xff; // same length: only the stored digest tells
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 100) ^ 0xff, bytes.length - 100); // same length: only the stored digest tells
     await writeFile(damaged, bytes);
     const before = (await stat(damaged)).mtimeMs;
     expect(await clientsList(dir, cache)).toBe(first);

@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpApp } from './server/http-app.js';
+import type { HttpReply } from './server/http-reply.js';
+import type { HttpRequest } from './server/http-request.js';
 import type { StationError } from '../../core/errors/station-error.js';
 import type { JsonErrorBody } from '../../core/schemas/json-error-body.js';
 import { toStationError } from './to-station-error.js';
@@ -9,7 +11,7 @@ const OAUTH_ERROR_BY_STATUS: Record<number, string> = { 400: 'invalid_request', 
  * The one place where errors become responses, in the format of the interface the route belongs to
  * (route config `errorFormat`): the service's JSON error body, or an RFC 6749 OAuth error.
  */
-export function installErrorHandler(app: FastifyInstance): void {
+export function installErrorHandler(app: HttpApp): void {
   app.setErrorHandler((raw, request, reply) => {
     const error = toStationError(raw);
     if (error.status >= 500) request.log.error({ err: raw, code: error.code }, 'request failed');
@@ -17,19 +19,19 @@ export function installErrorHandler(app: FastifyInstance): void {
     return sendError(request, reply, error);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendJson(reply, { status: 404, code: 'ERR_HTTP_NOT_FOUND', message: `No endpoint ${request.method} ${request.url.split('?')[0]}.` }),
+    sendJson(reply, { status: 404, code: 'ERR_HTTP_NOT_FOUND', message: `No endpoint ${request.method} ${request.path}.` }),
   );
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: StationError): FastifyReply {
-  if (request.routeOptions.config?.errorFormat === 'oauth') {
+export function sendError(request: HttpRequest, reply: HttpReply, error: StationError): HttpReply {
+  if (request.routeConfig.errorFormat === 'oauth') {
     const oauthError = typeof error.details?.oauthError === 'string' ? error.details.oauthError : (OAUTH_ERROR_BY_STATUS[error.status] ?? 'server_error');
     return reply.code(error.status).header('cache-control', 'no-store').send({ error: oauthError, error_description: error.message });
   }
   return sendJson(reply, error);
 }
 
-function sendJson(reply: FastifyReply, error: Pick<StationError, 'status' | 'code' | 'message'> & { retriable?: boolean; details?: Record<string, unknown> | undefined }): FastifyReply {
+function sendJson(reply: HttpReply, error: Pick<StationError, 'status' | 'code' | 'message'> & { retriable?: boolean; details?: Record<string, unknown> | undefined }): HttpReply {
   const errors = error.details?.errors as JsonErrorBody['errors'];
   const body: JsonErrorBody = {
     status: 'error',

@@ -1,12 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { HttpScope } from './server/http-scope.js';
 
 /**
  * Headers every response carries. Pages that must be framed (the iframe helper) set their own
  * Content-Security-Policy with frame-ancestors from the client's origins; everything else refuses framing.
  */
-export function installSecurityHeaders(app: FastifyInstance): void {
-  // A callback hook (no promise per response: this runs for every answer, the TSA's included).
-  app.addHook('onSend', (_request, reply, payload, done) => {
+export function installSecurityHeaders(app: HttpScope): void {
+  app.addHook('onSend', (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('cross-origin-opener-policy', 'same-origin');
@@ -15,6 +14,5 @@ export function installSecurityHeaders(app: FastifyInstance): void {
       reply.header('x-frame-options', 'DENY');
     }
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    done(null, payload);
   });
 }

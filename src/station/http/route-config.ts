@@ -1,7 +1,5 @@
-import type {} from 'fastify';
-
 /**
- * Per-route policy, set as Fastify route `config`. The server's hooks and its one error handler read it, so a
+ * Per-route policy, set as a route's `config`. The server's hooks and its one error handler read it, so a
  * route states what it is instead of re-implementing checks.
  */
 export interface StationRouteConfig {
@@ -27,8 +25,4 @@ export interface StationRouteConfig {
   requiresUiSession?: boolean;
   /** Requires the station's own Origin, without a credential: the exchange of a launch token for one. */
   requiresOwnOrigin?: boolean;
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig extends StationRouteConfig {}
 }

@@ -1,30 +1,15 @@
 import { StationError, isStationError } from '../../core/errors/station-error.js';
 
-interface FastifyLikeError {
-  code?: string;
+/** An error from a library that says which HTTP status it means (http-errors, @fastify/send). */
+interface StatusError {
   statusCode?: number;
   message: string;
-  validation?: unknown;
 }
 
 /** Maps anything thrown in a request to the StationError the boundary answers with. */
 export function toStationError(error: unknown): StationError {
   if (isStationError(error)) return error;
-  const candidate = error as FastifyLikeError;
-  switch (candidate?.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new StationError('ERR_HTTP_BODY_TOO_LARGE', 'The request body is larger than this endpoint accepts.', { status: 413, cause: error });
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new StationError('ERR_HTTP_UNSUPPORTED_MEDIA_TYPE', 'This endpoint does not accept that Content-Type.', { status: 415, cause: error });
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new StationError('ERR_INPUT_INVALID', 'The request body is not valid JSON.', { status: 400, cause: error });
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new StationError('ERR_HTTP_BAD_REQUEST', 'The Content-Length does not match the body.', { status: 400, cause: error });
-  }
-  if (candidate?.validation) {
-    return new StationError('ERR_INPUT_INVALID', candidate.message, { status: 400, cause: error });
-  }
+  const candidate = error as StatusError | undefined;
   if (typeof candidate?.statusCode === 'number' && candidate.statusCode >= 400 && candidate.statusCode < 500) {
     return new StationError('ERR_HTTP_BAD_REQUEST', candidate.message, { status: candidate.statusCode, cause: error });
   }

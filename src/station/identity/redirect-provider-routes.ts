@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { HttpReply } from '../http/server/http-reply.js';
+import type { HttpPlugin } from '../http/server/http-scope.js';
 import * as z from 'zod';
 import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
@@ -9,6 +10,7 @@ import { readDecision, sendFrameResultPage, sendProviderPage } from '../http/san
 import type { IdentityService } from './identity-service.js';
 import type { ProviderDecisions } from './redirect-provider-simulator.js';
 import { IFRAME_IDENTIFICATION_METHODS } from './iframe-url-routes.js';
+import { textBodyParser } from '../http/server/body-parser.js';
 
 const methodSchema = z.string().regex(/^[a-z0-9-]{1,64}$/);
 const redirectQuerySchema = z.object({
@@ -40,12 +42,12 @@ const VISIT_LIFETIME_MS = 180_000;
  *  - `GET /oauth/frame/<method>?client_id&parent_origin` is the same page inside the client's page (framed by that
  *    registered origin only); the answer is posted to it as an address carrying `code` or `error`.
  */
-export function redirectProviderRoutes(deps: { identity: IdentityService; decisions: ProviderDecisions; clients: Pick<ClientRegistry, 'find'> }): FastifyPluginAsync {
+export function redirectProviderRoutes(deps: { identity: IdentityService; decisions: ProviderDecisions; clients: Pick<ClientRegistry, 'find'> }): HttpPlugin {
   return async (app) => {
     const visits = new Map<string, Visit>();
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
+    app.addBodyParser('application/x-www-form-urlencoded', { ...textBodyParser, limit: 1024 });
 
-    const open = async (reply: FastifyReply, code: string, clientId: string, back: Return): Promise<FastifyReply> => {
+    const open = async (reply: HttpReply, code: string, clientId: string, back: Return): Promise<HttpReply> => {
       const started = await deps.identity.start(code, {}, { clientId, requester: 'parentOrigin' in back ? back.parentOrigin : clientId });
       const nonce = started.nonce!;
       visits.set(nonce, { token: started.token, back });
@@ -58,7 +60,7 @@ export function redirectProviderRoutes(deps: { identity: IdentityService; decisi
       });
     };
 
-    const redirected = async (method: string | undefined, query: unknown, reply: FastifyReply): Promise<FastifyReply> => {
+    const redirected = async (method: string | undefined, query: unknown, reply: HttpReply): Promise<HttpReply> => {
       const request = parseZod(redirectQuerySchema, query, 'Invalid provider request');
       const code = method ?? request.method;
       if (!code) throw new InvalidInputError('The identification method is missing.', { method: ['required'] });
@@ -67,10 +69,10 @@ export function redirectProviderRoutes(deps: { identity: IdentityService; decisi
       return open(reply, code, request.client_id, { redirectUri: request.redirect_uri, state: request.state });
     };
 
-    app.get('/start/:method', async (request, reply) => redirected((request.params as { method: string }).method, request.query, reply));
+    app.get('/start/:method', async (request, reply) => redirected(request.params.method, request.query, reply));
     app.get('/authorize', async (request, reply) => redirected(undefined, request.query, reply));
     app.get('/frame/:method', async (request, reply) => {
-      const method = parseZod(z.enum(IFRAME_IDENTIFICATION_METHODS), (request.params as { method: string }).method, 'Not an iframe identification method');
+      const method = parseZod(z.enum(IFRAME_IDENTIFICATION_METHODS), request.params.method, 'Not an iframe identification method');
       const query = parseZod(frameQuerySchema, request.query, 'Invalid provider request');
       const parentOrigin = new URL(query.parent_origin).origin;
       const client = await deps.clients.find(query.client_id);
@@ -79,7 +81,7 @@ export function redirectProviderRoutes(deps: { identity: IdentityService; decisi
     });
 
     app.post('/decision/:nonce', async (request, reply) => {
-      const { nonce } = request.params as { nonce: string };
+      const { nonce } = request.params;
       const found = visits.get(nonce);
       visits.delete(nonce);
       const approved = readDecision(request.body) === 'approve';

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { StationError } from '../../core/errors/station-error.js';
 
 export interface ForwardedResponse {
@@ -9,8 +8,8 @@ export interface ForwardedResponse {
 export interface IdentityForwarderOptions {
   /** A real service's base URL ({base_url} / {test_base_url}); without it, the station's embedded service. */
   remoteBaseUrl?: string | undefined;
-  /** The station's own server and Host, for the embedded service (an in-process request through every guard). */
-  embedded: () => { app: FastifyInstance; host: string };
+  /** The station's own address, for the embedded service: the call goes through every guard, as any other would. */
+  embedded: () => string;
   /** Longest the service may take (its long polls included). */
   timeoutMs?: number;
 }
@@ -24,15 +23,11 @@ export class IdentityForwarder {
   }
 
   async forward(clientId: string, method: string, step: 'start' | 'complete', body: Record<string, unknown>): Promise<ForwardedResponse> {
-    const path = `/api/identity/${encodeURIComponent(clientId)}/${encodeURIComponent(method)}/${step}`;
+    const path = `api/identity/${encodeURIComponent(clientId)}/${encodeURIComponent(method)}/${step}`;
     const payload = JSON.stringify(body);
     const timeoutMs = this.#options.timeoutMs ?? 40_000;
-    if (!this.#options.remoteBaseUrl) {
-      const { app, host } = this.#options.embedded();
-      const response = await app.inject({ method: 'POST', url: path, headers: { host, 'content-type': 'application/json' }, payload });
-      return { status: response.statusCode, body: parseBody(response.body) };
-    }
-    const url = new URL(path.slice(1), this.#options.remoteBaseUrl.endsWith('/') ? this.#options.remoteBaseUrl : `${this.#options.remoteBaseUrl}/`);
+    const baseUrl = this.#options.remoteBaseUrl ?? this.#options.embedded();
+    const url = new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
     let response: Response;
     try {
       response = await fetch(url, {

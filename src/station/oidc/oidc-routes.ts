@@ -1,4 +1,6 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpReply } from '../http/server/http-reply.js';
+import type { HttpRequest } from '../http/server/http-request.js';
+import type { HttpPlugin } from '../http/server/http-scope.js';
 import type { ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { assertSandbox } from './assert-sandbox.js';
@@ -11,22 +13,22 @@ import { LOGIN_PAGE_CSP } from './views/html.js';
  * The OIDC endpoints (SERVICE-INTERFACE 4.1) served by oidc-provider's own request handler under their exact
  * paths, and the station's login pages. Only in sandbox mode: the service's OIDC flow is a sandbox-only beta.
  */
-export function oidcRoutes(deps: OidcRoutesDeps): FastifyPluginAsync {
+export function oidcRoutes(deps: OidcRoutesDeps): HttpPlugin {
   return async (app) => {
     await app.register(providerEndpoints(deps));
     await app.register(loginInteractionRoutes(deps));
   };
 }
 
-function providerEndpoints(deps: OidcRoutesDeps): FastifyPluginAsync {
+function providerEndpoints(deps: OidcRoutesDeps): HttpPlugin {
   return async (app) => {
     // oidc-provider reads and limits request bodies itself: leave the stream untouched for it.
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    app.removeAllBodyParsers();
+    app.addBodyParser('*', { streamed: true });
 
     // Koa composes its middleware on every callback() call: keep one handler per provider instance.
     const handlers = new WeakMap<Provider, { handle: ReturnType<Provider['callback']>; issuerHost: string }>();
-    const forward = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const forward = async (request: HttpRequest, reply: HttpReply): Promise<void> => {
       assertSandbox(deps.mode);
       const provider = await deps.oidc.provider();
       let handler = handlers.get(provider);
@@ -50,7 +52,7 @@ function providerEndpoints(deps: OidcRoutesDeps): FastifyPluginAsync {
   };
 }
 
-/** The station's usual response headers, which Fastify's hooks do not add to a hijacked response. */
+/** The station's usual response headers, which the onSend hooks do not add to a hijacked response. */
 function setPageHeaders(response: ServerResponse): void {
   response.setHeader('x-content-type-options', 'nosniff');
   response.setHeader('referrer-policy', 'no-referrer');

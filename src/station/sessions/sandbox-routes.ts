@@ -1,10 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { HttpPlugin } from '../http/server/http-scope.js';
 import type { StationMode } from '../../core/schemas/station-mode.js';
 import { NotFoundError } from '../../core/errors/not-found-error.js';
 import type { SandboxTestCa } from './sandbox-test-ca.js';
 import type { SandboxOutbox } from './sandbox-outbox.js';
 import type { RedirectSigningSimulator } from './redirect-signing-simulator.js';
 import { readDecision, sendProviderPage } from '../http/sandbox-provider-page.js';
+import { textBodyParser } from '../http/server/body-parser.js';
 
 const OUTBOX_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
 const html = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -15,16 +16,16 @@ const html = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${c
  * Sandbox mode only. Pages of other origins get no CORS here, so only the
  * user (or a local script) reads the outbox.
  */
-export function sandboxRoutes(deps: { ca: SandboxTestCa; outbox: SandboxOutbox; redirect: RedirectSigningSimulator; mode: () => StationMode }): FastifyPluginAsync {
+export function sandboxRoutes(deps: { ca: SandboxTestCa; outbox: SandboxOutbox; redirect: RedirectSigningSimulator; mode: () => StationMode }): HttpPlugin {
   return async (app) => {
     app.addHook('onRequest', async () => {
       if (deps.mode() !== 'sandbox') throw new NotFoundError('ERR_SANDBOX_ONLY', 'The sandbox pages exist in sandbox mode only.');
     });
     app.get('/test-ca.pem', async (_request, reply) => reply.type('application/x-pem-file').send(await deps.ca.rootPem()));
     app.get('/outbox.json', async (_request, reply) => reply.header('cache-control', 'no-store').send({ messages: deps.outbox.messages() }));
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
+    app.addBodyParser('application/x-www-form-urlencoded', { ...textBodyParser, limit: 1024 });
     app.get('/provider/sign/:id', async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const visit = deps.redirect.visit(id);
       return sendProviderPage(reply, {
         title: `Sandbox provider: ${visit.method}`,
@@ -34,7 +35,7 @@ export function sandboxRoutes(deps: { ca: SandboxTestCa; outbox: SandboxOutbox; 
       });
     });
     app.post('/provider/sign/:id', async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       return reply.redirect(await deps.redirect.decide(id, readDecision(request.body) === 'approve'), 303);
     });
     app.get('/outbox', async (_request, reply) => {

@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpReply } from '../http/server/http-reply.js';
+import type { HttpRequest } from '../http/server/http-request.js';
+import type { HttpPlugin, HttpScope } from '../http/server/http-scope.js';
 import * as z from 'zod';
 import { parseZod } from '../validation/parse-zod.js';
 import { NotFoundError } from '../../core/errors/not-found-error.js';
@@ -13,8 +15,8 @@ const signTypeOf = (body: unknown): unknown => (typeof body === 'object' && body
  * The browser-facing signing endpoints: each is one lookup in the method table and a hand-over. Origins are
  * checked before this by the origin guard (`browserAccess: 'client'`).
  */
-export function signingMethodRoutes(methods: SigningMethodTable): FastifyPluginAsync {
-  return async (app: FastifyInstance) => {
+export function signingMethodRoutes(methods: SigningMethodTable): HttpPlugin {
+  return async (app: HttpScope) => {
     const config = { browserAccess: 'client' as const };
 
     app.post('/start-signing', { config }, async (request, reply) => methods.forSignType(signTypeOf(request.body)).start(request.body, contextOf(request, reply)));
@@ -33,6 +35,6 @@ export function signingMethodRoutes(methods: SigningMethodTable): FastifyPluginA
   };
 }
 
-function contextOf(request: FastifyRequest, reply: FastifyReply): SigningRequestContext {
+function contextOf(request: HttpRequest, reply: HttpReply): SigningRequestContext {
   return { origin: request.headers.origin, signal: requesterGoneSignal(reply) };
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { HttpPlugin, HttpScope } from '../http/server/http-scope.js';
 import {
   downloadRequestSchema,
   prepareFilesRequestSchema,
@@ -25,12 +25,12 @@ export interface SigningSessionRouteDeps {
  * calls authenticated by the client's secret, which never belongs in a browser; status and reason acceptance
  * are called from the integrator's pages and admitted for the origins that client registered.
  */
-export function signingSessionRoutes(deps: SigningSessionRouteDeps): FastifyPluginAsync {
+export function signingSessionRoutes(deps: SigningSessionRouteDeps): HttpPlugin {
   const authenticate = async (clientId: string, secret: string): Promise<void> => {
     if (!(await deps.clients.verifySecret(clientId, secret))) throw new ClientAuthenticationError();
   };
 
-  return async (app: FastifyInstance) => {
+  return async (app: HttpScope) => {
     app.post('/prepare-files-for-signing', { bodyLimit: PREPARE_BODY_LIMIT, config: { browserAccess: 'none' } }, async (request) => {
       const body = parseZod(prepareFilesRequestSchema, request.body, 'Invalid prepare-files request');
       await authenticate(body.client_id, body.secret);

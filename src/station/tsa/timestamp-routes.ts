@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../http/server/http-request.js';
+import type { HttpPlugin } from '../http/server/http-scope.js';
 import { ForbiddenError } from '../../core/errors/forbidden-error.js';
 import type { ClientRegistry } from '../clients/client-registry.js';
 import '../http/route-config.js';
@@ -38,7 +39,7 @@ interface Access {
  * Request problems RFC 3161 can express (malformed or empty DER, bad algorithm, foreign policy) are answered
  * with a PKIStatus rejection; transport problems (wrong Content-Type 415, oversize body 413) with JSON.
  */
-export function timestampRoutes(deps: TimestampRoutesDeps): FastifyPluginAsync {
+export function timestampRoutes(deps: TimestampRoutesDeps): HttpPlugin {
   const cacheMs = deps.clientCacheMs ?? 1000;
   // Registered clients only (an unknown id is looked up every time), so the map is bounded by the registry.
   const cache = new Map<string, { expires: number; access: Promise<Access | undefined> }>();
@@ -55,7 +56,7 @@ export function timestampRoutes(deps: TimestampRoutesDeps): FastifyPluginAsync {
     return access;
   };
 
-  const authorize = async (request: FastifyRequest<{ Params: { client_id: string } }>): Promise<void> => {
+  const authorize = async (request: HttpRequest<'client_id'>): Promise<void> => {
     const clientId = request.params.client_id;
     const access = await accessOf(clientId);
     // An unknown client and a known one called from a wrong address get the same answer, so the endpoint cannot
@@ -72,16 +73,16 @@ export function timestampRoutes(deps: TimestampRoutesDeps): FastifyPluginAsync {
   return async (app) => {
     // Only the two RFC 3161 media types: the JSON and text parsers the server has elsewhere do not apply here,
     // so anything else is a 415 before the handler runs.
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser(REQUEST_TYPES, { parseAs: 'buffer', bodyLimit: TSA_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    app.removeAllBodyParsers();
+    app.addBodyParser(REQUEST_TYPES, { limit: TSA_BODY_LIMIT });
 
-    app.post<{ Params: { client_id: string }; Body: Buffer | undefined }>(
+    app.post(
       '/timestamp/:client_id',
       { bodyLimit: TSA_BODY_LIMIT, config: { errorFormat: 'tsa', browserAccess: 'none' }, onRequest: authorize },
       async (request, reply) => {
         let response: Buffer;
         try {
-          response = await deps.tsa.respond(request.body ?? Buffer.alloc(0));
+          response = await deps.tsa.respond(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
         } catch (error) {
           request.log.error({ err: error }, 'timestamp issuance failed');
           return reply.code(500).type(REPLY_TYPE).send(TimestampAuthority.systemFailure());

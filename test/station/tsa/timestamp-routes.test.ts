@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { HttpApp } from '../../../src/station/http/server/http-app.js';
 import { pino } from 'pino';
 import { x509 } from '../../../src/station/pki/x509.js';
 import { installErrorHandler } from '../../../src/station/http/install-error-handler.js';
@@ -134,7 +134,7 @@ describe('POST /api/timestamp/:client_id on the station', () => {
 
 describe('timestampRoutes on a dual-stack listener (IPv6 and IPv4-mapped callers)', () => {
   let station: TestStation;
-  let app: FastifyInstance;
+  let app: HttpApp;
   let port: number;
   let query: Buffer;
 
@@ -142,10 +142,10 @@ describe('timestampRoutes on a dual-stack listener (IPv6 and IPv4-mapped callers
     station = await startTestStation();
     await station.data.clients.upsert({ clientId: 'v6', allowedIps: ['::1', '127.0.0.2'] });
     await station.data.clients.upsert({ clientId: 'v6net', allowedIps: ['::1/128'] });
-    app = Fastify({ loggerInstance: pino({ level: 'silent' }) as FastifyBaseLogger });
+    app = new HttpApp({ logger: pino({ level: 'silent' }), bodyLimit: 1024 });
     installErrorHandler(app);
     await app.register(timestampRoutes({ tsa: station.tsa, clients: station.data.clients }), { prefix: '/api' });
-    await app.listen({ host: '::', port: 0, ipv6Only: false });
+    await app.listen({ host: '::', port: 0 });
     port = (app.server.address() as { port: number }).port;
     const dataFile = join(station.dataDir, 'd.bin');
     await writeFile(dataFile, 'dual stack');

@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpReply } from '../server/http-reply.js';
+import type { HttpRequest } from '../server/http-request.js';
+import type { HttpScope } from '../server/http-scope.js';
 import { ForbiddenError } from '../../../core/errors/forbidden-error.js';
 import type { ClientRegistry } from '../../clients/client-registry.js';
 
@@ -14,7 +16,7 @@ export interface OriginPolicy {
  * cross origin is echoed back with `Vary: Origin`. Requests without an Origin header are not from a browser's
  * cross-site context and go on to the route's own authentication (client secret, client assertion, IP list).
  */
-export function installOriginGuard(app: FastifyInstance, policy: OriginPolicy): void {
+export function installOriginGuard(app: HttpScope, policy: OriginPolicy): void {
   // A preflight carries no body, so it cannot name its client: it is allowed for any registered origin, and the
   // real request is then checked against the client it names.
   app.options('*', async (request, reply) => {
@@ -31,23 +33,19 @@ export function installOriginGuard(app: FastifyInstance, policy: OriginPolicy): 
       .send();
   });
 
-  // A callback hook: requests without an Origin (servers, the TSA's clients) are decided without a promise.
-  app.addHook('preHandler', (request, reply, done) => {
+  // Requests without an Origin (servers, the TSA's clients) are decided without a promise.
+  app.addHook('preHandler', (request, reply) => {
     const origin = request.headers.origin;
-    if (request.method === 'OPTIONS') return done(); // preflights are decided above
-    if (origin === undefined) {
-      return done(
-        request.routeOptions.config?.originRequired
-          ? new ForbiddenError('ERR_HTTP_ORIGIN_REQUIRED', 'Only a web page of one of the client’s registered origins may call this endpoint (no Origin header).')
-          : undefined,
-      );
+    if (request.method === 'OPTIONS') return; // preflights are decided above
+    if (origin !== undefined) return checkBrowserOrigin(request, reply, origin, policy);
+    if (request.routeConfig.originRequired) {
+      throw new ForbiddenError('ERR_HTTP_ORIGIN_REQUIRED', 'Only a web page of one of the client’s registered origins may call this endpoint (no Origin header).');
     }
-    checkBrowserOrigin(request, reply, origin, policy).then(() => done(), done);
   });
 }
 
-async function checkBrowserOrigin(request: FastifyRequest, reply: FastifyReply, origin: string, policy: OriginPolicy): Promise<void> {
-  const access = request.routeOptions.config?.browserAccess ?? (SAFE_METHODS.has(request.method) ? 'any-safe' : 'station');
+async function checkBrowserOrigin(request: HttpRequest, reply: HttpReply, origin: string, policy: OriginPolicy): Promise<void> {
+  const access = request.routeConfig.browserAccess ?? (SAFE_METHODS.has(request.method) ? 'any-safe' : 'station');
   if (origin === policy.stationOrigin() && access !== 'none') return;
   if (access === 'any-safe') return;
   if (access === 'client' && (await originRegisteredByClient(request, origin, policy))) {
@@ -57,7 +55,7 @@ async function checkBrowserOrigin(request: FastifyRequest, reply: FastifyReply, 
   throw new ForbiddenError('ERR_HTTP_ORIGIN_FORBIDDEN', `The origin ${origin} may not call this endpoint.`);
 }
 
-async function originRegisteredByClient(request: FastifyRequest, origin: string, policy: OriginPolicy): Promise<boolean> {
+async function originRegisteredByClient(request: HttpRequest, origin: string, policy: OriginPolicy): Promise<boolean> {
   const clientId = readClientId(request.params) ?? readClientId(request.body);
   if (!clientId) return false;
   const client = await policy.clients.find(clientId);
@@ -74,6 +72,6 @@ function readClientId(source: unknown): string | undefined {
  * Identity calls of the browser client are made with credentials, and browsers accept a credentialed answer only
  * when it names the exact origin and allows credentials; the origin is always echoed, never `*`.
  */
-function allowOrigin(reply: FastifyReply, origin: string): void {
+function allowOrigin(reply: HttpReply, origin: string): void {
   reply.header('access-control-allow-origin', origin).header('access-control-allow-credentials', 'true').header('vary', 'Origin');
 }

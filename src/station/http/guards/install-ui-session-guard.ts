@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../server/http-request.js';
+import type { HttpScope } from '../server/http-scope.js';
 import { ForbiddenError } from '../../../core/errors/forbidden-error.js';
 import { UiSessionRequiredError } from '../ui-session-required-error.js';
 
@@ -7,7 +8,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 export interface UiSessionPolicy {
   stationOrigin(): string;
   /** Whether the request carries a valid station UI credential (`Authorization: Bearer`). */
-  isUiSession(request: FastifyRequest): boolean;
+  isUiSession(request: HttpRequest): boolean;
 }
 
 /**
@@ -16,10 +17,10 @@ export interface UiSessionPolicy {
  * that or, as browsers send no Origin on same-origin GETs, `Sec-Fetch-Site: same-origin`. A request without either
  * (curl, another local process) is refused even with a valid credential.
  */
-export function installUiSessionGuard(app: FastifyInstance, policy: UiSessionPolicy): void {
-  app.addHook('onRequest', async (request) => {
-    const config = request.routeOptions.config;
-    if (!config?.requiresOwnOrigin && !config?.requiresUiSession) return;
+export function installUiSessionGuard(app: HttpScope, policy: UiSessionPolicy): void {
+  app.addHook('onRequest', (request) => {
+    const config = request.routeConfig;
+    if (!config.requiresOwnOrigin && !config.requiresUiSession) return;
     if (!fromOwnPage(request, policy.stationOrigin())) {
       throw new ForbiddenError('ERR_HTTP_ORIGIN_FORBIDDEN', 'Only the station’s own pages may call this endpoint (Origin must be the station’s address).');
     }
@@ -27,7 +28,7 @@ export function installUiSessionGuard(app: FastifyInstance, policy: UiSessionPol
   });
 }
 
-function fromOwnPage(request: FastifyRequest, stationOrigin: string): boolean {
+function fromOwnPage(request: HttpRequest, stationOrigin: string): boolean {
   const origin = request.headers.origin;
   if (origin !== undefined) return origin === stationOrigin;
   return SAFE_METHODS.has(request.method) && request.headers['sec-fetch-site'] === 'same-origin';

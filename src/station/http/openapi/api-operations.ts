@@ -53,7 +53,7 @@ const html = { mediaType: 'text/html' };
 const anyJson = { mediaType: 'application/json' };
 
 /**
- * Every route the station serves, keyed `METHOD /path` as Fastify registers it, with the shared zod schemas of
+ * Every route the station serves, keyed `METHOD /path` as it is registered, with the shared zod schemas of
  * its bodies. /openapi.json is built from the routes actually registered and this table: a route missing here is
  * listed as not described, which the test comparing the two refuses (test/station/http/home-page.test.ts).
  */

@@ -7,7 +7,7 @@ export interface RegisteredRoute {
   url: string;
 }
 
-/** Methods Fastify adds by itself (HEAD for every GET, OPTIONS for CORS preflight): not operations of ours. */
+/** Methods answered for every path (HEAD by the GET routes, OPTIONS by the CORS preflight): not operations of ours. */
 const IMPLICIT_METHODS = new Set(['HEAD', 'OPTIONS']);
 
 /** `METHOD /path` keys of the routes that are operations of ours, in registration order, without repeats. */
@@ -36,8 +36,8 @@ function openApiPath(url: string): { path: string; parameters: object[] } {
 export const UNDESCRIBED_SUMMARY = 'Not described yet (src/station/http/openapi/api-operations.ts)';
 
 /**
- * The OpenAPI 3.1 description of the routes the station registered: the paths come from Fastify itself and the
- * bodies from the same zod schemas the routes validate with. A route missing from `operations` is still listed,
+ * The OpenAPI 3.1 description of the routes the station registered: the paths come from the server's own route
+ * list and the bodies from the same zod schemas the routes validate with. A route missing from `operations` is still listed,
  * marked UNDESCRIBED_SUMMARY, so the description never leaves a route out.
  */
 export function buildOpenApiDocument(info: { version: string; routes: readonly RegisteredRoute[]; operations: Readonly<Record<string, ApiOperation>> }): object {

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { HttpReply } from '../server/http-reply.js';
+import type { HttpPlugin, HttpScope } from '../server/http-scope.js';
 import type { StationState } from '../../../core/schemas/station-state.js';
 import type { StationStateFeed } from '../../ui-state/station-state-feed.js';
 
@@ -11,11 +12,11 @@ const HEARTBEAT_MS = 20_000;
  * - GET /events: server-sent events, one `state` event with the whole state now and after every change. The page
  *   reads it with fetch (EventSource cannot send the Authorization header the credential travels in).
  */
-export function eventsRoutes(feed: StationStateFeed): FastifyPluginAsync {
-  return async (app: FastifyInstance) => {
+export function eventsRoutes(feed: StationStateFeed): HttpPlugin {
+  return async (app: HttpScope) => {
     const config = { browserAccess: 'station' as const, requiresUiSession: true };
     // Open streams never finish on their own: closing the server ends them, or it would wait for them forever.
-    const open = new Set<FastifyReply>();
+    const open = new Set<HttpReply>();
     app.addHook('preClose', async () => {
       for (const reply of open) reply.raw.end();
     });
@@ -40,7 +41,7 @@ export function eventsRoutes(feed: StationStateFeed): FastifyPluginAsync {
 }
 
 /** The stream is written by hand from here on, so it carries the headers the server's hooks would have set. */
-function openEventStream(reply: FastifyReply): void {
+function openEventStream(reply: HttpReply): void {
   reply.hijack();
   reply.raw.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',

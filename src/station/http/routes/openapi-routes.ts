@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { HttpPlugin } from '../server/http-scope.js';
 import { API_OPERATIONS } from '../openapi/api-operations.js';
 import { buildOpenApiDocument, type RegisteredRoute } from '../openapi/openapi-document.js';
 
@@ -6,9 +6,9 @@ import { buildOpenApiDocument, type RegisteredRoute } from '../openapi/openapi-d
  * GET /openapi.json: built on first request from the routes registered by then (all of them: routes are added
  * before the server listens) and the operation table, then kept.
  */
-export function openApiRoutes(info: { version: string; routes: readonly RegisteredRoute[] }): FastifyPluginAsync {
+export function openApiRoutes(info: { version: string; routes: () => readonly RegisteredRoute[] }): HttpPlugin {
   let document: object | undefined;
   return async (app) => {
-    app.get('/openapi.json', async () => (document ??= buildOpenApiDocument({ ...info, operations: API_OPERATIONS })));
+    app.get('/openapi.json', async () => (document ??= buildOpenApiDocument({ version: info.version, routes: info.routes(), operations: API_OPERATIONS })));
   };
 }

@@ -1,8 +1,11 @@
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpReply } from '../server/http-reply.js';
+import type { HttpRequest } from '../server/http-request.js';
+import type { HttpPlugin, HttpScope } from '../server/http-scope.js';
 import { StationError } from '../../../core/errors/station-error.js';
 import { packageRoot } from '../../files/package-root.js';
+import { NotFoundError } from '../../../core/errors/not-found-error.js';
 
 const UI_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
@@ -11,13 +14,12 @@ const UI_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src
  * show comes from /admin/api, which needs the credential the page gets from its launch link (ui-session-routes.ts).
  * `Referrer-Policy: no-referrer` (security headers) and the fragment keep the launch token out of other servers.
  */
-export function uiRoutes(): FastifyPluginAsync {
-  return async (app: FastifyInstance) => {
+export function uiRoutes(): HttpPlugin {
+  return async (app: HttpScope) => {
     const root = join(packageRoot(), 'out', 'renderer');
 
-    app.addHook('onSend', async (_request, reply, payload) => {
+    app.addHook('onSend', (_request, reply) => {
       reply.header('content-security-policy', UI_CSP).header('x-frame-options', 'DENY').header('cache-control', 'no-store');
-      return payload;
     });
 
     if (!existsSync(join(root, 'index.html'))) {
@@ -34,12 +36,11 @@ export function uiRoutes(): FastifyPluginAsync {
  * One file of the UI through @fastify/send (traversal, dotfiles, ranges, ETag), imported on the first UI request:
  * @fastify/static would load it, glob and mime on every start, for a page most starts never serve.
  */
-async function sendUiFile(root: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function sendUiFile(root: string, request: HttpRequest<'*'>, reply: HttpReply): Promise<HttpReply> {
   const { default: send } = await import('@fastify/send');
-  const path = encodeURI(`/${(request.params as { '*': string })['*']}`);
+  const path = encodeURI(`/${request.params['*']}`);
   const result = await send(request.raw, path, { root, index: ['index.html'], dotfiles: 'deny', cacheControl: false });
   if (result.type === 'file') return reply.code(result.statusCode).headers(result.headers).send(result.stream);
   if (result.type === 'error' && result.statusCode >= 500) throw result.metadata.error;
-  reply.callNotFound();
-  return reply;
+  throw new NotFoundError('ERR_HTTP_NOT_FOUND', `No file ${request.path} in the station UI.`);
 }

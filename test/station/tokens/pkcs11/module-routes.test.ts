@@ -2,7 +2,7 @@ import { appendFile, copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { HttpApp } from '../../../../src/station/http/server/http-app.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pkcs11ModulesViewSchema } from '../../../../src/core/schemas/pkcs11-modules.js';
@@ -19,12 +19,12 @@ import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pk
 import { readBearerCredential } from '../../../../src/station/http/read-bearer-credential.js';
 import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../../support/pkcs11/pkcs11-softhsm.js';
 
-const ORIGIN = 'http://127.0.0.1:47001';
+let ORIGIN: string; // the station's own address, known once it listens
 let dir: string;
 let database: Database;
 let softhsm: SoftHsm;
 let source: Pkcs11TokenSource;
-let app: FastifyInstance;
+let app: HttpApp;
 let authorization: string;
 let prompts: UiPromptBroker;
 let registry: Pkcs11ModuleRegistry;
@@ -45,13 +45,14 @@ beforeAll(async () => {
   await copyFile(SOFTHSM_MODULE, outsideCopy);
   app = createHttpServer({
     logger: pino({ level: 'silent' }),
-    allowedHosts: () => new Set(['127.0.0.1:47001']),
+    allowedHosts: () => new Set([new URL(ORIGIN).host]),
     stationOrigin: () => ORIGIN,
     clients: { find: async () => undefined, allOrigins: async () => new Set<string>() },
     isUiSession: (request) => sessions.isValid(readBearerCredential(request.headers.authorization)),
   });
   await app.register(pkcs11ModuleRoutes({ registry, source, ready: async () => undefined, userPrompt: prompts }), { prefix: '/admin/api' });
-  await app.ready();
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  ORIGIN = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   authorization = `Bearer ${sessions.issueCredential()}`;
 });
 
@@ -63,8 +64,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function call(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = { authorization, origin: ORIGIN }) {
-  return app.inject({ method, url, headers: { host: '127.0.0.1:47001', ...headers }, ...(body === undefined ? {} : { payload: body as object }) });
+async function call(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = { authorization, origin: ORIGIN }) {
+  const json = body === undefined ? {} : { body: JSON.stringify(body), headers: { ...headers, 'content-type': 'application/json' } };
+  const response = await fetch(`${ORIGIN}${url}`, { method, headers, ...json });
+  const text = await response.text();
+  return { statusCode: response.status, json: (): unknown => JSON.parse(text) };
 }
 
 const NOT_PKCS11_IN_ALLOWLIST = '/usr/lib/x86_64-linux-gnu/libz.so.1';

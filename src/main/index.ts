@@ -1,4 +1,5 @@
 import { app, BrowserWindow, ipcMain, shell } from 'electron';
+import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import type { Station } from '../station/create-station.js';
 import { shellChannels, setStartAtLoginSchema, type IpcResult } from '../core/ipc/shell-api.js';
@@ -23,7 +24,12 @@ if (!app.requestSingleInstanceLock()) {
   });
 }
 
+/** Electron's Node (22.1 and later) has V8's compile cache built in; the CLI, on Node 20, has src/cli/code-cache. */
+const { enableCompileCache } = nodeModule as { enableCompileCache?: (directory: string) => unknown };
+
 async function start(): Promise<void> {
+  // Before the station's modules load: the next launch deserializes their bytecode instead of compiling it.
+  enableCompileCache?.(join(app.getPath('userData'), 'code-cache'));
   const [{ createStation }, { loadStationConfig }, { OsKeyStore }] = await Promise.all([
     import('../station/create-station.js'),
     import('../station/config/load-station-config.js'),

@@ -73,16 +73,24 @@ describe('the CLI compiles its files with the V8 code cache of earlier runs (src
     expect(existsSync(join(dir, 'off'))).toBe(false);
   });
 
-  it('serve writes its cache once it has started, not only when it stops (a station may run for days)', async () => {
+  it('serve writes its cache once it has started, not only when it stops, and the next start takes it', async () => {
     const dir = await tempDir();
     const cache = join(dir, 'cache');
-    const { child } = await startServe(['--port', '0', '--data-dir', join(dir, 'data')], { SIGNING_STATION_CODE_CACHE: cache });
-    try {
-      await expect.poll(async () => (await cacheFiles(cache, 'serve')).size, { timeout: 10_000, interval: 200 }).toBeGreaterThanOrEqual(3);
-    } finally {
-      const exit = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exit;
-    }
+    const serveUntil = async (done: () => Promise<unknown>): Promise<void> => {
+      const { child } = await startServe(['--port', '0', '--data-dir', join(dir, 'data')], { SIGNING_STATION_CODE_CACHE: cache });
+      try {
+        await done();
+      } finally {
+        const exit = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL'); // a station may run for days and end without an exit handler
+        await exit;
+      }
+    };
+    await serveUntil(() => expect.poll(async () => (await cacheFiles(cache, 'serve')).size, { timeout: 10_000, interval: 200 }).toBeGreaterThanOrEqual(3));
+    const written = await cacheFiles(cache, 'serve');
+    // Serve's start runs without the optimizing compiler (launch.ts): a cache written under other V8 flags than
+    // the next start compiles with would be refused, and written again, at every start.
+    await serveUntil(() => new Promise((resolve) => setTimeout(resolve, 3000)));
+    expect(await cacheFiles(cache, 'serve')).toEqual(written);
   });
 });

@@ -8,9 +8,9 @@
 import { fork } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { keepAliveLoad } from '../support/station/keep-alive-load.js';
 import { medianAndSpread } from '../support/bench/median-and-spread.js';
+import { bundleBenchServer } from '../support/bench/bundle-bench-server.js';
 
 const CODES = Number(process.env.BENCH_CODES ?? 3000);
 /** Exchanges before the timed run, so the JIT has warmed up the whole path. */
@@ -85,8 +85,7 @@ interface Round {
 /** One station process: codes prepared through the login pages, a warm-up, the timed run, then the baseline. */
 async function round(number: number): Promise<Round> {
   const profileDir = process.env.OIDC_BENCH_PROFILE;
-  const server = fork(fileURLToPath(new URL('../support/oidc/oidc-bench-server.ts', import.meta.url)), [String(CODES)], {
-    execArgv: ['--import', 'tsx'],
+  const server = fork(await bundleBenchServer(new URL('../support/oidc/oidc-bench-server.ts', import.meta.url)), [String(CODES)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // A profile of the last round only (the server writes it over any earlier one).
     env: { ...process.env, OIDC_BENCH_PROFILE: number === ROUNDS && profileDir ? profileDir : '' },

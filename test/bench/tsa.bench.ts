@@ -8,12 +8,12 @@ import { Agent, request } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readTimestampReply } from '../../src/station/tsa/timestamp-reply-reader.js';
 import { createOpensslTsa, type OpensslTsa } from '../support/tsa/openssl-tsa.js';
 import { openssl } from '../support/tsa/tsa-openssl.js';
 import { keepAliveLoad } from '../support/station/keep-alive-load.js';
 import { medianAndSpread } from '../support/bench/median-and-spread.js';
+import { bundleBenchServer } from '../support/bench/bundle-bench-server.js';
 
 const SIGN_SECONDS = 2;
 const HTTP_SECONDS = 5;
@@ -122,7 +122,8 @@ async function main(): Promise<void> {
   await reference.reply(queryPath, join(dir, 'warm.tsr'));
   const opensslBefore = await opensslReplyRate(reference, dir, queryPath);
 
-  const server = fork(fileURLToPath(new URL('../support/tsa/tsa-bench-server.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx', ...(process.env.TSA_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TSA_BENCH_PROFILE}`] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const serverBundle = await bundleBenchServer(new URL('../support/tsa/tsa-bench-server.ts', import.meta.url));
+  const server = fork(serverBundle, [], { execArgv: process.env.TSA_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TSA_BENCH_PROFILE}`] : [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ask = <T>(message: 'cpu' | undefined, key: string): Promise<T> =>
     new Promise((resolve) => {
       const onMessage = (reply: Record<string, unknown>): void => {

@@ -8,28 +8,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { build, transform } from 'esbuild';
-import { MODULE_EXTERNALS, NATIVE_EXTERNALS } from './bundle-externals.js';
+import { NODE_BUNDLE_OPTIONS } from './node-bundle-options.js';
 
 const OUT_DIR = 'out/cli';
 
 const { metafile, outputFiles } = await build({
+  ...NODE_BUNDLE_OPTIONS,
   entryPoints: ['src/cli/main.ts'],
-  bundle: true,
-  platform: 'node',
   format: 'esm',
-  target: 'node20',
   splitting: true,
   outdir: OUT_DIR,
   chunkNames: 'chunks/[name]-[hash]',
-  logLevel: 'warning',
   write: false,
   // Which sources went into which file, for test/cli/start-graph.test.ts (minified, the files no longer name them).
   metafile: true,
-  // The CommonJS builds of the @peculiar packages require('tslib'), which esbuild would resolve to tslib's ES
-  // module (the `module` condition) and copy into a fresh CommonJS object at each of ~140 requires: 25 ms of a
-  // start. Its CommonJS file is evaluated once.
-  alias: { tslib: 'tslib/tslib.js' },
-  external: [...NATIVE_EXTERNALS, ...MODULE_EXTERNALS],
 });
 
 for (const file of outputFiles) {
@@ -42,8 +34,6 @@ for (const file of outputFiles) {
     supported: { 'dynamic-import': false },
     define: { 'import.meta.url': '__importMetaUrl' },
     banner: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;',
-    // Whitespace and syntax only: 0.4 MB less of serve's chunk to parse and 2.5 MB less idle RSS (startup bench,
-    // A/B of 15 starts); identifiers stay, so stack traces keep their function names.
     minifyWhitespace: true,
     minifySyntax: true,
   });
@@ -54,14 +44,4 @@ writeFileSync(`${OUT_DIR}/package.json`, '{ "type": "commonjs" }\n');
 writeFileSync('out/cli-meta.json', JSON.stringify(metafile));
 
 // The launcher that bin/signing-station.js requires first: it installs the code cache before any file above loads.
-await build({
-  entryPoints: ['src/cli/launch.ts'],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  outfile: `${OUT_DIR}/launch.js`,
-  logLevel: 'warning',
-  minifyWhitespace: true,
-  minifySyntax: true,
-});
+await build({ ...NODE_BUNDLE_OPTIONS, entryPoints: ['src/cli/launch.ts'], format: 'cjs', outfile: `${OUT_DIR}/launch.js` });

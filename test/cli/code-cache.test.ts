@@ -1,9 +1,9 @@
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, startServe } from '../support/station/run-cli.js';
+import { tempDirsRemovedAfterEach } from '../support/temp-dirs.js';
 
 /** The cache files one command left, by name, with their modification times (a rewrite changes it). */
 async function cacheFiles(base: string, command: string): Promise<Map<string, number>> {
@@ -13,15 +13,7 @@ async function cacheFiles(base: string, command: string): Promise<Map<string, nu
 }
 
 describe('the CLI compiles its files with the V8 code cache of earlier runs (src/cli/code-cache)', () => {
-  const dirs: string[] = [];
-  const tempDir = async (): Promise<string> => {
-    const dir = await mkdtemp(join(tmpdir(), 'code-cache-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterEach(async () => {
-    await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  const tempDir = tempDirsRemovedAfterEach('code-cache-');
 
   const clientsList = async (dir: string, cache: string) => {
     const result = await runCli(['clients', 'list', '--json', '--data-dir', join(dir, 'data')], { env: { SIGNING_STATION_CODE_CACHE: cache } });

@@ -1,21 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { runCli, startServe } from '../support/station/run-cli.js';
 import { uiHeaders } from '../support/station/ui-credential.js';
+import { tempDirsRemovedAfterEach } from '../support/temp-dirs.js';
 
 describe('signing-station serve', () => {
-  const dirs: string[] = [];
-  const tempDir = async (): Promise<string> => {
-    const dir = await mkdtemp(join(tmpdir(), 'cli-serve-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterEach(async () => {
-    await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  const tempDir = tempDirsRemovedAfterEach('cli-serve-');
 
   it('prints `listening http://127.0.0.1:PORT` first, serves, and exits 0 on SIGTERM', async () => {
     const { child, firstLine, line } = await startServe(['--port', '0', '--data-dir', await tempDir()]);

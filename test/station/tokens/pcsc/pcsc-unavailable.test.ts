@@ -1,10 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { overviewSchema } from '../../../../src/core/schemas/admin-api.js';
 import { runCli, startServe } from '../../../support/station/run-cli.js';
 import { uiHeaders } from '../../../support/station/ui-credential.js';
+import { tempDirsRemovedAfterEach } from '../../../support/temp-dirs.js';
 
 // The station where the `smartcard` native module cannot load (its build was skipped for want of pcsc-lite's
 // headers, or pcsc-lite is missing): the loader is pointed at a module that does not exist, in the real CLI and
@@ -13,15 +11,7 @@ const unloadable = { SIGNING_STATION_SMARTCARD_MODULE: '/nonexistent/smartcard-n
 const DEBIAN_ADVICE = 'apt install libpcsclite1 pcscd libpcsclite-dev';
 
 describe('PC/SC unavailable (smartcard module not loadable)', () => {
-  const dirs: string[] = [];
-  const tempDir = async (): Promise<string> => {
-    const dir = await mkdtemp(join(tmpdir(), 'pcsc-unavailable-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterEach(async () => {
-    await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  const tempDir = tempDirsRemovedAfterEach('pcsc-unavailable-');
 
   it('tokens list still lists, and says PC/SC is unavailable and what to install', async () => {
     const result = await runCli(['tokens', 'list', '--no-known-modules', '--data-dir', await tempDir()], { env: unloadable });

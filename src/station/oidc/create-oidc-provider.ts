@@ -127,6 +127,7 @@ const FEATURES_OFF: Configuration['features'] = {
   revocation: { enabled: false },
   pushedAuthorizationRequests: { enabled: false },
   dPoP: { enabled: false },
+  resourceIndicators: { enabled: false },
 };
 
 const required = (name: string) => (_ctx: KoaContextWithOIDC, value: string | undefined) => {

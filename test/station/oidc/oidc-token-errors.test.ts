@@ -52,6 +52,12 @@ describe('token endpoint: client authentication (invalid_client)', () => {
     expect(response.body.refresh_token).toBeUndefined();
   });
 
+  it('ignores a resource parameter (RFC 8707 is not in the profile; RFC 6749 3.2: unknown parameters are ignored)', async () => {
+    const response = await exchange(rp, await freshCode(station, rp), { resource: 'https://api.example.test/' });
+    expect(response.status).toBe(200);
+    expect(typeof response.body.id_token).toBe('string');
+  });
+
   it('refuses a missing client_assertion', async () => {
     expectOAuthError(await exchange(rp, 'any', { client_assertion: undefined, client_assertion_type: undefined }), 'invalid_client', 401);
   });

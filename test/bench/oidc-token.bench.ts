@@ -8,9 +8,11 @@
 import { fork } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { keepAliveLoad } from '../support/station/keep-alive-load.js';
 import { medianAndSpread } from '../support/bench/median-and-spread.js';
 import { bundleBenchServer } from '../support/bench/bundle-bench-server.js';
+import { cpuProfileSummary } from '../support/bench/cpu-profile-summary.js';
 
 const CODES = Number(process.env.BENCH_CODES ?? 3000);
 /** Exchanges before the timed run, so the JIT has warmed up the whole path. */
@@ -23,6 +25,8 @@ const WARM_UP = Math.floor(CODES / 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const TARGET = 0.3;
 const ROUNDS = 3;
+/** OIDC_BENCH_PROFILE=<dir>: the station writes a CPU profile of the last round's timed run there, summarised at the end. */
+const PROFILE_DIR = process.env.OIDC_BENCH_PROFILE || undefined;
 
 interface Work {
   work: Array<{ code: string; assertion: string }>;
@@ -84,11 +88,10 @@ interface Round {
 
 /** One station process: codes prepared through the login pages, a warm-up, the timed run, then the baseline. */
 async function round(number: number): Promise<Round> {
-  const profileDir = process.env.OIDC_BENCH_PROFILE;
   const server = fork(await bundleBenchServer(new URL('../support/oidc/oidc-bench-server.ts', import.meta.url)), [String(CODES)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // A profile of the last round only (the server writes it over any earlier one).
-    env: { ...process.env, OIDC_BENCH_PROFILE: number === ROUNDS && profileDir ? profileDir : '' },
+    env: { ...process.env, OIDC_BENCH_PROFILE: number === ROUNDS && PROFILE_DIR ? PROFILE_DIR : '' },
   });
   const ask = <T>(message: 'cpu' | undefined, key: string): Promise<T> =>
     new Promise((resolve, reject) => {
@@ -146,4 +149,5 @@ const wallRatio = summary((r) => r.wallRatio);
 console.log(`token endpoint: exchanges/s ${summary((r) => r.tokenRate).describe()}; CPU per exchange ${summary((r) => r.cpuPerExchangeMs).describe((v) => `${v.toFixed(2)} ms`)}`);
 console.log(`ratio: ${wallRatio.describe(percent)} of the raw sign rate, requests/s against signatures/s (target >= ${percent(TARGET)}) ${wallRatio.median >= TARGET ? 'OK' : 'BELOW TARGET'}`);
 console.log(`efficiency: ${summary((r) => r.cpuRatio).describe(percent)} of the raw sign rate per CPU-second (event loop + thread pool against one signing thread)`);
+if (PROFILE_DIR) console.log(cpuProfileSummary(join(PROFILE_DIR, 'oidc-token.cpuprofile'), CODES - WARM_UP, 'exchange'));
 if (rounds.some((r) => r.failures > 0) || wallRatio.median < TARGET) process.exitCode = 1;

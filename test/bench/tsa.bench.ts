@@ -14,6 +14,7 @@ import { openssl } from '../support/tsa/tsa-openssl.js';
 import { keepAliveLoad } from '../support/station/keep-alive-load.js';
 import { medianAndSpread } from '../support/bench/median-and-spread.js';
 import { bundleBenchServer } from '../support/bench/bundle-bench-server.js';
+import { cpuProfileSummary } from '../support/bench/cpu-profile-summary.js';
 
 const SIGN_SECONDS = 2;
 const HTTP_SECONDS = 5;
@@ -22,6 +23,8 @@ const CONCURRENCY = Number(process.env.TSA_BENCH_CONCURRENCY ?? 16);
 const ROUNDS = 3;
 const SIGN_TARGET = 0.8;
 const OPENSSL_TARGET = 20;
+/** TSA_BENCH_PROFILE=<dir>: the station writes a CPU profile of the last timed round there, summarised at the end. */
+const PROFILE_DIR = process.env.TSA_BENCH_PROFILE || undefined;
 
 /**
  * Signatures per CPU-second of this process: the machine is shared (2 cores, other jobs), so rates are taken
@@ -99,6 +102,7 @@ function loadConnection(url: URL, query: Buffer, until: number): Promise<{ count
 }
 
 interface Round {
+  count: number;
   signRate: number;
   rate: number;
   cores: number;
@@ -123,7 +127,7 @@ async function main(): Promise<void> {
   const opensslBefore = await opensslReplyRate(reference, dir, queryPath);
 
   const serverBundle = await bundleBenchServer(new URL('../support/tsa/tsa-bench-server.ts', import.meta.url));
-  const server = fork(serverBundle, [], { execArgv: process.env.TSA_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TSA_BENCH_PROFILE}`] : [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const server = fork(serverBundle, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ask = <T>(message: 'cpu' | undefined, key: string): Promise<T> =>
     new Promise((resolve) => {
       const onMessage = (reply: Record<string, unknown>): void => {
@@ -163,7 +167,7 @@ async function main(): Promise<void> {
     const user = (cpuAfter.user - cpuBefore.user) / count;
     const system = (cpuAfter.system - cpuBefore.system) / count;
     const cores = ((user + system) * count) / 1e6 / elapsed;
-    const r: Round = { signRate, rate: count / elapsed, cores, perCore: count / elapsed / cores, user, system, failures };
+    const r: Round = { count, signRate, rate: count / elapsed, cores, perCore: count / elapsed / cores, user, system, failures };
     rounds.push(r);
     console.log(
       `round ${round}: raw sign ${signRate.toFixed(0)}/s per CPU-second (${signWallRate.toFixed(0)}/s wall); station ${r.rate.toFixed(0)} timestamps/s at ${cores.toFixed(2)} cores ` +
@@ -187,6 +191,7 @@ async function main(): Promise<void> {
 
   server.send('stop');
   await new Promise((resolve) => server.once('exit', resolve));
+  if (PROFILE_DIR) console.log(cpuProfileSummary(join(PROFILE_DIR, 'tsa.cpuprofile'), rounds.at(-1)!.count, 'timestamp'));
   agent.destroy();
   await rm(dir, { recursive: true, force: true });
   if (rounds.some((r) => r.failures > 0) || signRatio.median < SIGN_TARGET || opensslRatio.median < OPENSSL_TARGET) process.exitCode = 1;

@@ -2,14 +2,12 @@
 // load generator. With OIDC_BENCH_PROFILE=<dir> it writes a CPU profile of the timed run only (between the two
 // "cpu" messages) there. It prepares the authorization codes (through the login pages) and the relying party's client
 // assertions, sends them as "ready", answers "cpu" with its process.cpuUsage() and exits on "stop".
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
-import { join } from 'node:path';
 import * as client from 'openid-client';
 import { startOidcTestStation } from './oidc-test-station.js';
 import { ASSERTION_TYPE, createRelyingParty } from './oidc-relying-party.js';
 import { loginOverHttp } from './oidc-http-login.js';
 import { serveDefaultLogger } from '../bench/serve-logger.js';
+import { timedRunProfiler } from '../bench/timed-run-profiler.js';
 
 const codes = Number(process.argv[2]);
 // Codes live longer than the default 60 s here only because they are all prepared before the timed run.
@@ -22,22 +20,9 @@ for (let i = 0; i < codes; i++) {
   // Assertions are made beforehand: the RP's own signing is not the station's cost.
   work.push({ code: callback.searchParams.get('code')!, assertion: await rp.assertion({ exp: Math.floor(Date.now() / 1000) + 280 }) });
 }
-const profileDir = process.env.OIDC_BENCH_PROFILE;
-let profiler: Session | undefined;
-const toggleProfiler = async (): Promise<void> => {
-  if (!profileDir) return;
-  if (!profiler) {
-    profiler = new Session();
-    profiler.connect();
-    await profiler.post('Profiler.enable');
-    await profiler.post('Profiler.start');
-    return;
-  }
-  const { profile } = await profiler.post('Profiler.stop');
-  writeFileSync(join(profileDir, 'oidc-token.cpuprofile'), JSON.stringify(profile));
-};
+const profiler = timedRunProfiler(process.env.OIDC_BENCH_PROFILE || undefined, 'oidc-token.cpuprofile');
 process.on('message', (message) => {
-  if (message === 'cpu') void toggleProfiler().then(() => process.send?.({ cpu: process.cpuUsage() }));
+  if (message === 'cpu') void profiler.atRunEdge(() => process.send?.({ cpu: process.cpuUsage() }));
   if (message === 'stop') void Promise.all([rp.close(), station.dispose()]).then(() => process.exit(0));
 });
 process.send?.({ ready: { work, tokenEndpoint: rp.tokenEndpoint, redirectUri: rp.redirectUri, clientId: rp.clientId, assertionType: ASSERTION_TYPE } });

@@ -67,6 +67,7 @@ const zealid: Flow = async (context) => {
   if (typeof url !== 'string') throw new ClientError('ERR_CLIENT_NO_IFRAME_URL', 'The service gave no iframe URL.');
   const frame = document.createElement('iframe');
   frame.src = url;
+  frame.title = 'Identity provider';
   frame.setAttribute('referrerpolicy', 'origin');
   frame.style.border = '0';
   context.settings.iframeHolder!.replaceChildren(frame);

@@ -39,6 +39,8 @@ export class IframeMessenger {
     this.#run = run;
     this.#frame = document.createElement('iframe');
     this.#frame.src = url;
+    // A frame's title is its accessible name: screen readers announce it when focus enters (WCAG 4.1.2).
+    this.#frame.title = 'Signing helper: certificates and signing on this computer';
     this.#frame.setAttribute('referrerpolicy', 'origin');
     // Chrome 142+ lets a public page frame 127.0.0.1 only with this policy and the user's permission.
     this.#frame.setAttribute('allow', [...LOOPBACK_PERMISSIONS, ...allow].join('; '));

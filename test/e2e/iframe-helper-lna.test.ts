@@ -102,7 +102,7 @@ describe('iframe helper under Local Network Access', () => {
   });
 
   /** The station's own browser client signing from a public page, with the permission set as given. */
-  const clientOutcome = async (setting: 'denied' | 'granted', stationUrl = station.baseUrl): Promise<Awaited<ReturnType<typeof runModule>>> => {
+  const clientOutcome = async (setting: 'denied' | 'granted', stationUrl = station.baseUrl): Promise<Awaited<ReturnType<typeof runModule>> & { frameTitle: string | null }> => {
     const context = await contextWith(setting);
     const tab = await context.newPage();
     await tab.goto(`${origin}/with-client`);
@@ -113,8 +113,9 @@ describe('iframe helper under Local Network Access', () => {
       settings: { clientId: 'shop', docId: 'a'.repeat(32), countryCode: 'EE', base: stationUrl },
       options: { countryCode: 'EE', iframeHolder: true },
     });
+    const frameTitle = await tab.locator('#holder iframe').getAttribute('title');
     await context.close();
-    return outcome;
+    return { ...outcome, frameTitle };
   };
 
   it('the station’s browser client tells the user at once when the browser denies the permission', async () => {
@@ -123,6 +124,8 @@ describe('iframe helper under Local Network Access', () => {
     expect(outcome.calls).toEqual(['fail', 'finished']);
     expect(outcome.error).toMatchObject({ isCancel: false, userMessage: expect.stringContaining('access to devices on your local network') });
     expect(performance.now() - started).toBeLessThan(5_000);
+    // The frame has an accessible name, which screen readers announce (axe: frame-title).
+    expect(outcome.frameTitle).toBe('Signing helper: certificates and signing on this computer');
   });
 
   it('the station’s browser client says what to check when the helper never announces itself (station not running)', async () => {

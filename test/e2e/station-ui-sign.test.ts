@@ -132,6 +132,11 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/level-signed( \(\d+\))?\.pdf$/);
     const [signature] = embeddedSignatures(await readFile((await page.getByTestId('saved-path').textContent())!));
     expect(cmsParts(signature!.cms).timestampToken).toBeUndefined();
+
+    // The result speaks of level.pdf: once another file is chosen it is gone, not left to read as that file's.
+    expect(await page.getByTestId('result').textContent()).toContain('Signed.');
+    await page.locator('input[type=file]').first().setInputFiles(join(dir, 'contract.pdf'));
+    await expect.poll(() => page.getByTestId('result').count()).toBe(0);
   });
 
   it('previews a PDF page by page and signs visibly in the box placed by dragging and the arrow keys, on a turned, cropped second page', async () => {

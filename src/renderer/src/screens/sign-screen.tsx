@@ -28,6 +28,11 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
   const [placement, setPlacement] = useState<VisibleSignaturePlacement>();
   const [pinpad, setPinpad] = useState(false);
   const helperHolder = useRef<HTMLDivElement>(null);
+  // A result speaks of the files it was made from: once others are chosen it would read as theirs.
+  useEffect(() => {
+    setSaved(undefined);
+    setError(undefined);
+  }, [files]);
   const choices = signingChoices(state);
   const single = files.length === 1 && /\.pdf$/i.test(files[0]!.name);
   const containerType = single ? 'pdf' : 'asice';

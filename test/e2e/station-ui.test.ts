@@ -180,6 +180,8 @@ describe('station UI in Chromium', () => {
     await page.getByRole('button', { name: 'Decline' }).click();
     expect(await declined).toBe(false);
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Answered' }).textContent()).toBe('Answered: you declined.');
+    // Said for a while, then gone: it does not go on speaking of an old answer.
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Answered' }).count(), { timeout: 12_000 }).toBe(0);
   });
 
   it('asks for a PIN in the station’s own page, with tries left', async () => {

@@ -10,25 +10,36 @@ import { useCountdown } from './use-countdown.js';
 type Answered = 'accepted' | 'declined';
 
 /**
+ * How long the line saying what was answered stays: long enough to read (a screen reader announces it as it
+ * appears); left for good, it would still speak of an old answer while the window goes on to other things.
+ */
+const ANSWER_SHOWN_MS = 8_000;
+
+/**
  * The station's own trusted prompts, above every screen: consent names the real requester, the document and the
  * signer; the PIN is typed only here. Each counts down to the moment the station declines it by itself, and says
  * what was answered afterwards.
  */
 export function PromptsPanel({ prompts }: { prompts: PendingPrompt[] }): JSX.Element | null {
   const { t } = useI18n();
-  const [answered, setAnswered] = useState<Answered>();
+  const [answered, setAnswered] = useState<{ answer: Answered }>();
+  useEffect(() => {
+    if (!answered) return;
+    const timer = setTimeout(() => setAnswered(undefined), ANSWER_SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [answered]);
   return (
     <>
       {prompts.length > 0 && (
         <section className="panel prompts" aria-labelledby="prompts-heading">
           <h2 id="prompts-heading">{t('prompt.heading')}</h2>
           {prompts.map((prompt) => (
-            <Prompt key={prompt.id} prompt={prompt} onAnswered={setAnswered} />
+            <Prompt key={prompt.id} prompt={prompt} onAnswered={(answer) => setAnswered({ answer })} />
           ))}
         </section>
       )}
       <p className="status" role="status" aria-live="polite">
-        {prompts.length === 0 && answered ? t(answered === 'accepted' ? 'prompt.answered.accepted' : 'prompt.answered.declined') : ''}
+        {prompts.length === 0 && answered ? t(answered.answer === 'accepted' ? 'prompt.answered.accepted' : 'prompt.answered.declined') : ''}
       </p>
     </>
   );

@@ -25,10 +25,6 @@ export class HttpReply {
     this.#onSend = onSend;
   }
 
-  get statusCode(): number {
-    return this.#statusCode;
-  }
-
   /** Sent or hijacked: the route's answer is on its way, nothing more may be added. */
   get sent(): boolean {
     return this.#sent;

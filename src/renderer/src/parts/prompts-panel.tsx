@@ -22,6 +22,7 @@ const ANSWER_SHOWN_MS = 8_000;
  */
 export function PromptsPanel({ prompts }: { prompts: PendingPrompt[] }): JSX.Element | null {
   const { t } = useI18n();
+  // Wrapped in a fresh object per answer, so that a second answer alike restarts the timer.
   const [answered, setAnswered] = useState<{ answer: Answered }>();
   useEffect(() => {
     if (!answered) return;

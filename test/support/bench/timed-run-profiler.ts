@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 
@@ -14,7 +14,7 @@ export interface TimedRunProfiler {
 /**
  * A CPU profile of a bench server's timed runs only, not of its start or of the preparation: the bench asks for
  * the server's CPU time before and after each timed run, and those two moments start and stop the profiler. With
- * no directory it does nothing. The file is summarised by cpu-profile-summary.ts in the bench process, which knows
+ * no directory it does nothing; a directory that does not exist yet is created. The file is summarised by cpu-profile-summary.ts in the bench process, which knows
  * how many operations the run made.
  */
 export function timedRunProfiler(dir: string | undefined, fileName: string): TimedRunProfiler {
@@ -33,6 +33,7 @@ export function timedRunProfiler(dir: string | undefined, fileName: string): Tim
       const { profile } = await session.post('Profiler.stop');
       session.disconnect();
       session = undefined;
+      mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, fileName), JSON.stringify(profile));
     },
   };

@@ -1,16 +1,17 @@
 // Token endpoint throughput (authorization_code + private_key_jwt, RS256 ID token) against the raw RSA-2048 sign
 // rate of this machine, both measured in this run. Target: at least 30% of the raw sign rate. Three rounds, each
-// with a fresh station process, its own codes and its own baseline; the medians and their spread are what counts.
+// with a fresh station process, its own codes and its own baseline (taken before and after the timed run); the
+// medians and their spread are what counts.
 //
 // The target compares requests per second with raw signatures per second (one thread), both wall-clock. The
 // station also spends thread-pool time (its RSA work runs there), so its CPU time over the timed run is measured
 // in its own process and reported as an efficiency figure beside the ratio: per CPU-second actually used.
 import { fork } from 'node:child_process';
-import { generateKeyPairSync, sign } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { keepAliveLoad } from '../support/station/keep-alive-load.js';
 import { medianAndSpread } from '../support/bench/median-and-spread.js';
+import { rawSignRateAround } from '../support/bench/raw-sign-rate.js';
 import { bundleBenchServer } from '../support/bench/bundle-bench-server.js';
 import { cpuProfileSummary } from '../support/bench/cpu-profile-summary.js';
 
@@ -34,21 +35,6 @@ interface Work {
   redirectUri: string;
   clientId: string;
   assertionType: string;
-}
-
-function rawSignRate(): { perCpuSecond: number; perWallSecond: number } {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const data = Buffer.alloc(64, 7);
-  for (let i = 0; i < 200; i++) sign('sha256', data, privateKey); // warm-up
-  let count = 0;
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  while (performance.now() - start < 2_000) {
-    sign('sha256', data, privateKey);
-    count++;
-  }
-  const used = process.cpuUsage(cpu);
-  return { perCpuSecond: count / ((used.user + used.system) / 1e6), perWallSecond: count / ((performance.now() - start) / 1000) };
 }
 
 /** One keep-alive connection exchanging codes until `next` runs dry; a success is a 200 carrying an id_token. */
@@ -86,7 +72,7 @@ interface Round {
   failures: number;
 }
 
-/** One station process: codes prepared through the login pages, a warm-up, the timed run, then the baseline. */
+/** One station process: codes prepared through the login pages, a warm-up, then the timed run between two baselines. */
 async function round(number: number): Promise<Round> {
   const server = fork(await bundleBenchServer(new URL('../support/oidc/oidc-bench-server.ts', import.meta.url)), [String(CODES)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -111,19 +97,21 @@ async function round(number: number): Promise<Round> {
     const setup = await ask<Work>(undefined, 'ready');
     const warmUpFailures = await exchange(setup, setup.work.slice(0, WARM_UP));
     const timed = setup.work.slice(WARM_UP);
-    const cpuBefore = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
-    const loadCpuBefore = process.cpuUsage();
-    const start = performance.now();
-    const timedFailures = await exchange(setup, timed);
-    const seconds = (performance.now() - start) / 1000;
-    const loadCpu = process.cpuUsage(loadCpuBefore);
-    const cpuAfter = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
-    const userSeconds = (cpuAfter.user - cpuBefore.user) / 1e6;
-    const systemSeconds = (cpuAfter.system - cpuBefore.system) / 1e6;
+    const timedRun = async () => {
+      const cpuBefore = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
+      const loadCpuBefore = process.cpuUsage();
+      const start = performance.now();
+      const failures = await exchange(setup, timed);
+      const seconds = (performance.now() - start) / 1000;
+      const loadCpu = process.cpuUsage(loadCpuBefore);
+      const cpuAfter = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
+      return { failures, seconds, loadCpu, user: (cpuAfter.user - cpuBefore.user) / 1e6, system: (cpuAfter.system - cpuBefore.system) / 1e6 };
+    };
+    const { result: run, before, after, mean: baseline } = await rawSignRateAround(timedRun);
+    const { seconds, loadCpu, user: userSeconds, system: systemSeconds } = run;
     const cpuSeconds = userSeconds + systemSeconds;
-    const failures = warmUpFailures + timedFailures;
+    const failures = warmUpFailures + run.failures;
     const tokenRate = timed.length / seconds;
-    const baseline = rawSignRate();
     const result: Round = {
       tokenRate,
       cpuPerExchangeMs: (cpuSeconds / timed.length) * 1000,
@@ -133,7 +121,7 @@ async function round(number: number): Promise<Round> {
     };
     console.log(`round ${number}: ${timed.length} exchanges (after ${WARM_UP} warm-up) in ${seconds.toFixed(2)} s = ${tokenRate.toFixed(0)}/s wall (concurrency ${CONCURRENCY}, ${failures} failed)`);
     console.log(`round ${number}: station process used ${cpuSeconds.toFixed(2)} CPU-s (user ${userSeconds.toFixed(2)}, system ${systemSeconds.toFixed(2)}; ${(cpuSeconds / seconds).toFixed(2)} cores) = ${result.cpuPerExchangeMs.toFixed(2)} ms CPU per exchange; load generator ${((loadCpu.user + loadCpu.system) / 1e6 / seconds).toFixed(2)} cores on the same ${availableParallelism()}`);
-    console.log(`round ${number}: raw RSA-2048 sign = ${baseline.perWallSecond.toFixed(0)}/s wall, ${baseline.perCpuSecond.toFixed(0)}/s per CPU-second → ${(result.wallRatio * 100).toFixed(1)} % (efficiency ${(result.cpuRatio * 100).toFixed(1)} %)`);
+    console.log(`round ${number}: raw RSA-2048 sign = ${baseline.perWallSecond.toFixed(0)}/s wall (${before.perWallSecond.toFixed(0)} before, ${after.perWallSecond.toFixed(0)} after), ${baseline.perCpuSecond.toFixed(0)}/s per CPU-second → ${(result.wallRatio * 100).toFixed(1)} % (efficiency ${(result.cpuRatio * 100).toFixed(1)} %)`);
     return result;
   } finally {
     server.send('stop');

@@ -1,7 +1,7 @@
 // npm run bench tsa: RFC 3161 responses per second over HTTP with concurrent clients, against two baselines
 // measured in the same run: raw Node RSA-2048 crypto.sign (one core, KeyObject) and `openssl ts -reply` per
 // request. Targets: >= 80% of the raw sign rate per server CPU-second, >= 20x openssl ts -reply. Three rounds,
-// each a raw-sign baseline and a timed station run; the medians and their spread are what counts.
+// each a timed station run between two raw-sign baselines; the medians and their spread are what counts.
 import { fork } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { Agent, request } from 'node:http';
@@ -13,6 +13,7 @@ import { createOpensslTsa, type OpensslTsa } from '../support/tsa/openssl-tsa.js
 import { openssl } from '../support/tsa/tsa-openssl.js';
 import { keepAliveLoad } from '../support/station/keep-alive-load.js';
 import { medianAndSpread } from '../support/bench/median-and-spread.js';
+import { rawSignRateAround } from '../support/bench/raw-sign-rate.js';
 import { bundleBenchServer } from '../support/bench/bundle-bench-server.js';
 import { cpuProfileSummary } from '../support/bench/cpu-profile-summary.js';
 
@@ -25,25 +26,6 @@ const SIGN_TARGET = 0.8;
 const OPENSSL_TARGET = 20;
 /** TSA_BENCH_PROFILE=<dir>: the station writes a CPU profile of the last timed round there, summarised at the end. */
 const PROFILE_DIR = process.env.TSA_BENCH_PROFILE || undefined;
-
-/**
- * Signatures per CPU-second of this process: the machine is shared (2 cores, other jobs), so rates are taken
- * per CPU time actually used, on both sides of the comparison, rather than per wall-clock second.
- */
-function rawSignRate(): { perCpuSecond: number; perWallSecond: number } {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const data = randomBytes(150); // about the size of the signed attributes
-  for (let i = 0; i < 200; i++) sign('sha256', data, privateKey);
-  let count = 0;
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  while (performance.now() - start < SIGN_SECONDS * 1000) {
-    sign('sha256', data, privateKey);
-    count++;
-  }
-  const used = process.cpuUsage(cpu);
-  return { perCpuSecond: count / ((used.user + used.system) / 1e6), perWallSecond: count / ((performance.now() - start) / 1000) };
-}
 
 /**
  * Not a target, an explanation: the same signatures with every core signing at once (the callback form, on the
@@ -101,6 +83,71 @@ function loadConnection(url: URL, query: Buffer, until: number): Promise<{ count
   );
 }
 
+interface BenchServer {
+  /** Sends `message` (if any) and resolves with the value under `key` of the first reply that has it. */
+  ask<T>(message: 'cpu' | undefined, key: string): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/** A server bundled (as the CLI is) and started in its own process, so its CPU time is apart from the load's. */
+async function startBenchServer(entry: URL, args: string[] = []): Promise<BenchServer> {
+  const child = fork(await bundleBenchServer(entry), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return {
+    ask: <T>(message: 'cpu' | undefined, key: string): Promise<T> =>
+      new Promise((resolve) => {
+        const onMessage = (reply: Record<string, unknown>): void => {
+          if (key in reply) {
+            child.off('message', onMessage);
+            resolve(reply[key] as T);
+          }
+        };
+        child.on('message', onMessage);
+        if (message) child.send(message);
+      }),
+    stop: async () => {
+      child.send('stop');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+interface TimedRun {
+  count: number;
+  failures: number;
+  /** Wall time, seconds. */
+  elapsed: number;
+  /** The server's CPU per request, µs. */
+  user: number;
+  system: number;
+}
+
+/** CONCURRENCY connections sending `query` for `seconds`, with the server's CPU time taken around the run. */
+async function timedRun(server: BenchServer, url: URL, query: Buffer, seconds: number): Promise<TimedRun> {
+  const cpuBefore = await server.ask<NodeJS.CpuUsage>('cpu', 'cpu');
+  const start = performance.now();
+  const until = start + seconds * 1000;
+  const results = await Promise.all(Array.from({ length: CONCURRENCY }, () => loadConnection(url, query, until)));
+  const elapsed = (performance.now() - start) / 1000;
+  const cpuAfter = await server.ask<NodeJS.CpuUsage>('cpu', 'cpu');
+  const count = results.reduce((n, r) => n + r.count, 0);
+  const failures = results.reduce((n, r) => n + r.failures, 0);
+  return { count, failures, elapsed, user: (cpuAfter.user - cpuBefore.user) / count, system: (cpuAfter.system - cpuBefore.system) / count };
+}
+
+/**
+ * Not a target, an explanation: the floor. node:http alone, signing each request on the thread pool and answering
+ * the station's own reply bytes, under the same load: the CPU per request that no station code can go below on
+ * this machine (the loopback writes and reads, the HTTP parser, the thread pool's hand-offs and the signature).
+ */
+async function floorRun(replyPath: string, query: Buffer): Promise<TimedRun> {
+  const floor = await startBenchServer(new URL('../support/tsa/http-sign-floor-server.ts', import.meta.url), [replyPath]);
+  const { url } = await floor.ask<{ url: string }>(undefined, 'ready');
+  await timedRun(floor, new URL(url), query, 1);
+  const run = await timedRun(floor, new URL(url), query, HTTP_SECONDS);
+  await floor.stop();
+  return run;
+}
+
 interface Round {
   count: number;
   signRate: number;
@@ -126,20 +173,8 @@ async function main(): Promise<void> {
   await reference.reply(queryPath, join(dir, 'warm.tsr'));
   const opensslBefore = await opensslReplyRate(reference, dir, queryPath);
 
-  const serverBundle = await bundleBenchServer(new URL('../support/tsa/tsa-bench-server.ts', import.meta.url));
-  const server = fork(serverBundle, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ask = <T>(message: 'cpu' | undefined, key: string): Promise<T> =>
-    new Promise((resolve) => {
-      const onMessage = (reply: Record<string, unknown>): void => {
-        if (key in reply) {
-          server.off('message', onMessage);
-          resolve(reply[key] as T);
-        }
-      };
-      server.on('message', onMessage);
-      if (message) server.send(message);
-    });
-  const started = await ask<{ url: string; rootPem: string }>(undefined, 'ready');
+  const station = await startBenchServer(new URL('../support/tsa/tsa-bench-server.ts', import.meta.url));
+  const started = await station.ask<{ url: string; rootPem: string }>(undefined, 'ready');
   const url = new URL(started.url);
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
@@ -150,31 +185,23 @@ async function main(): Promise<void> {
   const verified = await openssl(['ts', '-verify', '-queryfile', queryPath, '-in', join(dir, 'station.tsr'), '-CAfile', started.rootPem]);
   if (verified.code !== 0) throw new Error(`openssl does not verify the station's token: ${verified.stderr}`);
 
-  const run = async (seconds: number): Promise<{ count: number; failures: number }> => {
-    const until = performance.now() + seconds * 1000;
-    const results = await Promise.all(Array.from({ length: CONCURRENCY }, () => loadConnection(url, query, until)));
-    return { count: results.reduce((n, r) => n + r.count, 0), failures: results.reduce((n, r) => n + r.failures, 0) };
-  };
-  await run(1);
+  await timedRun(station, url, query, 1);
   const rounds: Round[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    const { perCpuSecond: signRate, perWallSecond: signWallRate } = rawSignRate();
-    const cpuBefore = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
-    const runStart = performance.now();
-    const { count, failures } = await run(HTTP_SECONDS);
-    const elapsed = (performance.now() - runStart) / 1000;
-    const cpuAfter = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
-    const user = (cpuAfter.user - cpuBefore.user) / count;
-    const system = (cpuAfter.system - cpuBefore.system) / count;
+    const { result, before, after, mean } = await rawSignRateAround(() => timedRun(station, url, query, HTTP_SECONDS));
+    const { count, failures, elapsed, user, system } = result;
+    const signRate = mean.perCpuSecond;
     const cores = ((user + system) * count) / 1e6 / elapsed;
     const r: Round = { count, signRate, rate: count / elapsed, cores, perCore: count / elapsed / cores, user, system, failures };
     rounds.push(r);
     console.log(
-      `round ${round}: raw sign ${signRate.toFixed(0)}/s per CPU-second (${signWallRate.toFixed(0)}/s wall); station ${r.rate.toFixed(0)} timestamps/s at ${cores.toFixed(2)} cores ` +
+      `round ${round}: raw sign ${signRate.toFixed(0)}/s per CPU-second (${before.perCpuSecond.toFixed(0)} before, ${after.perCpuSecond.toFixed(0)} after; ` +
+        `${mean.perWallSecond.toFixed(0)}/s wall); station ${r.rate.toFixed(0)} timestamps/s at ${cores.toFixed(2)} cores ` +
         `= ${r.perCore.toFixed(0)}/s per CPU-second (${user.toFixed(0)} µs user + ${system.toFixed(0)} µs system per timestamp), ${failures} failures → ${((100 * r.perCore) / signRate).toFixed(1)} %`,
     );
   }
   const parallelRate = await parallelSignRate();
+  const floor = await floorRun(join(dir, 'station.tsr'), query);
   const opensslAfter = await opensslReplyRate(reference, dir, queryPath);
   const opensslRate = (opensslBefore + opensslAfter) / 2;
   const summary = (pick: (r: Round) => number) => medianAndSpread(rounds.map(pick));
@@ -186,11 +213,17 @@ async function main(): Promise<void> {
   console.log(`station: per CPU-second (event loop + signing thread pool): ${summary((r) => r.perCore).describe()}; CPU per timestamp ${summary((r) => r.user + r.system).describe()} µs`);
   console.log(`baseline: openssl ts -reply per request (${OPENSSL_RUNS} runs before, ${OPENSSL_RUNS} after): ${opensslBefore.toFixed(1)}/s, ${opensslAfter.toFixed(1)}/s, mean ${opensslRate.toFixed(1)}/s`);
   console.log(`explanation: raw crypto.sign on the thread pool, all ${availableParallelism()} cores signing at once: ${parallelRate.toFixed(0)}/s per CPU-second = ${percent(parallelRate / summary((r) => r.signRate).median)} of one signing thread`);
+  const floorCpu = floor.user + floor.system;
+  const stationCpu = summary((r) => r.user + r.system).median;
+  console.log(
+    `explanation: node:http alone, signing each request on the thread pool and sending the same reply bytes (no station code), same load: ` +
+      `${(1e6 / floorCpu).toFixed(0)}/s per CPU-second = ${percent(1e6 / floorCpu / summary((r) => r.signRate).median)} of one signing thread, ` +
+      `${floorCpu.toFixed(0)} µs CPU per request; the station's median ${stationCpu.toFixed(0)} µs is ${(stationCpu - floorCpu).toFixed(0)} µs more`,
+  );
   console.log(`ratio: per CPU-second vs raw crypto.sign ${signRatio.describe(percent)} (target >= ${percent(SIGN_TARGET)}) ${signRatio.median >= SIGN_TARGET ? 'OK' : 'BELOW TARGET'}`);
   console.log(`ratio: vs openssl ts -reply per request ${opensslRatio.describe((v) => `${v.toFixed(0)}x`)} (target >= ${OPENSSL_TARGET}x) ${opensslRatio.median >= OPENSSL_TARGET ? 'OK' : 'BELOW TARGET'}`);
 
-  server.send('stop');
-  await new Promise((resolve) => server.once('exit', resolve));
+  await station.stop();
   if (PROFILE_DIR) console.log(cpuProfileSummary(join(PROFILE_DIR, 'tsa.cpuprofile'), rounds.at(-1)!.count, 'timestamp'));
   agent.destroy();
   await rm(dir, { recursive: true, force: true });

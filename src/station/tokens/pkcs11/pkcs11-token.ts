@@ -224,13 +224,14 @@ export class Pkcs11Token implements Token {
   }
 
   /**
-   * One C_Login with a PIN from `pin` (or the reader's pinpad). The PIN bytes are zeroed as soon as the module
-   * has them. A wrong PIN is not retried here: the caller decides, and the next prompt says the last one failed.
+   * One C_Login with a PIN from `pin` (or the reader's pinpad). The PIN bytes are zeroed when the login ends, and
+   * the login thread zeroes its own copy (login-on-worker.ts). A wrong PIN is not retried here: the caller decides, and the next prompt says the last one failed.
    */
   async #login(session: OpenSession, userType: number, pin: PinSource, pinLabel: string, signal: AbortSignal | undefined): Promise<void> {
     const before = pinStatusFromFlags(this.#tokenFlags());
     if (before.locked) throw new PinLockedError();
-    let secret = '';
+    // With a protected authentication path the PIN is typed on the reader: the module gets none.
+    let secret: Uint8Array | undefined;
     if (!before.pinpad) {
       const bytes = await pin({
         ...(before.retriesLeft !== undefined ? { retriesLeft: before.retriesLeft } : {}),
@@ -239,17 +240,11 @@ export class Pkcs11Token implements Token {
         pinLabel: this.kind === 'store' && userType === pkcs11js.CKU_USER ? 'database password' : pinLabel,
       });
       if (bytes === null) throw new UserCancelledError();
-      try {
-        signal?.throwIfAborted();
-        // pkcs11js takes the PIN as a JS string; see docs/token-stores.md on what this means for zeroing.
-        secret = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-      } finally {
-        bytes.fill(0);
-      }
+      secret = bytes;
     }
     try {
-      // With a protected authentication path the PIN is typed on the reader: the module gets none.
-      await loginOnWorker(this.#module.spec.path, session.handle, userType, before.pinpad ? undefined : secret);
+      signal?.throwIfAborted();
+      await loginOnWorker(this.#module.spec.path, session.handle, userType, secret);
     } catch (error) {
       if (!isReturnValue(error, pkcs11js.CKR_USER_ALREADY_LOGGED_IN)) {
         if (isReturnValue(error, pkcs11js.CKR_PIN_INCORRECT)) {
@@ -262,6 +257,8 @@ export class Pkcs11Token implements Token {
         }
         throw error;
       }
+    } finally {
+      secret?.fill(0);
     }
     this.#lastLoginFailed = false;
     if (userType === pkcs11js.CKU_USER) session.loggedIn = true;

@@ -1,7 +1,8 @@
 // npm run bench tsa: RFC 3161 responses per second over HTTP with concurrent clients, against two baselines
 // measured in the same run: raw Node RSA-2048 crypto.sign (one core, KeyObject) and `openssl ts -reply` per
 // request. Targets: >= 80% of the raw sign rate per server CPU-second, >= 20x openssl ts -reply. Three rounds,
-// each a timed station run between two raw-sign baselines; the medians and their spread are what counts.
+// each a timed station run and a timed run of the floor (see startFloor) between two raw-sign baselines; the
+// medians and their spread are what counts.
 import { fork } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { Agent, request } from 'node:http';
@@ -137,15 +138,14 @@ async function timedRun(server: BenchServer, url: URL, query: Buffer, seconds: n
 /**
  * Not a target, an explanation: the floor. node:http alone, signing each request on the thread pool and answering
  * the station's own reply bytes, under the same load: the CPU per request that no station code can go below on
- * this machine (the loopback writes and reads, the HTTP parser, the thread pool's hand-offs and the signature).
+ * this machine at that moment (the loopback writes and reads, the HTTP parser, the thread pool's hand-offs and the
+ * signature). Run in every round right after the station, so the two meet the machine in the same state.
  */
-async function floorRun(replyPath: string, query: Buffer): Promise<TimedRun> {
-  const floor = await startBenchServer(new URL('../support/tsa/http-sign-floor-server.ts', import.meta.url), [replyPath]);
-  const { url } = await floor.ask<{ url: string }>(undefined, 'ready');
-  await timedRun(floor, new URL(url), query, 1);
-  const run = await timedRun(floor, new URL(url), query, HTTP_SECONDS);
-  await floor.stop();
-  return run;
+async function startFloor(replyPath: string, query: Buffer): Promise<{ server: BenchServer; url: URL }> {
+  const server = await startBenchServer(new URL('../support/tsa/http-sign-floor-server.ts', import.meta.url), [replyPath]);
+  const url = new URL((await server.ask<{ url: string }>(undefined, 'ready')).url);
+  await timedRun(server, url, query, 1);
+  return { server, url };
 }
 
 interface Round {
@@ -158,6 +158,8 @@ interface Round {
   user: number;
   system: number;
   failures: number;
+  /** The floor's CPU per request in the same round, µs. */
+  floor: number;
 }
 
 async function main(): Promise<void> {
@@ -186,22 +188,28 @@ async function main(): Promise<void> {
   if (verified.code !== 0) throw new Error(`openssl does not verify the station's token: ${verified.stderr}`);
 
   await timedRun(station, url, query, 1);
+  const floor = await startFloor(join(dir, 'station.tsr'), query);
   const rounds: Round[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    const { result, before, after, mean } = await rawSignRateAround(() => timedRun(station, url, query, HTTP_SECONDS));
-    const { count, failures, elapsed, user, system } = result;
+    const { result, before, after, mean } = await rawSignRateAround(async () => ({
+      station: await timedRun(station, url, query, HTTP_SECONDS),
+      floor: await timedRun(floor.server, floor.url, query, HTTP_SECONDS),
+    }));
+    const { count, failures, elapsed, user, system } = result.station;
     const signRate = mean.perCpuSecond;
     const cores = ((user + system) * count) / 1e6 / elapsed;
-    const r: Round = { count, signRate, rate: count / elapsed, cores, perCore: count / elapsed / cores, user, system, failures };
+    const floorCpu = result.floor.user + result.floor.system;
+    const r: Round = { count, signRate, rate: count / elapsed, cores, perCore: count / elapsed / cores, user, system, failures: failures + result.floor.failures, floor: floorCpu };
     rounds.push(r);
     console.log(
       `round ${round}: raw sign ${signRate.toFixed(0)}/s per CPU-second (${before.perCpuSecond.toFixed(0)} before, ${after.perCpuSecond.toFixed(0)} after; ` +
         `${mean.perWallSecond.toFixed(0)}/s wall); station ${r.rate.toFixed(0)} timestamps/s at ${cores.toFixed(2)} cores ` +
-        `= ${r.perCore.toFixed(0)}/s per CPU-second (${user.toFixed(0)} µs user + ${system.toFixed(0)} µs system per timestamp), ${failures} failures → ${((100 * r.perCore) / signRate).toFixed(1)} %`,
+        `= ${r.perCore.toFixed(0)}/s per CPU-second (${user.toFixed(0)} µs user + ${system.toFixed(0)} µs system per timestamp), ${r.failures} failures → ${((100 * r.perCore) / signRate).toFixed(1)} %; ` +
+        `floor ${floorCpu.toFixed(0)} µs per request → ${((100 * 1e6) / floorCpu / signRate).toFixed(1)} %`,
     );
   }
+  await floor.server.stop();
   const parallelRate = await parallelSignRate();
-  const floor = await floorRun(join(dir, 'station.tsr'), query);
   const opensslAfter = await opensslReplyRate(reference, dir, queryPath);
   const opensslRate = (opensslBefore + opensslAfter) / 2;
   const summary = (pick: (r: Round) => number) => medianAndSpread(rounds.map(pick));
@@ -213,12 +221,10 @@ async function main(): Promise<void> {
   console.log(`station: per CPU-second (event loop + signing thread pool): ${summary((r) => r.perCore).describe()}; CPU per timestamp ${summary((r) => r.user + r.system).describe()} µs`);
   console.log(`baseline: openssl ts -reply per request (${OPENSSL_RUNS} runs before, ${OPENSSL_RUNS} after): ${opensslBefore.toFixed(1)}/s, ${opensslAfter.toFixed(1)}/s, mean ${opensslRate.toFixed(1)}/s`);
   console.log(`explanation: raw crypto.sign on the thread pool, all ${availableParallelism()} cores signing at once: ${parallelRate.toFixed(0)}/s per CPU-second = ${percent(parallelRate / summary((r) => r.signRate).median)} of one signing thread`);
-  const floorCpu = floor.user + floor.system;
-  const stationCpu = summary((r) => r.user + r.system).median;
   console.log(
-    `explanation: node:http alone, signing each request on the thread pool and sending the same reply bytes (no station code), same load: ` +
-      `${(1e6 / floorCpu).toFixed(0)}/s per CPU-second = ${percent(1e6 / floorCpu / summary((r) => r.signRate).median)} of one signing thread, ` +
-      `${floorCpu.toFixed(0)} µs CPU per request; the station's median ${stationCpu.toFixed(0)} µs is ${(stationCpu - floorCpu).toFixed(0)} µs more`,
+    `explanation: the floor, node:http alone signing each request on the thread pool and sending the same reply bytes (no station code), same load, ` +
+      `run after the station in each round: ${summary((r) => 1e6 / r.floor / r.signRate).describe(percent)} of raw sign per CPU-second; ` +
+      `the station costs ${summary((r) => r.user + r.system - r.floor).describe((v) => `${v.toFixed(0)} µs`)} more per timestamp than the floor in the same round`,
   );
   console.log(`ratio: per CPU-second vs raw crypto.sign ${signRatio.describe(percent)} (target >= ${percent(SIGN_TARGET)}) ${signRatio.median >= SIGN_TARGET ? 'OK' : 'BELOW TARGET'}`);
   console.log(`ratio: vs openssl ts -reply per request ${opensslRatio.describe((v) => `${v.toFixed(0)}x`)} (target >= ${OPENSSL_TARGET}x) ${opensslRatio.median >= OPENSSL_TARGET ? 'OK' : 'BELOW TARGET'}`);

@@ -3,6 +3,7 @@ import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import { MODULE_EXTERNALS, NATIVE_EXTERNALS } from './scripts/bundle-externals.js';
 import { requireExternalsVite } from './scripts/require-externals-vite.js';
+import { pdfjsDataVite } from './scripts/pdfjs-data-vite.js';
 
 export default defineConfig({
   main: {
@@ -22,7 +23,7 @@ export default defineConfig({
   renderer: {
     root: 'src/renderer',
     base: './',
-    plugins: [react()],
+    plugins: [react(), pdfjsDataVite()],
     build: {
       // The window's first paint waits for this bundle: minified, it is a third of its size (test/bench/ui.bench.ts).
       minify: true,

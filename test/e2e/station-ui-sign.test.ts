@@ -8,7 +8,7 @@ import { seriousAxeFindings } from '../support/browser/axe-audit.js';
 import { screenshotPath } from '../support/browser/screenshot-path.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { createSoftHsm, type SoftHsm, softHsmTokenSource } from '../support/pkcs11/pkcs11-softhsm.js';
-import { minimalPdf, writePagesPdf } from '../support/signing/signing-test-pdfs.js';
+import { minimalPdf, writePagesPdf, writePredefinedCmapPdf } from '../support/signing/signing-test-pdfs.js';
 import { textInRegion } from '../support/signing/pdf-region.js';
 import { cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import { extractZip } from '../support/signing/signing-zip-extract.js';
@@ -137,6 +137,22 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     expect(await page.getByTestId('result').textContent()).toContain('Signed.');
     await page.locator('input[type=file]').first().setInputFiles(join(dir, 'contract.pdf'));
     await expect.poll(() => page.getByTestId('result').count()).toBe(0);
+  });
+
+  it('previews a Japanese PDF whose font is not embedded: pdf.js loads the predefined CMap from the station and draws the text', async () => {
+    await page.locator('input[type=file]').first().setInputFiles(await writePredefinedCmapPdf(join(dir, 'japanese.pdf'), '署名します'));
+    const canvas = page.getByTestId('page-preview').getByRole('img');
+    await expect.poll(() => canvas.getAttribute('aria-label')).toBe('Page 1 of 1');
+    // Without the CMap pdf.js cannot map the codes to glyphs and draws nothing for that font: the page stays white.
+    const darkPixels = (): Promise<number> =>
+      canvas.evaluate((element) => {
+        const drawn = element as HTMLCanvasElement;
+        const { data } = drawn.getContext('2d')!.getImageData(0, 0, drawn.width, drawn.height);
+        let dark = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i]! < 128 && data[i + 3]! > 0) dark++;
+        return dark;
+      });
+    await expect.poll(darkPixels, { timeout: 10_000 }).toBeGreaterThan(200);
   });
 
   it('previews a PDF page by page and signs visibly in the box placed by dragging and the arrow keys, on a turned, cropped second page', async () => {

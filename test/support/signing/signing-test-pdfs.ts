@@ -35,6 +35,30 @@ export function minimalPdf(text = 'Signing Station test document'): Buffer {
 }
 
 /**
+ * A one-page Japanese PDF as older office suites and many public bodies write them: the font is not embedded, its
+ * text is in a predefined CMap (UniJIS-UCS2-H, Adobe-Japan1), which a reader must load to know the glyphs. `text`
+ * is written in UCS-2 big-endian, as that CMap reads it.
+ */
+export async function writePredefinedCmapPdf(path: string, text: string): Promise<string> {
+  const codes = [...text].map((char) => char.codePointAt(0)!.toString(16).padStart(4, '0')).join('');
+  const content = `BT /F1 48 Tf 72 600 Td <${codes}> Tj ET`;
+  await writeFile(
+    path,
+    pdfFromObjects([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type0 /BaseFont /HeiseiMin-W3 /Encoding /UniJIS-UCS2-H /DescendantFonts [6 0 R] >>',
+      '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /HeiseiMin-W3 /CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >> /FontDescriptor 7 0 R /DW 1000 >>',
+      '<< /Type /FontDescriptor /FontName /HeiseiMin-W3 /Flags 6 /FontBBox [-123 -257 1001 910] /ItalicAngle 0 /Ascent 723 /Descent -241 /CapHeight 709 /StemV 69 >>',
+      '<< /Producer (Signing Station tests) >>',
+    ], 8),
+  );
+  return path;
+}
+
+/**
  * A form PDF as office suites write them: an indirect /AcroForm with an indirect /Fields array holding a text field
  * named Signature1, an indirect /Annots array on the page, and a two-level page tree.
  */

@@ -15,6 +15,7 @@ import { openssl } from '../support/tsa/tsa-openssl.js';
 import { keepAliveLoad } from '../support/station/keep-alive-load.js';
 import { medianAndSpread } from '../support/bench/median-and-spread.js';
 import { rawSignRateAround } from '../support/bench/raw-sign-rate.js';
+import type { ProcessCpu } from '../support/bench/process-cpu.js';
 import { bundleBenchServer } from '../support/bench/bundle-bench-server.js';
 import { cpuProfileSummary } from '../support/bench/cpu-profile-summary.js';
 
@@ -123,19 +124,22 @@ interface TimedRun {
   /** The server's CPU per request, µs. */
   user: number;
   system: number;
+  /** Of that, its event loop's (main thread's), µs; undefined without /proc. */
+  loop: number | undefined;
 }
 
 /** CONCURRENCY connections sending `query` for `seconds`, with the server's CPU time taken around the run. */
 async function timedRun(server: BenchServer, url: URL, query: Buffer, seconds: number): Promise<TimedRun> {
-  const cpuBefore = await server.ask<NodeJS.CpuUsage>('cpu', 'cpu');
+  const cpuBefore = await server.ask<ProcessCpu>('cpu', 'cpu');
   const start = performance.now();
   const until = start + seconds * 1000;
   const results = await Promise.all(Array.from({ length: CONCURRENCY }, () => loadConnection(url, query, until)));
   const elapsed = (performance.now() - start) / 1000;
-  const cpuAfter = await server.ask<NodeJS.CpuUsage>('cpu', 'cpu');
+  const cpuAfter = await server.ask<ProcessCpu>('cpu', 'cpu');
   const count = results.reduce((n, r) => n + r.count, 0);
   const failures = results.reduce((n, r) => n + r.failures, 0);
-  return { count, failures, elapsed, user: (cpuAfter.user - cpuBefore.user) / count, system: (cpuAfter.system - cpuBefore.system) / count };
+  const loop = cpuAfter.mainThread === undefined || cpuBefore.mainThread === undefined ? undefined : (cpuAfter.mainThread - cpuBefore.mainThread) / count;
+  return { count, failures, elapsed, user: (cpuAfter.user - cpuBefore.user) / count, system: (cpuAfter.system - cpuBefore.system) / count, loop };
 }
 
 /**
@@ -163,6 +167,9 @@ interface Round {
   failures: number;
   /** The floor's CPU per request in the same round, µs. */
   floor: number;
+  /** The event loop's share of the station's and of the floor's CPU per request, µs (Linux only). */
+  loop: number | undefined;
+  floorLoop: number | undefined;
 }
 
 async function main(): Promise<void> {
@@ -202,13 +209,26 @@ async function main(): Promise<void> {
     const signRate = mean.perCpuSecond;
     const cores = ((user + system) * count) / 1e6 / elapsed;
     const floorCpu = result.floor.user + result.floor.system;
-    const r: Round = { count, signRate, rate: count / elapsed, cores, perCore: count / elapsed / cores, user, system, failures: failures + result.floor.failures, floor: floorCpu };
+    const r: Round = {
+      count,
+      signRate,
+      rate: count / elapsed,
+      cores,
+      perCore: count / elapsed / cores,
+      user,
+      system,
+      failures: failures + result.floor.failures,
+      floor: floorCpu,
+      loop: result.station.loop,
+      floorLoop: result.floor.loop,
+    };
+    const onLoop = (loop: number | undefined): string => (loop === undefined ? '' : `, event loop ${loop.toFixed(0)} µs`);
     rounds.push(r);
     console.log(
       `round ${round}: raw sign ${signRate.toFixed(0)}/s per CPU-second (${before.perCpuSecond.toFixed(0)} before, ${after.perCpuSecond.toFixed(0)} after; ` +
         `${mean.perWallSecond.toFixed(0)}/s wall); station ${r.rate.toFixed(0)} timestamps/s at ${cores.toFixed(2)} cores ` +
-        `= ${r.perCore.toFixed(0)}/s per CPU-second (${user.toFixed(0)} µs user + ${system.toFixed(0)} µs system per timestamp), ${r.failures} failures → ${((100 * r.perCore) / signRate).toFixed(1)} %; ` +
-        `floor ${floorCpu.toFixed(0)} µs per request → ${((100 * 1e6) / floorCpu / signRate).toFixed(1)} %`,
+        `= ${r.perCore.toFixed(0)}/s per CPU-second (${user.toFixed(0)} µs user + ${system.toFixed(0)} µs system per timestamp${onLoop(r.loop)}), ${r.failures} failures → ${((100 * r.perCore) / signRate).toFixed(1)} %; ` +
+        `floor ${floorCpu.toFixed(0)} µs per request${onLoop(r.floorLoop)} → ${((100 * 1e6) / floorCpu / signRate).toFixed(1)} %`,
     );
   }
   await floor.server.stop();
@@ -229,6 +249,13 @@ async function main(): Promise<void> {
       `run after the station in each round: ${summary((r) => 1e6 / r.floor / r.signRate).describe(percent)} of raw sign per CPU-second; ` +
       `the station costs ${summary((r) => r.user + r.system - r.floor).describe((v) => `${v.toFixed(0)} µs`)} more per timestamp than the floor in the same round`,
   );
+  if (rounds.every((r) => r.loop !== undefined && r.floorLoop !== undefined)) {
+    const micros = (v: number): string => `${v.toFixed(0)} µs`;
+    console.log(
+      `explanation: per timestamp, the station's event loop ${summary((r) => r.loop!).describe(micros)} and its other threads (the signatures) ${summary((r) => r.user + r.system - r.loop!).describe(micros)}; ` +
+        `the floor's event loop ${summary((r) => r.floorLoop!).describe(micros)} and its other threads ${summary((r) => r.floor - r.floorLoop!).describe(micros)}`,
+    );
+  }
   console.log(`ratio: per CPU-second vs raw crypto.sign ${signRatio.describe(percent)} (target >= ${percent(SIGN_TARGET)}) ${signRatio.median >= SIGN_TARGET ? 'OK' : 'BELOW TARGET'}`);
   console.log(`ratio: vs openssl ts -reply per request ${opensslRatio.describe((v) => `${v.toFixed(0)}x`)} (target >= ${OPENSSL_TARGET}x) ${opensslRatio.median >= OPENSSL_TARGET ? 'OK' : 'BELOW TARGET'}`);
 

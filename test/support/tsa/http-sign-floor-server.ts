@@ -2,10 +2,11 @@
 // once with RSA-2048 on the thread pool (crypto.sign's callback form, as the station signs), then the same reply
 // bytes are sent for every request (argv[2], a token the station issued). Its CPU per request is what any
 // node:http server that signs per request pays on this machine; the bench prints it beside the station's, so the
-// difference is the station's own. Answers "cpu" messages with process.cpuUsage(), as the station's bench server.
+// difference is the station's own. Answers "cpu" messages with its CPU time (processCpu), as the station's bench server.
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { processCpu } from '../bench/process-cpu.js';
 
 const reply = readFileSync(process.argv[2]!);
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -27,7 +28,7 @@ server.listen(0, '127.0.0.1', () => {
   process.send?.({ ready: { url: `http://127.0.0.1:${address.port}/` } });
 });
 process.on('message', (message) => {
-  if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+  if (message === 'cpu') process.send?.({ cpu: processCpu() });
   if (message === 'stop') {
     server.close(() => process.exit(0));
     server.closeAllConnections();

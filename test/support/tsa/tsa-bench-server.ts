@@ -1,6 +1,6 @@
 // The station under benchmark (logging as `serve` does by default), in its own process so its CPU time can be
 // measured apart from the load generator: starts on 127.0.0.1:0 with a client allowed from 127.0.0.1, prints its
-// TSA URL and root PEM path, and answers "cpu" messages with its process.cpuUsage(). With TSA_BENCH_PROFILE=<dir> it
+// TSA URL and root PEM path, and answers "cpu" messages with its CPU time (processCpu). With TSA_BENCH_PROFILE=<dir> it
 // writes a CPU profile of the last timed run (between two "cpu" messages) there.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { x509 } from '../../../src/station/pki/x509.js';
 import { startTestStation } from '../station/test-station.js';
 import { serveDefaultLogger } from '../bench/serve-logger.js';
 import { timedRunProfiler } from '../bench/timed-run-profiler.js';
+import { processCpu } from '../bench/process-cpu.js';
 
 const station = await startTestStation({}, { logger: serveDefaultLogger() });
 await station.data.clients.upsert({ clientId: 'bench', allowedIps: ['127.0.0.1'] });
@@ -15,7 +16,7 @@ const rootPem = join(station.dataDir, 'root.pem');
 await writeFile(rootPem, new x509.X509Certificate(Uint8Array.from(station.tsa.certificates.at(-1)!)).toString('pem'));
 const profiler = timedRunProfiler(process.env.TSA_BENCH_PROFILE || undefined, 'tsa.cpuprofile');
 process.on('message', (message) => {
-  if (message === 'cpu') void profiler.atRunEdge(() => process.send?.({ cpu: process.cpuUsage() }));
+  if (message === 'cpu') void profiler.atRunEdge(() => process.send?.({ cpu: processCpu() }));
   if (message === 'stop') void station.dispose().then(() => process.exit(0));
 });
 process.send?.({ ready: { url: `${station.baseUrl}/api/timestamp/bench`, rootPem } });

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** Where the renderer build holds pdf.js's data files; open-pdf.ts gives pdf.js the same folders. */
-export const PDFJS_DATA_DIR = 'pdfjs';
+const PDFJS_DATA_DIR = 'pdfjs';
 
 /**
  * A Vite plugin for the renderer build that copies pdf.js's run-time data files into it, unhashed: pdf.js fetches

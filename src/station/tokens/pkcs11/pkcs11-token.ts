@@ -225,7 +225,8 @@ export class Pkcs11Token implements Token {
 
   /**
    * One C_Login with a PIN from `pin` (or the reader's pinpad). The PIN bytes are zeroed when the login ends, and
-   * the login thread zeroes its own copy (login-on-worker.ts). A wrong PIN is not retried here: the caller decides, and the next prompt says the last one failed.
+   * the login thread zeroes its own copy (login-on-worker.ts). A wrong PIN is not retried here: the caller
+   * decides, and the next prompt says the last one failed.
    */
   async #login(session: OpenSession, userType: number, pin: PinSource, pinLabel: string, signal: AbortSignal | undefined): Promise<void> {
     const before = pinStatusFromFlags(this.#tokenFlags());

@@ -6,13 +6,12 @@
 // The target compares requests per second with raw signatures per second (one thread), both wall-clock. The
 // station also spends thread-pool time (its RSA work runs there), so its CPU time over the timed run is measured
 // in its own process and reported as an efficiency figure beside the ratio: per CPU-second actually used.
-import { fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { keepAliveLoad } from '../support/station/keep-alive-load.js';
 import { medianAndSpread } from '../support/bench/median-and-spread.js';
 import { rawSignRateAround } from '../support/bench/raw-sign-rate.js';
-import { bundleBenchServer } from '../support/bench/bundle-bench-server.js';
+import { startBenchServer } from '../support/bench/bench-server.js';
 import { cpuProfileSummary } from '../support/bench/cpu-profile-summary.js';
 
 const CODES = Number(process.env.BENCH_CODES ?? 3000);
@@ -74,37 +73,24 @@ interface Round {
 
 /** One station process: codes prepared through the login pages, a warm-up, then the timed run between two baselines. */
 async function round(number: number): Promise<Round> {
-  const server = fork(await bundleBenchServer(new URL('../support/oidc/oidc-bench-server.ts', import.meta.url)), [String(CODES)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  const server = await startBenchServer(new URL('../support/oidc/oidc-bench-server.ts', import.meta.url), {
+    args: [String(CODES)],
     // A profile of the last round only (the server writes it over any earlier one).
     env: { ...process.env, OIDC_BENCH_PROFILE: number === ROUNDS && PROFILE_DIR ? PROFILE_DIR : '' },
   });
-  const ask = <T>(message: 'cpu' | undefined, key: string): Promise<T> =>
-    new Promise((resolve, reject) => {
-      const onMessage = (reply: Record<string, unknown>): void => {
-        if (key in reply) {
-          server.off('message', onMessage);
-          server.off('exit', reject);
-          resolve(reply[key] as T);
-        }
-      };
-      server.on('message', onMessage);
-      server.once('exit', reject);
-      if (message) server.send(message);
-    });
   try {
     console.log(`round ${number}: preparing ${CODES} authorization codes through the login pages…`);
-    const setup = await ask<Work>(undefined, 'ready');
+    const setup = await server.ask<Work>(undefined, 'ready');
     const warmUpFailures = await exchange(setup, setup.work.slice(0, WARM_UP));
     const timed = setup.work.slice(WARM_UP);
     const timedRun = async () => {
-      const cpuBefore = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
+      const cpuBefore = await server.ask<NodeJS.CpuUsage>('cpu', 'cpu');
       const loadCpuBefore = process.cpuUsage();
       const start = performance.now();
       const failures = await exchange(setup, timed);
       const seconds = (performance.now() - start) / 1000;
       const loadCpu = process.cpuUsage(loadCpuBefore);
-      const cpuAfter = await ask<NodeJS.CpuUsage>('cpu', 'cpu');
+      const cpuAfter = await server.ask<NodeJS.CpuUsage>('cpu', 'cpu');
       return { failures, seconds, loadCpu, user: (cpuAfter.user - cpuBefore.user) / 1e6, system: (cpuAfter.system - cpuBefore.system) / 1e6 };
     };
     const { result: run, before, after, mean: baseline } = await rawSignRateAround(timedRun);
@@ -124,8 +110,7 @@ async function round(number: number): Promise<Round> {
     console.log(`round ${number}: raw RSA-2048 sign = ${baseline.perWallSecond.toFixed(0)}/s wall (${before.perWallSecond.toFixed(0)} before, ${after.perWallSecond.toFixed(0)} after), ${baseline.perCpuSecond.toFixed(0)}/s per CPU-second → ${(result.wallRatio * 100).toFixed(1)} % (efficiency ${(result.cpuRatio * 100).toFixed(1)} %)`);
     return result;
   } finally {
-    server.send('stop');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await server.stop();
   }
 }
 

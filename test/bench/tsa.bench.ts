@@ -3,7 +3,6 @@
 // request. Targets: >= 80% of the raw sign rate per server CPU-second, >= 20x openssl ts -reply. Three rounds,
 // each a timed station run and a timed run of the floor (see startFloor) between two raw-sign baselines; the
 // medians and their spread are what counts.
-import { fork } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -16,7 +15,7 @@ import { keepAliveLoad } from '../support/station/keep-alive-load.js';
 import { medianAndSpread } from '../support/bench/median-and-spread.js';
 import { rawSignRateAround } from '../support/bench/raw-sign-rate.js';
 import type { ProcessCpu } from '../support/bench/process-cpu.js';
-import { bundleBenchServer } from '../support/bench/bundle-bench-server.js';
+import { startBenchServer, type BenchServer } from '../support/bench/bench-server.js';
 import { cpuProfileSummary } from '../support/bench/cpu-profile-summary.js';
 
 const SIGN_SECONDS = 2;
@@ -88,34 +87,6 @@ function loadConnection(url: URL, query: Buffer, until: number): Promise<{ count
   );
 }
 
-interface BenchServer {
-  /** Sends `message` (if any) and resolves with the value under `key` of the first reply that has it. */
-  ask<T>(message: 'cpu' | undefined, key: string): Promise<T>;
-  stop(): Promise<void>;
-}
-
-/** A server bundled (as the CLI is) and started in its own process, so its CPU time is apart from the load's. */
-async function startBenchServer(entry: URL, args: string[] = []): Promise<BenchServer> {
-  const child = fork(await bundleBenchServer(entry), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return {
-    ask: <T>(message: 'cpu' | undefined, key: string): Promise<T> =>
-      new Promise((resolve) => {
-        const onMessage = (reply: Record<string, unknown>): void => {
-          if (key in reply) {
-            child.off('message', onMessage);
-            resolve(reply[key] as T);
-          }
-        };
-        child.on('message', onMessage);
-        if (message) child.send(message);
-      }),
-    stop: async () => {
-      child.send('stop');
-      await new Promise((resolve) => child.once('exit', resolve));
-    },
-  };
-}
-
 interface TimedRun {
   count: number;
   failures: number;
@@ -149,7 +120,7 @@ async function timedRun(server: BenchServer, url: URL, query: Buffer, seconds: n
  * signature). Run in every round right after the station, so the two meet the machine in the same state.
  */
 async function startFloor(replyPath: string, query: Buffer): Promise<{ server: BenchServer; url: URL }> {
-  const server = await startBenchServer(new URL('../support/tsa/http-sign-floor-server.ts', import.meta.url), [replyPath]);
+  const server = await startBenchServer(new URL('../support/tsa/http-sign-floor-server.ts', import.meta.url), { args: [replyPath] });
   const url = new URL((await server.ask<{ url: string }>(undefined, 'ready')).url);
   await timedRun(server, url, query, 1);
   return { server, url };

@@ -14,8 +14,8 @@ export interface TimedRunProfiler {
 /**
  * A CPU profile of a bench server's timed runs only, not of its start or of the preparation: the bench asks for
  * the server's CPU time before and after each timed run, and those two moments start and stop the profiler. With
- * no directory it does nothing; a directory that does not exist yet is created. The file is summarised by cpu-profile-summary.ts in the bench process, which knows
- * how many operations the run made.
+ * no directory it does nothing; a directory that does not exist yet is created. The file is summarised by
+ * cpu-profile-summary.ts in the bench process, which knows how many operations the run made.
  */
 export function timedRunProfiler(dir: string | undefined, fileName: string): TimedRunProfiler {
   let session: Session | undefined;

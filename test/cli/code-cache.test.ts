@@ -78,7 +78,16 @@ describe('the CLI compiles its files with the V8 code cache of earlier runs (src
         await exit;
       }
     };
-    await serveUntil(() => expect.poll(async () => (await cacheFiles(cache, 'serve')).size, { timeout: 10_000, interval: 200 }).toBeGreaterThanOrEqual(3));
+    // The cache is written file by file: wait until the count holds still, or the kill could land mid-write and
+    // leave the next start files to add (a CI run saw 6 of 31 written).
+    let previousCount = -1;
+    const writtenAndStill = async (): Promise<boolean> => {
+      const count = (await cacheFiles(cache, 'serve')).size;
+      const still = count >= 3 && count === previousCount;
+      previousCount = count;
+      return still;
+    };
+    await serveUntil(() => expect.poll(writtenAndStill, { timeout: 10_000, interval: 200 }).toBe(true));
     const written = await cacheFiles(cache, 'serve');
     // Serve's start runs without the optimizing compiler (launch.ts): a cache written under other V8 flags than
     // the next start compiles with would be refused, and written again, at every start.

@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes } from 'node:crypto';
 import type { IdentifiedPerson } from '../../core/schemas/identity-api.js';
 import type { TokenCertificate } from '../../core/schemas/token-description.js';
 import type { Token } from '../tokens/token.js';
@@ -11,6 +11,8 @@ import { IdentityError } from './identity-error.js';
 import type { IdentityContext, IdentityMethod } from './identity-method.js';
 import { identifiedPerson } from './identified-person.js';
 import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
+import { tokenKeyScheme } from '../signing/token-key-scheme.js';
+import { verifyRawSignature } from '../pki/verify-raw-signature.js';
 
 export const LOCAL_TOKEN_METHOD = 'local-token-login';
 
@@ -120,6 +122,8 @@ async function authenticate(deps: LocalTokenLoginDeps, candidates: Candidate[], 
   if (now < parsed.notBefore || now > parsed.notAfter) {
     throw new IdentityError('ERR_IDENTITY_CERTIFICATE_EXPIRED', 'The authentication certificate is not valid at this time.', { status: 400 });
   }
+  // Decided before the user is asked anything: a key the station cannot have sign fails here, not after the PIN.
+  const scheme = tokenKeyScheme(certificate);
   const hash = createHash('sha256').update(challenge).digest();
   const agreed = await deps.userPrompt.confirm(
     {
@@ -139,14 +143,13 @@ async function authenticate(deps: LocalTokenLoginDeps, candidates: Candidate[], 
     certificateId: certificate.id,
     hash: new Uint8Array(hash),
     hashAlgorithm: 'SHA-256',
-    scheme: certificate.keyAlgorithm === 'EC' ? 'ECDSA' : 'RSASSA-PKCS1-v1_5',
+    scheme,
     purpose: 'authenticate',
     signal,
     pin: (request) => deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: context.requester }, signal),
   });
   const publicKey = createPublicKey({ key: Buffer.from(parsed.publicKey.rawData), format: 'der', type: 'spki' });
-  const valid = verify('sha256', challenge, certificate.keyAlgorithm === 'EC' ? { key: publicKey, dsaEncoding: 'ieee-p1363' } : publicKey, signature);
-  if (!valid) {
+  if (!verifyRawSignature(publicKey, scheme, 'SHA-256', challenge, signature)) {
     throw new IdentityError('ERR_IDENTITY_SIGNATURE_INVALID', 'The token’s signature over the challenge does not verify with its authentication certificate.', { status: 400 });
   }
   return await identifiedPerson(parsed, LOCAL_TOKEN_METHOD);

@@ -1,8 +1,9 @@
-import { createPublicKey, verify } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import type { WebEidAuthToken } from '../../core/schemas/iframe-protocol.js';
 import { x509 } from '../pki/x509.js';
 import { IdentityError } from './identity-error.js';
-import { webEidSignedData } from './web-eid-auth-token.js';
+import { webEidAlgorithm, webEidSignedData } from './web-eid-auth-token.js';
+import { verifyRawSignature } from '../pki/verify-raw-signature.js';
 
 // Apart from web-eid-auth-token.ts, which the iframe helper loads with the station: this one parses the
 // certificate with @peculiar/x509, loaded with the first Web eID login.
@@ -22,10 +23,9 @@ export function verifyWebEidAuthToken(token: WebEidAuthToken, expected: { nonce:
     throw new IdentityError('ERR_IDENTITY_CERTIFICATE_EXPIRED', 'The authentication certificate is not valid at this time.', { status: 400 });
   }
   const key = createPublicKey({ key: Buffer.from(certificate.publicKey.rawData), format: 'der', type: 'spki' });
-  const hash = token.algorithm.endsWith('384') ? 'SHA-384' : 'SHA-256';
+  const { hash, scheme } = webEidAlgorithm(token.algorithm);
   const signature = Buffer.from(token.signature, 'base64');
-  const options = token.algorithm.startsWith('ES') ? { key, dsaEncoding: 'ieee-p1363' as const } : key;
-  const matches = expected.origins.some((origin) => verify(hash.replace('-', '').toLowerCase(), webEidSignedData(origin, expected.nonce, hash), options, signature));
+  const matches = expected.origins.some((origin) => verifyRawSignature(key, scheme, hash, webEidSignedData(origin, expected.nonce, hash), signature));
   if (!matches) {
     throw new IdentityError('ERR_IDENTITY_TOKEN_INVALID', 'The authentication token was not made for this nonce by a page of an allowed origin.', { status: 400 });
   }

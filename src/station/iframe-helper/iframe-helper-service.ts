@@ -66,7 +66,7 @@ export class IframeHelperService {
   async authToken(ticket: string, embeddingOrigin: string, nonce: string, signal: AbortSignal): Promise<WebEidAuthToken> {
     const context = this.#context(ticket, embeddingOrigin, signal);
     const { token, certificate } = await this.#choose(context, await this.#candidatesOnceInserted(context, 'authentication'), 'authenticate');
-    const { algorithm, hash } = webEidAlgorithmFor(certificate);
+    const { algorithm, hash, scheme } = webEidAlgorithmFor(certificate);
     const digest = createHash(hash.replace('-', '').toLowerCase()).update(webEidSignedData(context.origin, nonce, hash)).digest();
     const agreed = await this.#deps.userPrompt.confirm(
       {
@@ -85,7 +85,7 @@ export class IframeHelperService {
       certificateId: certificate.id,
       hash: new Uint8Array(digest),
       hashAlgorithm: hash,
-      scheme: certificate.keyAlgorithm === 'EC' ? 'ECDSA' : 'RSASSA-PKCS1-v1_5',
+      scheme,
       purpose: 'authenticate',
       signal,
       pin: (request) => this.#deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: context.origin }, signal),

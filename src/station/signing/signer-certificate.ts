@@ -1,4 +1,4 @@
-import { constants, createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { HashAlgorithm, SignatureScheme } from '../tokens/token.js';
@@ -7,6 +7,7 @@ import { ecdsaDerToRaw, ecdsaRawToDer } from '../pki/ecdsa-raw-to-der.js';
 import { digestAlgorithms } from './digest-algorithms.js';
 import { UnsupportedSignerError } from './signing-errors.js';
 import { signatureSchemeFor } from './signature-scheme-for.js';
+import { verifyRawSignature } from '../pki/verify-raw-signature.js';
 
 const RSA_OID = '1.2.840.113549.1.1.1';
 /** id-RSASSA-PSS as the key's algorithm: the key may only make PSS signatures (RFC 4055 section 1.2). */
@@ -86,8 +87,7 @@ export class SignerCertificate {
   /** True when `signature` (raw: PKCS#1 v1.5 or r||s) is this key's signature over `data` with `hashAlgorithm`. */
   verifies(data: Uint8Array, signature: Uint8Array, hashAlgorithm: HashAlgorithm): boolean {
     if (this.keyAlgorithm === 'ECDSA' && signature.length !== 2 * this.ecdsaFieldSize) return false;
-    const pss = this.signatureScheme === 'RSA-PSS' ? { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: digestAlgorithms[hashAlgorithm].length } : {};
-    return verify(digestAlgorithms[hashAlgorithm].nodeName, data, { key: this.publicKey, dsaEncoding: 'ieee-p1363', ...pss }, signature);
+    return verifyRawSignature(this.publicKey, this.signatureScheme, hashAlgorithm, data, signature);
   }
 
   /**

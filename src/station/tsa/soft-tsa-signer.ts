@@ -8,10 +8,9 @@ import type { TsaSigner } from './tsa-signer.js';
  * keeps accepting and parsing requests while RSA works on another core.
  *
  * The hand-off was measured against signing synchronously on the event loop (issue 20, `npm run bench tsa`,
- * alternating runs, 2 cores): the CPU per timestamp was the same within the noise (255–278 µs with the thread
- * pool, 267–276 µs synchronous; the RSA signature alone 216 µs; perf puts the hand-off at ~5 µs of event-loop
- * time), but synchronous signing caps the station at one core: 2410–3292 timestamps/s against 3466–4895/s. The
- * thread pool stays: it costs next to nothing per signature and scales with the machine's cores.
+ * alternating runs, six rounds each, 2 cores, re-measured at stop 30): synchronous signing costs no less CPU per
+ * timestamp (median 376 µs, 361–421, against 364 µs, 340–414, with the pool; the RSA signature alone 253–287 µs),
+ * and caps the station at one core: 2434–2780 timestamps/s against 4065–5124/s. The thread pool stays.
  */
 export class SoftTsaSigner implements TsaSigner {
   readonly certificates: readonly Uint8Array[];

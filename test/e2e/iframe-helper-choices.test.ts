@@ -4,14 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { x509 } from '../../src/station/pki/x509.js';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/browser/browser.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
 import { createSoftHsm, type SoftHsm, type SoftHsmKey, softHsmTokenSource } from '../support/pkcs11/pkcs11-softhsm.js';
 import { createNssDatabase, type NssDatabase } from '../support/pkcs11/pkcs11-nss-database.js';
 import { downloadSigned, prepareDocument } from '../support/signing/signing-session-client.js';
 import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
-import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
+import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startShopTestbed, type Integrator, type ShopTestbed } from '../support/browser/iframe-integrator.js';
 import { verifyWebEidAuthToken } from '../../src/station/identity/verify-web-eid-auth-token.js';
 import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';
 
@@ -24,6 +23,7 @@ describe('iframe helper with several keys, a USB token login key and the NSS cer
   let tokenKeys: SoftHsmKey[];
   let nss: NssDatabase;
   let station: TestStation;
+  let shop: ShopTestbed;
   let integrator: Integrator;
   let browser: Browser;
   let dir: string;
@@ -45,13 +45,11 @@ describe('iframe helper with several keys, a USB token login key and the NSS cer
     nss = await createNssDatabase(softhsm.ca, 'db-password', [{ name: 'Browser Store Signer', algorithm: 'RSA-2048' }]);
     const source = softHsmTokenSource({ nssDatabases: [nss.dir] });
     station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [source], userPrompt: prompt });
-    integrator = await startIntegrator();
-    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
-    browser = await launchChromium();
+    shop = await startShopTestbed(station, SECRET);
+    ({ integrator, browser } = shop);
   });
   afterAll(async () => {
-    await browser?.close();
-    await integrator?.close();
+    await shop?.close();
     await station?.dispose();
     await nss?.dispose();
     await softhsm?.dispose();

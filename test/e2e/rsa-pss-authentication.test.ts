@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pkcs11js from 'pkcs11js';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/browser/browser.js';
-import { askHelper, helperMessages, pageWithHelper, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
+import { askHelper, helperMessages, pageWithHelper, startShopTestbed, type Integrator, type ShopTestbed } from '../support/browser/iframe-integrator.js';
 import { startOidcTestStation, type OidcTestStation } from '../support/oidc/oidc-test-station.js';
 import { identityApi } from '../support/oidc/oidc-identity-api.js';
 import { createSoftHsm, softHsmTokenSource, type SoftHsm, type SoftHsmKey } from '../support/pkcs11/pkcs11-softhsm.js';
@@ -23,6 +22,7 @@ describe('authentication with an RSA key its token lets sign RSA-PSS only', () =
   let softhsm: SoftHsm;
   let key: SoftHsmKey;
   let station: OidcTestStation;
+  let shop: ShopTestbed;
   let integrator: Integrator;
   let browser: Browser;
   let dir: string;
@@ -47,13 +47,11 @@ describe('authentication with an RSA key its token lets sign RSA-PSS only', () =
       { config: { mode: 'production', identity: { trustedIssuers: [issuers] }, pcsc: { enabled: false, atrMap: [] } } },
       { tokenSources: [softHsmTokenSource({ loginIdleMs: 0 })] },
     );
-    integrator = await startIntegrator();
-    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
-    browser = await launchChromium();
+    shop = await startShopTestbed(station, SECRET);
+    ({ integrator, browser } = shop);
   });
   afterAll(async () => {
-    await browser?.close();
-    await integrator?.close();
+    await shop?.close();
     await station?.dispose();
     await softhsm?.dispose();
     await rm(dir, { recursive: true, force: true });

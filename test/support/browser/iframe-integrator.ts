@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
+import type { Station } from '../../../src/station/create-station.js';
+import { launchChromium } from './browser.js';
 
 const PUBLISHED_CLIENT = createRequire(import.meta.url).resolve('@eid-easy/eideasy-browser-client');
 
@@ -26,6 +28,32 @@ export async function startIntegrator(options: { scripts?: readonly string[] } =
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The integrator page's server with client `shop` registered for its origin, and Chromium to open the page in. */
+export interface ShopTestbed {
+  integrator: Integrator;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startShopTestbed(station: Pick<Station, 'data'>, secret: string, options: { scripts?: readonly string[] } = {}): Promise<ShopTestbed> {
+  const integrator = await startIntegrator(options);
+  try {
+    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(secret));
+    const browser = await launchChromium();
+    return {
+      integrator,
+      browser,
+      close: async () => {
+        await browser.close();
+        await integrator.close();
+      },
+    };
+  } catch (error) {
+    await integrator.close();
+    throw error;
+  }
 }
 
 export interface HelperMessage {

@@ -3,6 +3,7 @@ import type { ServiceAnswer } from '../core/schemas/browser-client-wire.js';
 import { ClientError } from './client-error.js';
 import { passedOn } from '../core/errors/browser-error-codes.js';
 import type { ModuleRun } from './module-run.js';
+import { frameTitle } from './frame-title.js';
 
 type Reply = ServiceAnswer & { sender?: unknown; operation?: unknown; result?: unknown };
 
@@ -33,17 +34,19 @@ export class IframeMessenger {
   readonly #run: ModuleRun;
   readonly #ready: Promise<unknown>;
 
-  /** `allow`: more permissions the framed page needs (a wallet page: `digital-credentials-get`). */
-  constructor(holder: HTMLElement, url: string, run: ModuleRun, allow: readonly string[] = []) {
+  /**
+   * `language`: the page's (the client's setting), for the frame's title. `allow`: more permissions the framed page
+   * needs (a wallet page: `digital-credentials-get`).
+   */
+  constructor(holder: HTMLElement, url: string, run: ModuleRun, options: { language: string | undefined; allow?: readonly string[] }) {
     this.#origin = new URL(url).origin;
     this.#run = run;
     this.#frame = document.createElement('iframe');
     this.#frame.src = url;
-    // A frame's title is its accessible name: screen readers announce it when focus enters (WCAG 4.1.2).
-    this.#frame.title = 'Signing helper: certificates and signing on this computer';
+    this.#frame.title = frameTitle(options.language);
     this.#frame.setAttribute('referrerpolicy', 'origin');
     // Chrome 142+ lets a public page frame 127.0.0.1 only with this policy and the user's permission.
-    this.#frame.setAttribute('allow', [...LOOPBACK_PERMISSIONS, ...allow].join('; '));
+    this.#frame.setAttribute('allow', [...LOOPBACK_PERMISSIONS, ...(options.allow ?? [])].join('; '));
     this.#frame.style.cssText = 'border:0;width:100%;height:100%';
     this.#ready = this.#announced(this.#next('ready'));
     // Awaited by the first request, which may come later (after start-signing): not an unhandled rejection meanwhile.

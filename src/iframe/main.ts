@@ -16,16 +16,20 @@ import { readFrameData } from './read-frame-data.js';
 import { embeddingOrigin } from './embedding-origin.js';
 import { callStation } from './call-station.js';
 import { StationCallError } from './station-call-error.js';
+import { helperTexts } from './helper-texts.js';
 
 const status = document.getElementById('status')!;
 const frame = readFrameData();
 const embedder = embeddingOrigin();
+const { language, texts } = helperTexts(navigator.languages);
+document.documentElement.lang = language;
 
 if (window.parent === window) {
-  status.textContent = 'This page works inside a web page that asks for your signature. Open that web page instead.';
+  status.textContent = texts.openedAlone;
 } else if (!embedder || !frame.allowedOrigins.includes(embedder)) {
-  status.textContent = 'This web page is not allowed to use Signing Station.';
+  status.textContent = texts.notAllowed;
 } else {
+  status.textContent = texts.ready;
   start(embedder);
 }
 
@@ -47,14 +51,14 @@ function start(parentOrigin: string): void {
       .then(reply, (error: unknown) => reply(failure(request.operation, error)))
       .finally(() => {
         busy = false;
-        status.textContent = 'Signing Station is ready.';
+        status.textContent = texts.ready;
       });
   });
 }
 
 async function answer(request: Exclude<IframeRequest, { operation: 'ready' }>, parentOrigin: string): Promise<IframeReply> {
   const call = { ticket: frame.ticket, embeddingOrigin: parentOrigin };
-  status.textContent = 'Confirm in the Signing Station window.';
+  status.textContent = texts.confirmInStation;
   switch (request.operation) {
     case 'getCertificate': {
       const { certificate } = iframeCertificateAnswerSchema.parse(await callStation('certificate', call));

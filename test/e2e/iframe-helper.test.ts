@@ -36,8 +36,14 @@ describe('iframe certificate helper in Chromium', () => {
 
   const framed = (helperUrl: string, embedder = integrator): Promise<Page> => pageWithHelper(browser, embedder, helperUrl);
   /** The station's own client's idCardSignature module, in the integrator page, through the real helper. */
-  const signWithOurClient = (page: Page, docId: string) =>
-    runModule(page, { client: 'serviceBrowserClient', kind: 'signature', module: 'idCardSignature', settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl }, options: { iframeHolder: true } });
+  const signWithOurClient = (page: Page, docId: string, settings: Record<string, unknown> = {}) =>
+    runModule(page, {
+      client: 'serviceBrowserClient',
+      kind: 'signature',
+      module: 'idCardSignature',
+      settings: { clientId: 'shop', docId, countryCode: 'EE', base: station.baseUrl, ...settings },
+      options: { iframeHolder: true },
+    });
   const messages = helperMessages;
   const ask = (page: Page, message: unknown): Promise<void> => askHelper(page, station.baseUrl, message);
 
@@ -145,6 +151,32 @@ describe('iframe certificate helper in Chromium', () => {
       prompt.agree = true;
       await page.close();
     }
+  });
+
+  it('speaks the user’s language: the helper page the browser’s, the frame’s title the client’s language setting', async () => {
+    const docId = await prepare();
+    const estonian = await browser.newContext({ locale: 'et-EE' });
+    const page = await estonian.newPage();
+    await page.goto(`${integrator.origin}/`);
+    prompt.agree = false;
+    try {
+      expect((await signWithOurClient(page, docId, { language: 'lv' })).calls).toEqual(['fail', 'finished']);
+      expect(await page.locator('#holder iframe').getAttribute('title')).toBe('Parakstīšanas palīgs: sertifikāti un parakstīšana šajā datorā');
+      const helper = page.frameLocator('#holder iframe');
+      expect(await helper.locator('html').getAttribute('lang')).toBe('et');
+      // back to ready after the declined request
+      await expect.poll(() => helper.locator('#status').textContent()).toBe('Signing Station on valmis.');
+    } finally {
+      prompt.agree = true;
+      await estonian.close();
+    }
+
+    const russian = await browser.newContext({ locale: 'ru-RU' });
+    const top = await russian.newPage();
+    await top.goto(`${station.baseUrl}/web-element/os-broker/shop/id-signature`);
+    await expect.poll(() => top.locator('#status').textContent()).toContain('Откройте эту веб-страницу');
+    expect(await top.locator('html').getAttribute('lang')).toBe('ru');
+    await russian.close();
   });
 
   it('announces itself to an allowed embedder, answers only it, and refuses a digest (or AutoFirma content) it did not prepare', async () => {

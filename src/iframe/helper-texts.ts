@@ -1,0 +1,51 @@
+import { pickLanguage } from '../core/i18n/pick-language.js';
+
+/** What the helper page shows the user, in the station window's languages. Replies to the embedding page stay English: they are for its code. */
+export interface HelperTexts {
+  ready: string;
+  confirmInStation: string;
+  notAllowed: string;
+  openedAlone: string;
+}
+
+const TEXTS = {
+  en: {
+    ready: 'Signing Station is ready.',
+    confirmInStation: 'Confirm in the Signing Station window.',
+    notAllowed: 'This web page is not allowed to use Signing Station.',
+    openedAlone: 'This page works inside a web page that asks for your signature. Open that web page instead.',
+  },
+  et: {
+    ready: 'Signing Station on valmis.',
+    confirmInStation: 'Kinnita Signing Stationi aknas.',
+    notAllowed: 'Sellel veebilehel ei ole lubatud Signing Stationit kasutada.',
+    openedAlone: 'See leht töötab veebilehe sees, mis küsib sinu allkirja. Ava hoopis see veebileht.',
+  },
+  lt: {
+    ready: 'Signing Station paruošta.',
+    confirmInStation: 'Patvirtinkite Signing Station lange.',
+    notAllowed: 'Šiam tinklalapiui neleidžiama naudotis Signing Station.',
+    openedAlone: 'Šis puslapis veikia tinklalapyje, kuris prašo jūsų parašo. Atidarykite tą tinklalapį.',
+  },
+  lv: {
+    ready: 'Signing Station ir gatava.',
+    confirmInStation: 'Apstipriniet Signing Station logā.',
+    notAllowed: 'Šai tīmekļa lapai nav atļauts izmantot Signing Station.',
+    openedAlone: 'Šī lapa darbojas tīmekļa lapā, kas lūdz jūsu parakstu. Atveriet to tīmekļa lapu.',
+  },
+  ru: {
+    ready: 'Signing Station готова.',
+    confirmInStation: 'Подтвердите в окне Signing Station.',
+    notAllowed: 'Этой веб-странице не разрешено использовать Signing Station.',
+    openedAlone: 'Эта страница работает внутри веб-страницы, которая запрашивает вашу подпись. Откройте эту веб-страницу.',
+  },
+} as const satisfies Record<string, HelperTexts>;
+
+type HelperLanguage = keyof typeof TEXTS;
+const LANGUAGES = Object.keys(TEXTS) as HelperLanguage[];
+
+/** The texts in the first of the browser's languages the helper has, else English. */
+export function helperTexts(preferred: readonly string[]): { language: HelperLanguage; texts: HelperTexts } {
+  const language = pickLanguage(LANGUAGES, preferred, null, 'en');
+  return { language, texts: TEXTS[language] };
+}

@@ -1,4 +1,12 @@
+import type { ServerResponse } from 'node:http';
 import type { HttpScope } from './server/http-scope.js';
+
+const ALWAYS: ReadonlyArray<readonly [string, string]> = [
+  ['x-content-type-options', 'nosniff'],
+  ['referrer-policy', 'no-referrer'],
+  ['cross-origin-opener-policy', 'same-origin'],
+];
+const NOT_FRAMED_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /**
  * Headers every response carries. Pages that must be framed (the iframe helper) set their own
@@ -6,13 +14,21 @@ import type { HttpScope } from './server/http-scope.js';
  */
 export function installSecurityHeaders(app: HttpScope): void {
   app.addHook('onSend', (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('cross-origin-opener-policy', 'same-origin');
+    for (const [name, value] of ALWAYS) reply.header(name, value);
     if (!reply.hasHeader('content-security-policy')) {
-      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+      reply.header('content-security-policy', NOT_FRAMED_CSP);
       reply.header('x-frame-options', 'DENY');
     }
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
+}
+
+/**
+ * The same headers for a response its route writes itself (hijacked: no onSend hook runs for it), framing refused,
+ * with the route's own Content-Security-Policy if it has one. Cache-Control is the route's to set.
+ */
+export function setSecurityHeaders(response: ServerResponse, contentSecurityPolicy = NOT_FRAMED_CSP): void {
+  for (const [name, value] of ALWAYS) response.setHeader(name, value);
+  response.setHeader('content-security-policy', contentSecurityPolicy);
+  response.setHeader('x-frame-options', 'DENY');
 }

@@ -1,7 +1,6 @@
 import type { HttpReply } from '../http/server/http-reply.js';
 import type { HttpRequest } from '../http/server/http-request.js';
 import type { HttpPlugin } from '../http/server/http-scope.js';
-import type { ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { assertSandbox } from './assert-sandbox.js';
 import { scopeProviderContext } from './provider-context-scope.js';
@@ -9,6 +8,7 @@ import type { OidcRoutesDeps } from './oidc-routes-deps.js';
 import { OIDC_PATHS } from './oidc-paths.js';
 import { loginInteractionRoutes } from './login-interaction-routes.js';
 import { LOGIN_PAGE_CSP } from './views/html.js';
+import { setSecurityHeaders } from '../http/install-security-headers.js';
 
 /**
  * The OIDC endpoints (SERVICE-INTERFACE 4.1) served by oidc-provider's own request handler under their exact
@@ -38,7 +38,7 @@ function providerEndpoints(deps: OidcRoutesDeps): HttpPlugin {
       // they must all be the issuer's (the exact token endpoint audience depends on it).
       request.raw.headers.host = handler.issuerHost;
       reply.hijack();
-      setPageHeaders(reply.raw);
+      setSecurityHeaders(reply.raw, LOGIN_PAGE_CSP);
       await handler.handle(request.raw, reply.raw);
     };
 
@@ -51,12 +51,4 @@ function providerEndpoints(deps: OidcRoutesDeps): HttpPlugin {
     app.get(`${OIDC_PATHS.authorization}/:uid`, frontChannel, forward);
     app.post(OIDC_PATHS.token, backChannel, forward);
   };
-}
-
-/** The station's usual response headers, which the onSend hooks do not add to a hijacked response. */
-function setPageHeaders(response: ServerResponse): void {
-  response.setHeader('x-content-type-options', 'nosniff');
-  response.setHeader('referrer-policy', 'no-referrer');
-  response.setHeader('x-frame-options', 'DENY');
-  response.setHeader('content-security-policy', LOGIN_PAGE_CSP);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
 import { startTestStation, type TestStation } from '../../support/station/test-station.js';
 
 interface RawResponse {
@@ -248,6 +248,23 @@ describe('local server safety', () => {
     expect(response.headers['x-frame-options']).toBe('DENY');
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(response.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('sends them too on the answers routes write themselves: the OIDC provider’s and the window’s event stream', async () => {
+    const discovery = await send(station, '/.well-known/openid-configuration');
+    expect(discovery.status).toBe(200);
+    expect(discovery.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer', 'cross-origin-opener-policy': 'same-origin' });
+    expect(discovery.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+
+    const url = new URL(station.baseUrl);
+    const headers = { host: url.host, origin: station.baseUrl, authorization: await uiAuthorization(station) };
+    const stream = await new Promise<IncomingMessage>((resolve, reject) =>
+      request({ host: url.hostname, port: url.port, path: '/admin/api/events', headers }, resolve).on('error', reject).end(),
+    );
+    stream.destroy();
+    expect(stream.statusCode).toBe(200);
+    expect(stream.headers).toMatchObject({ 'content-type': 'text/event-stream; charset=utf-8', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
+    expect(stream.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
   it('answers unknown paths with a JSON 404', async () => {

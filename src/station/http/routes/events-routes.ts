@@ -2,6 +2,7 @@ import type { HttpReply } from '../server/http-reply.js';
 import type { HttpPlugin, HttpScope } from '../server/http-scope.js';
 import type { StationState } from '../../../core/schemas/station-state.js';
 import type { StationStateFeed } from '../../ui-state/station-state-feed.js';
+import { setSecurityHeaders } from '../install-security-headers.js';
 
 /** A comment line now and then keeps proxies and idle timers from closing a quiet stream. */
 const HEARTBEAT_MS = 20_000;
@@ -43,11 +44,7 @@ export function eventsRoutes(feed: StationStateFeed): HttpPlugin {
 /** The stream is written by hand from here on, so it carries the headers the server's hooks would have set. */
 function openEventStream(reply: HttpReply): void {
   reply.hijack();
-  reply.raw.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    'x-accel-buffering': 'no',
-  });
+  setSecurityHeaders(reply.raw);
+  reply.raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
   reply.raw.flushHeaders();
 }

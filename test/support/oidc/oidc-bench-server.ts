@@ -8,6 +8,7 @@ import { ASSERTION_TYPE, createRelyingParty } from './oidc-relying-party.js';
 import { loginOverHttp } from './oidc-http-login.js';
 import { serveDefaultLogger } from '../bench/serve-logger.js';
 import { timedRunProfiler } from '../bench/timed-run-profiler.js';
+import { answerBenchMessages } from '../bench/answer-bench-messages.js';
 
 const codes = Number(process.argv[2]);
 // Codes live longer than the default 60 s here only because they are all prepared before the timed run.
@@ -21,8 +22,5 @@ for (let i = 0; i < codes; i++) {
   work.push({ code: callback.searchParams.get('code')!, assertion: await rp.assertion({ exp: Math.floor(Date.now() / 1000) + 280 }) });
 }
 const profiler = timedRunProfiler(process.env.OIDC_BENCH_PROFILE || undefined, 'oidc-token.cpuprofile');
-process.on('message', (message) => {
-  if (message === 'cpu') void profiler.atRunEdge(() => process.send?.({ cpu: process.cpuUsage() }));
-  if (message === 'stop') void Promise.all([rp.close(), station.dispose()]).then(() => process.exit(0));
-});
+answerBenchMessages({ cpu: () => process.cpuUsage(), stop: () => Promise.all([rp.close(), station.dispose()]), profiler });
 process.send?.({ ready: { work, tokenEndpoint: rp.tokenEndpoint, redirectUri: rp.redirectUri, clientId: rp.clientId, assertionType: ASSERTION_TYPE } });

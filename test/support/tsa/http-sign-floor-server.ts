@@ -7,6 +7,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { processCpu } from '../bench/process-cpu.js';
+import { answerBenchMessages } from '../bench/answer-bench-messages.js';
 
 const reply = readFileSync(process.argv[2]!);
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -27,10 +28,11 @@ server.listen(0, '127.0.0.1', () => {
   if (typeof address !== 'object' || !address) throw new Error('the floor server has no address');
   process.send?.({ ready: { url: `http://127.0.0.1:${address.port}/` } });
 });
-process.on('message', (message) => {
-  if (message === 'cpu') process.send?.({ cpu: processCpu() });
-  if (message === 'stop') {
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
-  }
+answerBenchMessages({
+  cpu: processCpu,
+  stop: () =>
+    new Promise((resolve) => {
+      server.close(resolve);
+      server.closeAllConnections();
+    }),
 });

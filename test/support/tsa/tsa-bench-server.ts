@@ -9,6 +9,7 @@ import { startTestStation } from '../station/test-station.js';
 import { serveDefaultLogger } from '../bench/serve-logger.js';
 import { timedRunProfiler } from '../bench/timed-run-profiler.js';
 import { processCpu } from '../bench/process-cpu.js';
+import { answerBenchMessages } from '../bench/answer-bench-messages.js';
 
 const station = await startTestStation({}, { logger: serveDefaultLogger() });
 await station.data.clients.upsert({ clientId: 'bench', allowedIps: ['127.0.0.1'] });
@@ -19,8 +20,5 @@ if (!discovery.ok) throw new Error(`the station's OIDC discovery answered ${disc
 const rootPem = join(station.dataDir, 'root.pem');
 await writeFile(rootPem, new x509.X509Certificate(Uint8Array.from(station.tsa.certificates.at(-1)!)).toString('pem'));
 const profiler = timedRunProfiler(process.env.TSA_BENCH_PROFILE || undefined, 'tsa.cpuprofile');
-process.on('message', (message) => {
-  if (message === 'cpu') void profiler.atRunEdge(() => process.send?.({ cpu: processCpu() }));
-  if (message === 'stop') void station.dispose().then(() => process.exit(0));
-});
+answerBenchMessages({ cpu: processCpu, stop: () => station.dispose(), profiler });
 process.send?.({ ready: { url: `${station.baseUrl}/api/timestamp/bench`, rootPem } });

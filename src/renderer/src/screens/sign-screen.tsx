@@ -23,16 +23,12 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
   const [files, setFiles] = useOpenedFiles(opened);
   const [step, setStep] = useState<SignStep>();
   const [sent, setSent] = useState<number>();
-  const [saved, setSaved] = useState<DeskSavedFile>();
-  const [error, setError] = useState<string>();
+  const [outcome, setOutcome] = useState<SignOutcome>();
   const [placement, setPlacement] = useState<VisibleSignaturePlacement>();
   const [pinpad, setPinpad] = useState(false);
   const helperHolder = useRef<HTMLDivElement>(null);
-  // A result speaks of the files it was made from: once others are chosen it would read as theirs.
-  useEffect(() => {
-    setSaved(undefined);
-    setError(undefined);
-  }, [files]);
+  // A result speaks of the files it was made from: once others are chosen it would read as theirs, so it is not shown.
+  const shown = outcome?.files === files ? outcome : undefined;
   const choices = signingChoices(state);
   const single = files.length === 1 && /\.pdf$/i.test(files[0]!.name);
   const containerType = single ? 'pdf' : 'asice';
@@ -44,20 +40,18 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
     if (!chosen || files.length === 0) return;
     const reason = String(form.get('reason') ?? '').trim();
     const baseline = BASELINES.find((level) => level === form.get('baseline')) ?? 'B-T';
-    setSaved(undefined);
-    setError(undefined);
+    setOutcome(undefined);
     setPinpad(chosen.token.pin.pinpad);
     try {
       const placed = single && placement ? { placement } : {};
       const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}), ...placed } as const;
-      setSaved(
-        await signDocuments(order, helperHolder.current!, (next, fraction) => {
-          setStep(next);
-          setSent(fraction);
-        }),
-      );
+      const saved = await signDocuments(order, helperHolder.current!, (next, fraction) => {
+        setStep(next);
+        setSent(fraction);
+      });
+      setOutcome({ files, saved });
     } catch (reason) {
-      setError(t('sign.failed', { message: messageOf(reason) }));
+      setOutcome({ files, error: t('sign.failed', { message: messageOf(reason) }) });
     } finally {
       setStep(undefined);
     }
@@ -81,9 +75,16 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       </form>
       {/* The station's iframe helper, which the browser client frames to sign; the station's own prompts say everything it would. */}
       <div ref={helperHolder} hidden data-testid="signing-helper" />
-      <SigningOutcome step={step} sent={sent} saved={saved} error={error} pinpad={pinpad} />
+      <SigningOutcome step={step} sent={sent} saved={shown?.saved} error={shown?.error} pinpad={pinpad} />
     </section>
   );
+}
+
+/** How signing `files` ended: where the signed file went, or why it was not signed. */
+interface SignOutcome {
+  files: File[];
+  saved?: DeskSavedFile;
+  error?: string;
 }
 
 /** The files to sign, starting with those the app was opened with ("open with", a deep link). */

@@ -10,7 +10,7 @@ import { UserCancelledError } from '../tokens/token-errors.js';
 import { IdentityError } from './identity-error.js';
 import type { IdentityContext, IdentityMethod } from './identity-method.js';
 import { identifiedPerson } from './identified-person.js';
-import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
+import { signAuthentication } from './sign-authentication.js';
 import { tokenKeyScheme } from '../signing/token-key-scheme.js';
 import { verifyRawSignature } from '../pki/verify-raw-signature.js';
 
@@ -124,30 +124,12 @@ async function authenticate(deps: LocalTokenLoginDeps, candidates: Candidate[], 
   }
   // Decided before the user is asked anything: a key the station cannot have sign fails here, not after the PIN.
   const scheme = tokenKeyScheme(certificate);
-  const hash = createHash('sha256').update(challenge).digest();
-  const agreed = await deps.userPrompt.confirm(
-    {
-      purpose: 'authenticate',
-      requester: context.requester,
-      clientId: context.clientId,
-      documentDigest: hash.toString('hex'),
-      signerSubject: certificate.subject,
-      signerIssuer: certificate.issuer,
-      signerSerialNumber: certificate.serialNumber,
-    },
+  const digest = new Uint8Array(createHash('sha256').update(challenge).digest());
+  const signature = await signAuthentication(
+    deps.userPrompt,
+    { token, certificate, digest, hashAlgorithm: 'SHA-256', scheme, requester: context.requester, clientId: context.clientId },
     signal,
   );
-  if (!agreed) throw new UserCancelledError();
-
-  const signature = await signWithPinRetries(token, {
-    certificateId: certificate.id,
-    hash: new Uint8Array(hash),
-    hashAlgorithm: 'SHA-256',
-    scheme,
-    purpose: 'authenticate',
-    signal,
-    pin: (request) => deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: context.requester }, signal),
-  });
   const publicKey = createPublicKey({ key: Buffer.from(parsed.publicKey.rawData), format: 'der', type: 'spki' });
   if (!verifyRawSignature(publicKey, scheme, 'SHA-256', challenge, signature)) {
     throw new IdentityError('ERR_IDENTITY_SIGNATURE_INVALID', 'The token’s signature over the challenge does not verify with its authentication certificate.', { status: 400 });

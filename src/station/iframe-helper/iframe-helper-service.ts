@@ -3,6 +3,7 @@ import type { TokenCertificate } from '../../core/schemas/token-description.js';
 import type { IframeSignatureCall, WebEidAuthToken } from '../../core/schemas/iframe-protocol.js';
 import { STATION_NAME } from '../../core/constants.js';
 import { webEidAlgorithmFor, webEidSignedData } from '../identity/web-eid-auth-token.js';
+import { signAuthentication } from '../identity/sign-authentication.js';
 import type { UserPrompt } from '../ports/user-prompt.js';
 import type { CertificateChoiceRequest } from '../../core/schemas/prompts.js';
 import type { Token } from '../tokens/token.js';
@@ -67,29 +68,12 @@ export class IframeHelperService {
     const context = this.#context(ticket, embeddingOrigin, signal);
     const { token, certificate } = await this.#choose(context, await this.#candidatesOnceInserted(context, 'authentication'), 'authenticate');
     const { algorithm, hash, scheme } = webEidAlgorithmFor(certificate);
-    const digest = createHash(hash.replace('-', '').toLowerCase()).update(webEidSignedData(context.origin, nonce, hash)).digest();
-    const agreed = await this.#deps.userPrompt.confirm(
-      {
-        purpose: 'authenticate',
-        requester: context.origin,
-        clientId: context.frame.clientId,
-        documentDigest: digest.toString('hex'),
-        signerSubject: certificate.subject,
-        signerIssuer: certificate.issuer,
-        signerSerialNumber: certificate.serialNumber,
-      },
+    const digest = new Uint8Array(createHash(hash.replace('-', '').toLowerCase()).update(webEidSignedData(context.origin, nonce, hash)).digest());
+    const signature = await signAuthentication(
+      this.#deps.userPrompt,
+      { token, certificate, digest, hashAlgorithm: hash, scheme, requester: context.origin, clientId: context.frame.clientId },
       signal,
     );
-    if (!agreed) throw new UserCancelledError();
-    const signature = await signWithPinRetries(token, {
-      certificateId: certificate.id,
-      hash: new Uint8Array(digest),
-      hashAlgorithm: hash,
-      scheme,
-      purpose: 'authenticate',
-      signal,
-      pin: (request) => this.#deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: context.origin }, signal),
-    });
     return { format: 'web-eid:1.0', unverifiedCertificate: certificate.certificate, algorithm, signature: Buffer.from(signature).toString('base64'), appVersion: `${STATION_NAME} iframe helper` };
   }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TokenCertificate } from '../../core/schemas/token-description.js';
 import type { IframeSignatureCall, WebEidAuthToken } from '../../core/schemas/iframe-protocol.js';
 import { STATION_NAME } from '../../core/constants.js';
+import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
 import { webEidAlgorithmFor, webEidSignedData } from '../identity/web-eid-auth-token.js';
 import { signAuthentication } from '../identity/sign-authentication.js';
 import type { UserPrompt } from '../ports/user-prompt.js';
@@ -68,7 +69,7 @@ export class IframeHelperService {
     const context = this.#context(ticket, embeddingOrigin, signal);
     const { token, certificate } = await this.#choose(context, await this.#candidatesOnceInserted(context, 'authentication'), 'authenticate');
     const { algorithm, hash, scheme } = webEidAlgorithmFor(certificate);
-    const digest = new Uint8Array(createHash(hash.replace('-', '').toLowerCase()).update(webEidSignedData(context.origin, nonce, hash)).digest());
+    const digest = new Uint8Array(createHash(HASH_ALGORITHMS[hash].nodeName).update(webEidSignedData(context.origin, nonce, hash)).digest());
     const signature = await signAuthentication(
       this.#deps.userPrompt,
       { token, certificate, digest, hashAlgorithm: hash, scheme, requester: context.origin, clientId: context.frame.clientId },

@@ -1,6 +1,7 @@
 import { readPemCertificates } from '../pki/read-pem-certificates.js';
 import type { StationConfig } from '../config/station-config.js';
-import type { Token } from '../tokens/token.js';
+import type { SignatureScheme, Token } from '../tokens/token.js';
+import { tokenKeyScheme } from '../signing/token-key-scheme.js';
 import type { SourceProblem } from '../tokens/token-registry.js';
 import { TsaError } from './tsa-error.js';
 
@@ -8,7 +9,8 @@ export type TsaTokenConfig = NonNullable<StationConfig['tsa']>['token'];
 
 export interface TsaTokenKey {
   token: Token;
-  keyType: 'RSA' | 'EC';
+  /** How the token lets the key sign (an RSA key may be limited to PSS). */
+  signatureScheme: SignatureScheme;
   /** DER, the token's TSA certificate first, then its issuers from `chainFile`, root last. */
   certificates: Uint8Array[];
 }
@@ -44,7 +46,7 @@ export async function findTsaTokenKey(config: TsaTokenConfig, source: { tokens()
     );
   }
   const der = new Uint8Array(Buffer.from(certificate.certificate, 'base64'));
-  return { token, keyType: certificate.keyAlgorithm, certificates: config.chainFile ? await chainFrom(der, config.chainFile) : [der] };
+  return { token, signatureScheme: tokenKeyScheme(certificate), certificates: config.chainFile ? await chainFrom(der, config.chainFile) : [der] };
 }
 
 async function chainFrom(tsaCertificate: Uint8Array, chainFile: string): Promise<Uint8Array[]> {

@@ -44,11 +44,11 @@ export async function openConfiguredTsaSigner(options: {
     }
     // Never the same PIN twice in one login attempt: a wrong one would only burn another try.
     const pinSource: PinSource = async ({ previousAttemptFailed }) => (previousAttemptFailed ? null : Uint8Array.from(pin));
-    const signer = new TokenTsaSigner({ token: key.token, certificateId: options.config.certificateId, certificates: key.certificates, keyType: key.keyType, pin: pinSource });
+    const signer = new TokenTsaSigner({ token: key.token, certificateId: options.config.certificateId, certificates: key.certificates, signatureScheme: key.signatureScheme, pin: pinSource });
     await loginCheck(signer, key.token.label);
     return {
       certificates: signer.certificates,
-      keyType: signer.keyType,
+      signatureScheme: signer.signatureScheme,
       digestAlgorithm: signer.digestAlgorithm,
       sign: (data) => signer.sign(data),
       close: async () => {

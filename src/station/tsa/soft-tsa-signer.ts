@@ -1,6 +1,7 @@
 import { sign, type KeyObject } from 'node:crypto';
 import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
 import type { TsaSigner } from './tsa-signer.js';
+import type { SignatureScheme } from '../../core/schemas/token-description.js';
 
 /**
  * A TsaSigner over a private KeyObject parsed once (parsing the key per signature would cost twice the
@@ -14,7 +15,7 @@ import type { TsaSigner } from './tsa-signer.js';
  */
 export class SoftTsaSigner implements TsaSigner {
   readonly certificates: readonly Uint8Array[];
-  readonly keyType: 'RSA' | 'EC';
+  readonly signatureScheme: SignatureScheme;
   readonly digestAlgorithm: HashAlgorithm;
   readonly #key: KeyObject;
   readonly #nodeHash: string;
@@ -26,7 +27,7 @@ export class SoftTsaSigner implements TsaSigner {
     }
     if (certificates.length === 0) throw new TypeError('SoftTsaSigner needs at least the TSA certificate');
     this.#key = key;
-    this.keyType = key.asymmetricKeyType === 'rsa' ? 'RSA' : 'EC';
+    this.signatureScheme = key.asymmetricKeyType === 'rsa' ? 'RSASSA-PKCS1-v1_5' : 'ECDSA';
     this.certificates = certificates;
     this.digestAlgorithm = digestAlgorithm;
     this.#nodeHash = HASH_ALGORITHMS[digestAlgorithm].nodeName;

@@ -1,8 +1,8 @@
-import { X509Certificate as NodeX509Certificate, verify } from 'node:crypto';
+import { X509Certificate as NodeX509Certificate } from 'node:crypto';
 import type { Database } from '../store/database.js';
 import type { SecretVault } from '../keychain/secret-vault.js';
 import type { Clock } from '../ports/clock.js';
-import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
+import { verifyRawSignature } from '../pki/verify-raw-signature.js';
 import { loadTsaIdentity } from './tsa-identity.js';
 import type { parseTimestampRequest } from './tsa-request-parser.js';
 import { TsaRejection } from './tsa-rejection.js';
@@ -129,7 +129,7 @@ async function checkSigner(signer: TsaSigner): Promise<TsaSigner> {
     throw new TsaError('ERR_TSA_SIGNER_FAILED', `The TSA signer cannot sign: ${(cause as Error).message}`, { cause, retriable: true });
   }
   const publicKey = new NodeX509Certificate(first).publicKey;
-  if (!verify(HASH_ALGORITHMS[signer.digestAlgorithm].nodeName, probe, { key: publicKey, dsaEncoding: 'der' }, signature)) {
+  if (!verifyRawSignature(publicKey, signer.signatureScheme, signer.digestAlgorithm, probe, signature, 'der')) {
     throw new TsaError('ERR_TSA_KEY_MISMATCH', 'The TSA signer’s key does not match its certificate.');
   }
   return signer;

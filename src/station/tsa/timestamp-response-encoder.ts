@@ -4,8 +4,10 @@ import { AsnConvert } from '@peculiar/asn1-schema';
 import { AlgorithmIdentifier, Certificate, GeneralName } from '@peculiar/asn1-x509';
 import { Attribute, IssuerAndSerialNumber, id_signedData } from '@peculiar/asn1-cms';
 import { id_ct_tstInfo } from '@peculiar/asn1-tsp';
+import { RsaSaPssParams, id_RSASSA_PSS, id_mgf1 } from '@peculiar/asn1-rsa';
 import { DerTag, derElementAt, derGeneralizedTime, derSmallInteger, derTlv, derTree, derWrite } from './der.js';
-import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
+import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
+import { digestAlgorithms } from '../signing/digest-algorithms.js';
 import type { TimestampRequest } from './tsa-request-parser.js';
 import type { TsaSigner } from './tsa-signer.js';
 
@@ -17,10 +19,6 @@ export interface GrantedToken {
 const OID_CONTENT_TYPE = '1.2.840.113549.1.9.3';
 const OID_MESSAGE_DIGEST = '1.2.840.113549.1.9.4';
 const OID_SIGNING_CERTIFICATE_V2 = '1.2.840.113549.1.9.16.2.47';
-const SIGNATURE_OIDS = {
-  RSA: { 'SHA-256': '1.2.840.113549.1.1.11', 'SHA-384': '1.2.840.113549.1.1.12', 'SHA-512': '1.2.840.113549.1.1.13' },
-  EC: { 'SHA-256': '1.2.840.10045.4.3.2', 'SHA-384': '1.2.840.10045.4.3.3', 'SHA-512': '1.2.840.10045.4.3.4' },
-} as const;
 const PKI_STATUS_GRANTED = derTlv(DerTag.Sequence, derSmallInteger(0));
 const SIGNED_DATA_VERSION = derSmallInteger(3);
 const EMPTY = Buffer.alloc(0);
@@ -32,6 +30,28 @@ const algorithm = (value: string, nullParameters: boolean): Buffer =>
 const attribute = (type: string, value: Uint8Array): Buffer =>
   der(new Attribute({ attrType: type, attrValues: [Uint8Array.from(value).buffer] }));
 const SIGNED_DATA_OID = oid(id_signedData);
+
+/**
+ * The SignerInfo's signatureAlgorithm: sha*WithRSAEncryption (NULL parameters), ecdsa-with-SHA* (none), or
+ * id-RSASSA-PSS with its parameters stated in full (RFC 4056): the digest, MGF1 over the digest, a salt as long as
+ * the digest, as the signers sign it.
+ */
+function signatureAlgorithm({ signatureScheme, digestAlgorithm }: Pick<TsaSigner, 'signatureScheme' | 'digestAlgorithm'>): Buffer {
+  const digest = digestAlgorithms[digestAlgorithm];
+  if (signatureScheme === 'ECDSA') return algorithm(digest.ecdsaSignatureOid, false);
+  if (signatureScheme === 'RSASSA-PKCS1-v1_5') return algorithm(digest.rsaSignatureOid, true);
+  return der(new AlgorithmIdentifier({ algorithm: id_RSASSA_PSS, parameters: AsnConvert.serialize(pssParameters(digestAlgorithm)) }));
+}
+
+function pssParameters(digestAlgorithm: HashAlgorithm): RsaSaPssParams {
+  const { oid: hashOid, length } = HASH_ALGORITHMS[digestAlgorithm];
+  const hashAlgorithm = new AlgorithmIdentifier({ algorithm: hashOid });
+  return new RsaSaPssParams({
+    hashAlgorithm,
+    maskGenAlgorithm: new AlgorithmIdentifier({ algorithm: id_mgf1, parameters: AsnConvert.serialize(hashAlgorithm) }),
+    saltLength: length,
+  });
+}
 
 /**
  * Builds DER TimeStampResp messages. Everything that is the same in every token is encoded once, here, with
@@ -86,7 +106,7 @@ export class TimestampResponseEncoder {
     // SignerInfo v1: issuerAndSerialNumber, digestAlgorithm | signedAttrs | signatureAlgorithm, signature
     const sid = der(new IssuerAndSerialNumber({ issuer: certificate.tbsCertificate.issuer, serialNumber: certificate.tbsCertificate.serialNumber }));
     this.#signerInfoHead = Buffer.concat([derSmallInteger(1), sid, signerDigestAlgorithm]);
-    this.#signatureAlgorithm = algorithm(SIGNATURE_OIDS[signer.keyType][signer.digestAlgorithm], signer.keyType === 'RSA');
+    this.#signatureAlgorithm = signatureAlgorithm(signer);
 
     const contentType = attribute(OID_CONTENT_TYPE, oid(id_ct_tstInfo));
     const signingCertificate = attribute(OID_SIGNING_CERTIFICATE_V2, signingCertificateV2(tsaCertificate, certificate));

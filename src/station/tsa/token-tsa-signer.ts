@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PinSource, Token } from '../tokens/token.js';
+import type { PinSource, SignatureScheme, Token } from '../tokens/token.js';
 import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
 import type { TsaSigner } from './tsa-signer.js';
 
@@ -10,7 +10,8 @@ export interface TokenTsaSignerOptions {
   certificateId: string;
   /** The TSA certificate first, then its issuers, root last. */
   certificates: readonly Uint8Array[];
-  keyType: 'RSA' | 'EC';
+  /** As the token lets the key sign (tokenKeyScheme). */
+  signatureScheme: SignatureScheme;
   digestAlgorithm?: HashAlgorithm;
   /**
    * Unattended PIN supply for the TSA key (for example read from the vault at start). The token zeroes the
@@ -25,7 +26,7 @@ export interface TokenTsaSignerOptions {
  */
 export class TokenTsaSigner implements TsaSigner {
   readonly certificates: readonly Uint8Array[];
-  readonly keyType: 'RSA' | 'EC';
+  readonly signatureScheme: SignatureScheme;
   readonly digestAlgorithm: HashAlgorithm;
   readonly #options: TokenTsaSignerOptions;
 
@@ -33,7 +34,7 @@ export class TokenTsaSigner implements TsaSigner {
     if (options.certificates.length === 0) throw new TypeError('TokenTsaSigner needs at least the TSA certificate');
     this.#options = options;
     this.certificates = options.certificates;
-    this.keyType = options.keyType;
+    this.signatureScheme = options.signatureScheme;
     this.digestAlgorithm = options.digestAlgorithm ?? 'SHA-256';
   }
 
@@ -43,11 +44,11 @@ export class TokenTsaSigner implements TsaSigner {
       certificateId: this.#options.certificateId,
       hash,
       hashAlgorithm: this.digestAlgorithm,
-      scheme: this.keyType === 'RSA' ? 'RSASSA-PKCS1-v1_5' : 'ECDSA',
+      scheme: this.signatureScheme,
       pin: this.#options.pin,
       purpose: 'sign',
     });
-    if (this.keyType === 'RSA') return signature;
+    if (this.signatureScheme !== 'ECDSA') return signature;
     // The DER conversion brings @peculiar/x509: loaded with the first EC signature, not with the station.
     const { ecdsaRawToDer } = await import('../pki/ecdsa-raw-to-der.js');
     return ecdsaRawToDer(signature);

@@ -1,4 +1,5 @@
 import type { HashAlgorithm } from '../pki/hash-algorithms.js';
+import type { SignatureScheme } from '../../core/schemas/token-description.js';
 
 /**
  * The seam between the timestamping authority and whatever holds its private key.
@@ -15,13 +16,16 @@ import type { HashAlgorithm } from '../pki/hash-algorithms.js';
 export interface TsaSigner {
   /** DER certificates: the TSA's own first (critical EKU timeStamping), then its issuers, root last. */
   readonly certificates: readonly Uint8Array[];
-  /** The key's algorithm family; RSA signs PKCS#1 v1.5, EC signs ECDSA. */
-  readonly keyType: 'RSA' | 'EC';
+  /**
+   * How the key signs: an RSA key PKCS#1 v1.5, or RSA-PSS (MGF1 over the digest, a salt as long as the digest,
+   * RFC 4056) where its token allows only that; an EC key ECDSA. The SignerInfo names it.
+   */
+  readonly signatureScheme: SignatureScheme;
   /** Digest of the signed attributes, and the SignerInfo digestAlgorithm. */
   readonly digestAlgorithm: HashAlgorithm;
   /**
    * Signs `data` (the DER SET OF signed attributes) with `digestAlgorithm`. Returns the CMS signature value:
-   * the PKCS#1 v1.5 signature for RSA, a DER ECDSA-Sig-Value for EC.
+   * the RSA signature bytes (either scheme), a DER ECDSA-Sig-Value for EC.
    */
   sign(data: Uint8Array): Promise<Uint8Array>;
   /** Releases the key (token session, KeyObject reference). */

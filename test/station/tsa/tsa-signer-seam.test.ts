@@ -63,7 +63,7 @@ describe('TSA signer seam', () => {
         token: hsm.token,
         certificateId: '01',
         certificates: [hsm.certificate.der, ca.der],
-        keyType: 'RSA',
+        signatureScheme: 'RSASSA-PKCS1-v1_5',
         pin: async () => new Uint8Array(Buffer.from(hsm.pin)),
       });
       const tsa = await TimestampAuthority.open({ database: fixture.database, vault: fixture.vault, clock: { now: () => new Date() }, signer });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pkcs11js from 'pkcs11js';
 import type { StationConfigInput } from '../../../src/station/config/station-config.js';
 import { HttpTimestampClient } from '../../../src/station/tsa/http-timestamp-client.js';
 import { TSA_PIN_ENV } from '../../../src/station/tsa/open-configured-tsa-signer.js';
@@ -11,6 +12,8 @@ import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '..
 import { createTestCa } from '../../support/pki/test-pki.js';
 import { startTestStation } from '../../support/station/test-station.js';
 import { openssl } from '../../support/tsa/tsa-openssl.js';
+import { bouncyCastleCheck } from '../../support/tsa/tsa-bouncycastle.js';
+import { postRaw } from '../../support/tsa/tsa-http.js';
 import { runCli } from '../../support/station/run-cli.js';
 
 const LABEL = 'Station TSA';
@@ -32,6 +35,8 @@ describe('TSA key on a configured PKCS#11 token (SoftHSM2)', () => {
     const keys = await hsm.createToken(LABEL, PIN, [
       { id: '0a', algorithm: 'P-256', usage: 'tsa' },
       { id: '0b', algorithm: 'RSA-2048', usage: 'signing' },
+      // SoftHSM2 refuses every mechanism but CKM_RSA_PKCS_PSS for this key at C_SignInit.
+      { id: '0c', algorithm: 'RSA-2048', usage: 'tsa', allowedMechanisms: [pkcs11js.CKM_RSA_PKCS_PSS] },
     ]);
     tsaKey = keys[0]!;
     caPem = join(dir, 'ca.pem');
@@ -74,6 +79,35 @@ describe('TSA key on a configured PKCS#11 token (SoftHSM2)', () => {
       const refused = await openssl(['ts', '-verify', '-digest', createHash('sha256').update('second').digest('hex'), '-token_in', '-in', join(dir, 'second.tst'), '-CAfile', otherCa]);
       expect(refused.code).not.toBe(0);
       expect(refused.stdout + refused.stderr).toMatch(/unable to get local issuer certificate/);
+    } finally {
+      await station.dispose();
+    }
+  });
+
+  it('signs RSASSA-PSS with a key its token lets sign PSS only, in tokens BouncyCastle and openssl cms verify', async () => {
+    process.env[TSA_PIN_ENV] = PIN;
+    const station = await startTestStation(tsaConfig({ certificateId: '0c' }));
+    try {
+      await station.data.clients.upsert({ clientId: 'pss-tsa', allowedIps: ['127.0.0.1'] });
+      const data = join(dir, 'pss-data.txt');
+      await writeFile(data, 'timestamped with RSA-PSS');
+      const query = join(dir, 'pss.tsq');
+      expect((await openssl(['ts', '-query', '-data', data, '-sha256', '-cert', '-out', query])).code).toBe(0);
+      const answer = await postRaw(`${station.baseUrl}/api/timestamp/pss-tsa`, await readFile(query), { headers: { 'content-type': 'application/timestamp-query' } });
+      expect(answer.status).toBe(200);
+      const reply = join(dir, 'pss.tsr');
+      await writeFile(reply, answer.body);
+      const checked = await bouncyCastleCheck(dir, caPem, [{ query, reply }]);
+      expect(checked.code, checked.stderr).toBe(0);
+      expect(checked.stdout).toMatch(/^OK serial=/);
+      // The token is CMS SignedData whose SignerInfo names id-RSASSA-PSS with SHA-256, MGF1-SHA-256 and a 32-byte salt.
+      const token = join(dir, 'pss.tst');
+      expect((await openssl(['ts', '-reply', '-in', reply, '-token_out', '-out', token])).code).toBe(0);
+      const printed = await openssl(['cms', '-cmsout', '-print', '-inform', 'DER', '-in', token]);
+      expect(printed.stdout).toMatch(/signatureAlgorithm: \s+algorithm: rsassaPss \(1\.2\.840\.113549\.1\.1\.10\)\s+parameter: SEQUENCE:\s+.*\n.*cont \[ 0 \]\s+.*\n.*:sha256\s+.*cont \[ 1 \]\s+.*\n.*:mgf1\s+.*\n.*:sha256\s+.*cont \[ 2 \]\s+.*INTEGER\s+:20\s/);
+      // Not `openssl ts -verify`: its PKCS#7 code checks PKCS#1 v1.5 padding whatever the SignerInfo names.
+      const verified = await openssl(['cms', '-verify', '-inform', 'DER', '-in', token, '-binary', '-CAfile', caPem, '-purpose', 'timestampsign', '-out', '/dev/null']);
+      expect(verified.code, verified.stderr).toBe(0);
     } finally {
       await station.dispose();
     }

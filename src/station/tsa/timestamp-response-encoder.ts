@@ -4,9 +4,9 @@ import { AsnConvert } from '@peculiar/asn1-schema';
 import { AlgorithmIdentifier, Certificate, GeneralName } from '@peculiar/asn1-x509';
 import { Attribute, IssuerAndSerialNumber, id_signedData } from '@peculiar/asn1-cms';
 import { id_ct_tstInfo } from '@peculiar/asn1-tsp';
-import { RsaSaPssParams, id_RSASSA_PSS, id_mgf1 } from '@peculiar/asn1-rsa';
 import { DerTag, derElementAt, derGeneralizedTime, derSmallInteger, derTlv, derTree, derWrite } from './der.js';
-import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
+import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
+import { rsaPssAlgorithmIdentifier } from '../pki/rsa-pss-algorithm.js';
 import { digestAlgorithms } from '../signing/digest-algorithms.js';
 import type { TimestampRequest } from './tsa-request-parser.js';
 import type { TsaSigner } from './tsa-signer.js';
@@ -31,26 +31,12 @@ const attribute = (type: string, value: Uint8Array): Buffer =>
   der(new Attribute({ attrType: type, attrValues: [Uint8Array.from(value).buffer] }));
 const SIGNED_DATA_OID = oid(id_signedData);
 
-/**
- * The SignerInfo's signatureAlgorithm: sha*WithRSAEncryption (NULL parameters), ecdsa-with-SHA* (none), or
- * id-RSASSA-PSS with its parameters stated in full (RFC 4056): the digest, MGF1 over the digest, a salt as long as
- * the digest, as the signers sign it.
- */
+/** The SignerInfo's signatureAlgorithm: sha*WithRSAEncryption (NULL parameters), ecdsa-with-SHA* (none), or id-RSASSA-PSS. */
 function signatureAlgorithm({ signatureScheme, digestAlgorithm }: Pick<TsaSigner, 'signatureScheme' | 'digestAlgorithm'>): Buffer {
   const digest = digestAlgorithms[digestAlgorithm];
   if (signatureScheme === 'ECDSA') return algorithm(digest.ecdsaSignatureOid, false);
   if (signatureScheme === 'RSASSA-PKCS1-v1_5') return algorithm(digest.rsaSignatureOid, true);
-  return der(new AlgorithmIdentifier({ algorithm: id_RSASSA_PSS, parameters: AsnConvert.serialize(pssParameters(digestAlgorithm)) }));
-}
-
-function pssParameters(digestAlgorithm: HashAlgorithm): RsaSaPssParams {
-  const { oid: hashOid, length } = HASH_ALGORITHMS[digestAlgorithm];
-  const hashAlgorithm = new AlgorithmIdentifier({ algorithm: hashOid });
-  return new RsaSaPssParams({
-    hashAlgorithm,
-    maskGenAlgorithm: new AlgorithmIdentifier({ algorithm: id_mgf1, parameters: AsnConvert.serialize(hashAlgorithm) }),
-    saltLength: length,
-  });
+  return Buffer.from(rsaPssAlgorithmIdentifier(digestAlgorithm));
 }
 
 /**

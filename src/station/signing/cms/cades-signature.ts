@@ -3,6 +3,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { HashAlgorithm } from '../../tokens/token.js';
 import { digestAlgorithms } from '../digest-algorithms.js';
+import { rsaPssAlgorithmIdentifier } from '../../pki/rsa-pss-algorithm.js';
 import type { SignerCertificate } from '../signer-certificate.js';
 
 const OID = {
@@ -12,8 +13,6 @@ const OID = {
   messageDigest: '1.2.840.113549.1.9.4',
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
   signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
-  rsassaPss: '1.2.840.113549.1.1.10',
-  mgf1: '1.2.840.113549.1.1.8',
 };
 
 function derCompare(a: Uint8Array, b: Uint8Array): number {
@@ -30,20 +29,9 @@ function algorithmIdentifier(oid: string, withNullParameters: boolean): pkijs.Al
   return new pkijs.AlgorithmIdentifier({ algorithmId: oid, ...(withNullParameters ? { algorithmParams: new asn1js.Null() } : {}) });
 }
 
-/** RSASSA-PSS with MGF1 over the same hash and a salt as long as the hash (RFC 4055), as the signers apply it. */
-function rsaPssAlgorithm(hashAlgorithm: HashAlgorithm): pkijs.AlgorithmIdentifier {
-  const hash = algorithmIdentifier(digestAlgorithms[hashAlgorithm].oid, false);
-  const params = new pkijs.RSASSAPSSParams({
-    hashAlgorithm: hash,
-    maskGenAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.mgf1, algorithmParams: hash.toSchema() }),
-    saltLength: digestAlgorithms[hashAlgorithm].length,
-  });
-  return new pkijs.AlgorithmIdentifier({ algorithmId: OID.rsassaPss, algorithmParams: params.toSchema() });
-}
-
 function signatureAlgorithm(signer: SignerCertificate, hashAlgorithm: HashAlgorithm): pkijs.AlgorithmIdentifier {
   const digest = digestAlgorithms[hashAlgorithm];
-  if (signer.signatureScheme === 'RSA-PSS') return rsaPssAlgorithm(hashAlgorithm);
+  if (signer.signatureScheme === 'RSA-PSS') return new pkijs.AlgorithmIdentifier({ schema: parse(rsaPssAlgorithmIdentifier(hashAlgorithm)) });
   return signer.keyAlgorithm === 'RSA' ? algorithmIdentifier(digest.rsaSignatureOid, true) : algorithmIdentifier(digest.ecdsaSignatureOid, false);
 }
 

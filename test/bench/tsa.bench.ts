@@ -25,7 +25,10 @@ const CONCURRENCY = Number(process.env.TSA_BENCH_CONCURRENCY ?? 16);
 const ROUNDS = 3;
 const SIGN_TARGET = 0.8;
 const OPENSSL_TARGET = 20;
-/** TSA_BENCH_PROFILE=<dir>: the station writes a CPU profile of the last timed round there, summarised at the end. */
+/**
+ * TSA_BENCH_PROFILE=<dir>: the station and the floor write CPU profiles of their last timed round there, both
+ * summarised at the end, so the station's event loop can be read against the floor's function by function.
+ */
 const PROFILE_DIR = process.env.TSA_BENCH_PROFILE || undefined;
 
 /**
@@ -138,6 +141,7 @@ interface Round {
   failures: number;
   /** The floor's CPU per request in the same round, µs. */
   floor: number;
+  floorCount: number;
   /** The event loop's share of the station's and of the floor's CPU per request, µs (Linux only). */
   loop: number | undefined;
   floorLoop: number | undefined;
@@ -190,6 +194,7 @@ async function main(): Promise<void> {
       system,
       failures: failures + result.floor.failures,
       floor: floorCpu,
+      floorCount: result.floor.count,
       loop: result.station.loop,
       floorLoop: result.floor.loop,
     };
@@ -231,7 +236,10 @@ async function main(): Promise<void> {
   console.log(`ratio: vs openssl ts -reply per request ${opensslRatio.describe((v) => `${v.toFixed(0)}x`)} (target >= ${OPENSSL_TARGET}x) ${opensslRatio.median >= OPENSSL_TARGET ? 'OK' : 'BELOW TARGET'}`);
 
   await station.stop();
-  if (PROFILE_DIR) console.log(cpuProfileSummary(join(PROFILE_DIR, 'tsa.cpuprofile'), rounds.at(-1)!.count, 'timestamp'));
+  if (PROFILE_DIR) {
+    console.log(cpuProfileSummary(join(PROFILE_DIR, 'tsa.cpuprofile'), rounds.at(-1)!.count, 'timestamp'));
+    console.log(cpuProfileSummary(join(PROFILE_DIR, 'floor.cpuprofile'), rounds.at(-1)!.floorCount, 'floor request'));
+  }
   agent.destroy();
   await rm(dir, { recursive: true, force: true });
   if (rounds.some((r) => r.failures > 0) || signRatio.median < SIGN_TARGET || opensslRatio.median < OPENSSL_TARGET) process.exitCode = 1;

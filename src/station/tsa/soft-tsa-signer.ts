@@ -9,9 +9,11 @@ import type { SignatureScheme } from '../../core/schemas/token-description.js';
  * keeps accepting and parsing requests while RSA works on another core.
  *
  * The hand-off was measured against signing synchronously on the event loop (issue 20, `npm run bench tsa`,
- * alternating runs, six rounds each, 2 cores, re-measured at stop 30): synchronous signing costs no less CPU per
- * timestamp (median 376 µs, 361–421, against 364 µs, 340–414, with the pool; the RSA signature alone 253–287 µs),
- * and caps the station at one core: 2434–2780 timestamps/s against 4065–5124/s. The thread pool stays.
+ * alternating runs, 2 cores): synchronous signing costs more CPU per timestamp (stop 32: about 360 µs against
+ * about 325 µs with the pool, i.e. 68.7 and 70.1 % of raw sign per CPU-second against 78.4 and 76.9 %; the loop
+ * spends ~100 µs beside each signature) and caps the station at one core: 2434–2780 timestamps/s against
+ * 4065–5124/s (stop 30). Two worker threads signing batches sent by postMessage did no better (75.9 and 74.8 %
+ * against 78.5 and 78.7 %, at 1.3 cores). The thread pool stays.
  */
 export class SoftTsaSigner implements TsaSigner {
   readonly certificates: readonly Uint8Array[];

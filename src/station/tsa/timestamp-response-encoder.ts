@@ -6,8 +6,7 @@ import { Attribute, IssuerAndSerialNumber, id_signedData } from '@peculiar/asn1-
 import { id_ct_tstInfo } from '@peculiar/asn1-tsp';
 import { DerTag, derElementAt, derGeneralizedTime, derSmallInteger, derTlv, derTree, derWrite } from './der.js';
 import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
-import { rsaPssAlgorithmIdentifier } from '../pki/rsa-pss-algorithm.js';
-import { digestAlgorithms } from '../signing/digest-algorithms.js';
+import { cmsSignatureAlgorithm } from '../signing/cms-signature-algorithm.js';
 import type { TimestampRequest } from './tsa-request-parser.js';
 import type { TsaSigner } from './tsa-signer.js';
 
@@ -30,14 +29,6 @@ const algorithm = (value: string, nullParameters: boolean): Buffer =>
 const attribute = (type: string, value: Uint8Array): Buffer =>
   der(new Attribute({ attrType: type, attrValues: [Uint8Array.from(value).buffer] }));
 const SIGNED_DATA_OID = oid(id_signedData);
-
-/** The SignerInfo's signatureAlgorithm: sha*WithRSAEncryption (NULL parameters), ecdsa-with-SHA* (none), or id-RSASSA-PSS. */
-function signatureAlgorithm({ signatureScheme, digestAlgorithm }: Pick<TsaSigner, 'signatureScheme' | 'digestAlgorithm'>): Buffer {
-  const digest = digestAlgorithms[digestAlgorithm];
-  if (signatureScheme === 'ECDSA') return algorithm(digest.ecdsaSignatureOid, false);
-  if (signatureScheme === 'RSASSA-PKCS1-v1_5') return algorithm(digest.rsaSignatureOid, true);
-  return Buffer.from(rsaPssAlgorithmIdentifier(digestAlgorithm));
-}
 
 /**
  * Builds DER TimeStampResp messages. Everything that is the same in every token is encoded once, here, with
@@ -92,7 +83,7 @@ export class TimestampResponseEncoder {
     // SignerInfo v1: issuerAndSerialNumber, digestAlgorithm | signedAttrs | signatureAlgorithm, signature
     const sid = der(new IssuerAndSerialNumber({ issuer: certificate.tbsCertificate.issuer, serialNumber: certificate.tbsCertificate.serialNumber }));
     this.#signerInfoHead = Buffer.concat([derSmallInteger(1), sid, signerDigestAlgorithm]);
-    this.#signatureAlgorithm = signatureAlgorithm(signer);
+    this.#signatureAlgorithm = Buffer.from(cmsSignatureAlgorithm(signer.signatureScheme, signer.digestAlgorithm));
 
     const contentType = attribute(OID_CONTENT_TYPE, oid(id_ct_tstInfo));
     const signingCertificate = attribute(OID_SIGNING_CERTIFICATE_V2, signingCertificateV2(tsaCertificate, certificate));

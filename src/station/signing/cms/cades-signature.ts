@@ -3,7 +3,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { HashAlgorithm } from '../../tokens/token.js';
 import { digestAlgorithms } from '../digest-algorithms.js';
-import { rsaPssAlgorithmIdentifier } from '../../pki/rsa-pss-algorithm.js';
+import { cmsSignatureAlgorithm } from '../cms-signature-algorithm.js';
 import type { SignerCertificate } from '../signer-certificate.js';
 
 const OID = {
@@ -25,14 +25,13 @@ function attribute(type: string, value: asn1js.AsnType): Uint8Array {
   return new Uint8Array(new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: type }), new asn1js.Set({ value: [value] })] }).toBER());
 }
 
-function algorithmIdentifier(oid: string, withNullParameters: boolean): pkijs.AlgorithmIdentifier {
-  return new pkijs.AlgorithmIdentifier({ algorithmId: oid, ...(withNullParameters ? { algorithmParams: new asn1js.Null() } : {}) });
+/** A SHA-2 identifier, without parameters as RFC 5754 asks in CMS. */
+function hashAlgorithmIdentifier(oid: string): pkijs.AlgorithmIdentifier {
+  return new pkijs.AlgorithmIdentifier({ algorithmId: oid });
 }
 
 function signatureAlgorithm(signer: SignerCertificate, hashAlgorithm: HashAlgorithm): pkijs.AlgorithmIdentifier {
-  const digest = digestAlgorithms[hashAlgorithm];
-  if (signer.signatureScheme === 'RSA-PSS') return new pkijs.AlgorithmIdentifier({ schema: parse(rsaPssAlgorithmIdentifier(hashAlgorithm)) });
-  return signer.keyAlgorithm === 'RSA' ? algorithmIdentifier(digest.rsaSignatureOid, true) : algorithmIdentifier(digest.ecdsaSignatureOid, false);
+  return new pkijs.AlgorithmIdentifier({ schema: parse(cmsSignatureAlgorithm(signer.signatureScheme, hashAlgorithm)) });
 }
 
 function parse(der: Uint8Array): asn1js.AsnType {
@@ -56,7 +55,7 @@ export class CadesSignature {
     // ESSCertIDv2 leaves hashAlgorithm out when it is the default, SHA-256 (RFC 5035).
     const essCertIdV2 = new asn1js.Sequence({
       value: [
-        ...(hashAlgorithm === 'SHA-256' ? [] : [algorithmIdentifier(digest.oid, false).toSchema()]),
+        ...(hashAlgorithm === 'SHA-256' ? [] : [hashAlgorithmIdentifier(digest.oid).toSchema()]),
         new asn1js.OctetString({ valueHex: signer.digest(hashAlgorithm) }),
         parse(signer.issuerSerialDer()),
       ],
@@ -88,7 +87,7 @@ export class CadesSignature {
     const signerInfo = new pkijs.SignerInfo({
       version: 1,
       sid: new pkijs.IssuerAndSerialNumber({ issuer: input.signer.certificate.issuer, serialNumber: input.signer.certificate.serialNumber }),
-      digestAlgorithm: algorithmIdentifier(digest.oid, false),
+      digestAlgorithm: hashAlgorithmIdentifier(digest.oid),
       signedAttrs: new pkijs.SignedAndUnsignedAttributes({
         type: 0,
         attributes: signedSet.valueBlock.value.map((a) => new pkijs.Attribute({ schema: a })),
@@ -113,7 +112,7 @@ export class CadesSignature {
       .map((der) => pkijs.Certificate.fromBER(new Uint8Array(der)));
     const signedData = new pkijs.SignedData({
       version: 1,
-      digestAlgorithms: [algorithmIdentifier(digest.oid, false)],
+      digestAlgorithms: [hashAlgorithmIdentifier(digest.oid)],
       encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
       certificates,
       signerInfos: [signerInfo],

@@ -165,23 +165,13 @@ describe('token endpoint: grant and request errors', () => {
   let station: OidcTestStation;
   let rp: RelyingParty;
   beforeAll(async () => {
-    station = await startOidcTestStation({ tuning: { oidcLifetimes: { authorizationCode: 1 } } });
-    rp = await createRelyingParty(station);
+    ({ station, rp } = await startStationWithRelyingParty());
   });
-  afterAll(async () => {
-    await rp?.close();
-    await station?.dispose();
-  });
+  afterAll(() => stopStationWithRelyingParty(station, rp));
 
   it('refuses a reused code (invalid_grant)', async () => {
     const code = await freshCode(station, rp);
     expect((await exchange(rp, code)).status).toBe(200);
-    expectOAuthError(await exchange(rp, code), 'invalid_grant', 400);
-  });
-
-  it('refuses an expired code (invalid_grant)', async () => {
-    const code = await freshCode(station, rp);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
     expectOAuthError(await exchange(rp, code), 'invalid_grant', 400);
   });
 
@@ -204,6 +194,23 @@ describe('token endpoint: grant and request errors', () => {
     expectOAuthError(await exchange(rp, 'x', { grant_type: undefined }), 'invalid_request', 400);
     expectOAuthError(await exchange(rp, 'x', { client_assertion_type: 'urn:other' }), 'invalid_request', 400);
     expectOAuthError(await exchange(rp, 'x', {}, 'not-a-jwt'), 'invalid_request', 400);
+  });
+});
+
+// A station of its own: a one-second code lifetime counts in whole seconds (a code made at x.99 s is expired at
+// x+1.0 s), so the other grant tests, which redeem a code after a login, would fail on a loaded machine under it.
+describe('token endpoint: code lifetime', () => {
+  let station: OidcTestStation;
+  let rp: RelyingParty;
+  beforeAll(async () => {
+    ({ station, rp } = await startStationWithRelyingParty({ tuning: { oidcLifetimes: { authorizationCode: 1 } } }));
+  });
+  afterAll(() => stopStationWithRelyingParty(station, rp));
+
+  it('refuses an expired code (invalid_grant)', async () => {
+    const code = await freshCode(station, rp);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expectOAuthError(await exchange(rp, code), 'invalid_grant', 400);
   });
 });
 

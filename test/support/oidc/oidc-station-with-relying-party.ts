@@ -2,8 +2,10 @@ import { startOidcTestStation, type OidcTestStation } from './oidc-test-station.
 import { createRelyingParty, type RelyingParty } from './oidc-relying-party.js';
 
 /** The usual OIDC test setup: a sandbox station and one registered relying party (openid-client). */
-export async function startStationWithRelyingParty(): Promise<{ station: OidcTestStation; rp: RelyingParty }> {
-  const station = await startOidcTestStation();
+export async function startStationWithRelyingParty(
+  options: Parameters<typeof startOidcTestStation>[0] = {},
+): Promise<{ station: OidcTestStation; rp: RelyingParty }> {
+  const station = await startOidcTestStation(options);
   return { station, rp: await createRelyingParty(station) };
 }
 

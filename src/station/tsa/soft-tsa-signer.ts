@@ -1,7 +1,7 @@
 import { sign, type KeyObject } from 'node:crypto';
 import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
 import type { TsaSigner } from './tsa-signer.js';
-import type { SignatureScheme } from '../../core/schemas/token-description.js';
+import type { SignatureScheme } from '../tokens/token.js';
 
 /**
  * A TsaSigner over a private KeyObject parsed once (parsing the key per signature would cost twice the

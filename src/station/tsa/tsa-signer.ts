@@ -1,5 +1,5 @@
 import type { HashAlgorithm } from '../pki/hash-algorithms.js';
-import type { SignatureScheme } from '../../core/schemas/token-description.js';
+import type { SignatureScheme } from '../tokens/token.js';
 
 /**
  * The seam between the timestamping authority and whatever holds its private key.

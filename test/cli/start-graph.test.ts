@@ -34,7 +34,7 @@ function serveStartExternals(): string[] {
   return serveStartFiles().flatMap((file) => metafile.outputs[file]!.imports.filter(({ kind, external }) => kind === 'import-statement' && external).map(({ path }) => path));
 }
 
-// What keeps `signing-station serve` fast to start is mostly what its start does not load (README, Start-up).
+// What keeps `signing-station serve` fast to start is mostly what its start does not load (docs/architecture.md, Start-up).
 describe('the built CLI: what serve loads before it listens', () => {
   const sources = serveStartSources();
 

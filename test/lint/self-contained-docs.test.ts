@@ -102,6 +102,13 @@ describe('the repository stands on its own', () => {
     expect(markdown.flatMap(brokenLinks)).toEqual([]);
   });
 
+  it('the README links every guide in docs/', () => {
+    const linked = new Set(relativeLinks(readFileSync(path.join(root, 'README.md'), 'utf8')).map((target) => target.split('#')[0]));
+    const guides = tracked.filter((file) => /^docs\/[^/]+\.md$/.test(file) && existsSync(path.join(root, file)));
+    expect(guides.length).toBeGreaterThan(0);
+    expect(guides.filter((guide) => !linked.has(guide))).toEqual([]);
+  });
+
   it('every docs/<guide>.md a comment or file names exists, with the heading it names', () => {
     const named = textFiles().flatMap((file) =>
       [...readFileSync(path.join(root, file), 'utf8').matchAll(/\bdocs\/[a-z0-9-]+\.md(?:#[a-z0-9-]+)?/g)].map((match) => ({ file, target: match[0] })),

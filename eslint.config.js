@@ -1,11 +1,12 @@
-// ESLint for structure, not style: the layer rules of DESIGN.md (import cycles: .dependency-cruiser.cjs). `npm run
-// lint` runs both (`npm test` runs it); test/lint/layer-rules.test.ts proves each rule fails on a violation.
+// ESLint for structure, not style: the layer rules of docs/architecture.md (import cycles: .dependency-cruiser.cjs).
+// `npm run lint` runs both (`npm test` runs it); test/lint/layer-rules.test.ts proves each rule fails on a violation.
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-// Each layer and the layers it must not import (DESIGN.md: core <- station <- main/cli; core <- client <- iframe;
-// core <- renderer, preload; and client <- renderer: the window signs through the same browser client as web pages).
+// Each layer and the layers it must not import (docs/architecture.md: core <- station <- main/cli; core <- client <-
+// iframe; core <- renderer, preload; and client <- renderer: the window signs through the same browser client as web
+// pages).
 const forbiddenLayers = {
   core: ['station', 'main', 'cli', 'client', 'iframe', 'renderer', 'preload'],
   station: ['main', 'cli', 'client', 'iframe', 'renderer', 'preload'],
@@ -21,7 +22,7 @@ const layerZones = Object.entries(forbiddenLayers).flatMap(([layer, forbidden]) 
   forbidden.map((other) => ({
     target: `./src/${layer}`,
     from: `./src/${other}`,
-    message: `DESIGN.md layers: src/${layer} must not import src/${other}.`,
+    message: `Layers (docs/architecture.md): src/${layer} must not import src/${other}.`,
   })),
 );
 

@@ -8,13 +8,13 @@ export const NODE_BUNDLE_OPTIONS = {
   platform: 'node',
   target: 'node20',
   logLevel: 'warning',
-  // Whitespace and syntax only: 0.4 MB less of serve's chunk to parse and 2.5 MB less idle RSS (startup bench,
-  // A/B of 15 starts); identifiers stay, so stack traces keep their function names.
+  // Whitespace and syntax only: less of serve's chunk to parse and a smaller idle RSS (docs/performance.md#start-up);
+  // identifiers stay, so stack traces keep their function names.
   minifyWhitespace: true,
   minifySyntax: true,
   // The CommonJS builds of the @peculiar packages require('tslib'), which esbuild would resolve to tslib's ES
-  // module (the `module` condition) and copy into a fresh CommonJS object at each of ~140 requires: 25 ms of a
-  // start. Its CommonJS file is evaluated once.
+  // module (the `module` condition) and copy into a fresh CommonJS object at each of their requires, a visible part
+  // of a start (docs/performance.md#start-up). Its CommonJS file is evaluated once.
   alias: { tslib: 'tslib/tslib.js' },
   external: [...NATIVE_EXTERNALS, ...MODULE_EXTERNALS],
 };

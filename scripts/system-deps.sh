@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Debian packages the test suite drives for real (../shared/ENVIRONMENT.md): token middleware, pcscd with the
+# The Debian packages the test suite drives for real (docs/testing.md): token middleware, pcscd with the
 # virtual reader, the Secret Service, Chromium and the independent validators.
 #   system-deps.sh check    exit 1 naming what is missing
 #   system-deps.sh install  apt-get install what is missing (root)

@@ -12,10 +12,11 @@ const START_MS = 2000;
 /**
  * V8 settings for serve's start, each with the value it goes back to once the start is over (V8's default):
  * - no optimizing compiler: what runs hot during the start (module loading, path handling, schema and route
- *   construction) runs once; optimizing it paid nothing back and kept 3.7 MB of the compiler's own code resident;
- * - a young generation that does not grow: the start's allocations mostly live on, and the 8 MB the young
- *   generation grew to for them stayed committed until V8's memory reducer ran, 8 s later (−2.7 MB 2 s after start).
- * Both A/B over the startup bench, at no cost to the start's time; the request paths get V8's defaults.
+ *   construction) runs once; optimizing it paid nothing back and kept the compiler's own code resident;
+ * - a young generation that does not grow: the start's allocations mostly live on, and the space the young
+ *   generation grew to for them stayed committed until V8's memory reducer ran, seconds later.
+ * Both measured with the startup bench (docs/performance.md#start-up), at no cost to the start's time; the request
+ * paths get V8's defaults.
  */
 const START_FLAGS = [
   { names: ['turbofan', 'opt'], start: '--no-turbofan', after: '--turbofan' },

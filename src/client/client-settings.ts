@@ -33,7 +33,7 @@ export interface Callbacks {
   confirmationCodeRequest?: (result: Result, resolve: (code: string) => void, reject: (reason?: unknown) => void) => void;
 }
 
-/** createClient(settings) (SERVICE-INTERFACE 2.6, CLIENT-REFERENCE "createClient"). */
+/** createClient(settings), as the published client takes them (docs/browser-client.md#use). */
 export interface ClientSettings extends Callbacks {
   clientId: string;
   countryCode?: string;

@@ -1,5 +1,5 @@
 // Every module of the widely used browser client 2.140.0 under the same key, read from its package as wire facts
-// (CLIENT-REFERENCE.md): one row per module. A row is [key, flow, code, completePath, fields]:
+// (docs/browser-client.md#modules): one row per module. A row is [key, flow, code, completePath, fields]:
 //  - flow: how the module talks to the service (see ModuleFlow);
 //  - code: the sign_type sent to start-signing (signature), the OAuth method path (oauth), the iframe method
 //    (webEid, iframe identification); empty when the method code depends on the country (METHODS below);

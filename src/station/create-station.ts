@@ -145,8 +145,8 @@ export async function createStation(input: StationConfigInput, ports: StationPor
   await registerIdentityRoutes(http, core, { oidc, identity, providerDecisions });
   await listenOrUndo(http, core, stationWindow);
   await stationWindow.listening(core.address.baseUrl());
-  // Whether the PC/SC module loads (3–5 ms, 1 MB), once the host has said the station listens: an unusable one is
-  // in the log from the start, not from the first use of a token.
+  // Whether the PC/SC module loads (cheap: docs/performance.md#start-up), once the host has said the station listens:
+  // an unusable one is in the log from the start, not from the first use of a token.
   setImmediate(core.logPcscProblems);
   return stationHandle(core, { http, oidc, stationWindow, pending: signing.pendingSignatures });
 }

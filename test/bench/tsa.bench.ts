@@ -34,10 +34,9 @@ const PROFILE_DIR = process.env.TSA_BENCH_PROFILE || undefined;
 /**
  * Not a target, an explanation: the same signatures with every core signing at once (the callback form, on the
  * thread pool, as the station signs). Each costs more CPU time than in the one-thread baseline, for two reasons
- * measured apart (issue 20, stop 29): handing each job to the pool and taking its answer costs the event loop
- * 12–19 µs; and when the host is busy, two cores signing slow each other (two worker threads signing in a loop:
- * 91–100 % of one thread's rate per CPU-second, depending on the moment). Printed so the TSA ratio can be read
- * against it.
+ * measured apart (figures in docs/performance.md#tsa-over-http): handing each job to the pool and taking its answer
+ * costs the event loop time; and when the host is busy, two cores signing slow each other. Printed so the TSA ratio
+ * can be read against it.
  */
 async function parallelSignRate(): Promise<number> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -34,7 +34,8 @@ function serveStartExternals(): string[] {
   return serveStartFiles().flatMap((file) => metafile.outputs[file]!.imports.filter(({ kind, external }) => kind === 'import-statement' && external).map(({ path }) => path));
 }
 
-// What keeps `signing-station serve` fast to start is mostly what its start does not load (README, Start-up).
+// What keeps `signing-station serve` fast to start is mostly what its start does not load
+// (docs/architecture.md#start-up-what-loads-when).
 describe('the built CLI: what serve loads before it listens', () => {
   const sources = serveStartSources();
 

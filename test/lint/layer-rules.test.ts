@@ -5,8 +5,8 @@ import path from 'node:path';
 import { ESLint } from 'eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The lint that `npm test` runs must fail on what DESIGN.md forbids: each case lints a made-up module placed in a
-// layer (lintText with a path; nothing is written under src/) and expects the rule and its message.
+// The lint that `npm test` runs must fail on what docs/architecture.md forbids: each case lints a made-up module placed
+// in a layer (lintText with a path; nothing is written under src/) and expects the rule and its message.
 const eslint = new ESLint({ cwd: process.cwd() });
 
 async function problems(filePath: string, code: string): Promise<Array<{ ruleId: string | null; message: string }>> {

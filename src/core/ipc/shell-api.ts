@@ -19,7 +19,7 @@ export interface OpenedFile {
 export const setStartAtLoginSchema = z.object({ enabled: z.boolean() });
 export const showItemInFolderSchema = z.object({ path: z.string().min(1).max(4096) });
 
-/** IPC answers `{ok, value|error}` (DESIGN.md): errors cross as data, never as thrown objects. */
+/** IPC answers `{ok, value|error}` (docs/architecture.md#errors): errors cross as data, never as thrown objects. */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 
 /** What the preload exposes on `window.stationShell`; absent in a plain browser (headless station UI). */

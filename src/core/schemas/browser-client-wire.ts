@@ -1,7 +1,7 @@
 /**
  * What the browser client and the service exchange over HTTP, as plain types (the client ships to web pages and
- * carries no schema library; the station validates the same bodies with its zod schemas). Wire facts:
- * CLIENT-REFERENCE.md.
+ * carries no schema library; the station validates the same bodies with its zod schemas). The bodies:
+ * docs/service-interface.md.
  */
 
 /** Statuses the client keeps polling on. */

@@ -39,7 +39,7 @@ export const clientIdSchema = z
   .max(128)
   .regex(/^[A-Za-z0-9._~-]+$/, 'may contain letters, digits and . _ ~ - only');
 
-/** What an administrator registers for an integrator (SERVICE-INTERFACE 2.1, 5.6). */
+/** What an administrator registers for an integrator (docs/service-interface.md#clients). */
 export const clientRegistrationInputSchema = z
   .object({
     clientId: clientIdSchema,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * Identity start/complete (SERVICE-INTERFACE 4.3, CLIENT-REFERENCE "Identification calls"): what the integrator's
+ * Identity start/complete (docs/service-interface.md#identity-start-and-complete): what the integrator's
  * server sends to `/api/identity/<client_id>/<method>/start|complete`. Unknown members are kept: the interface
  * lets integrators pass the browser client's body through unchanged.
  */

@@ -3,7 +3,7 @@ import * as z from 'zod';
 /**
  * The postMessage protocol between an embedding page and the station's iframe helper
  * (`/web-element/os-broker/<client_id>/<method>`), wire-compatible with the widely deployed browser client
- * (CLIENT-REFERENCE.md "Iframe-based modules"). The reply tags live in a schema-free file so that the browser
+ * (docs/iframe-helper.md#messages). The reply tags live in a schema-free file so that the browser
  * client can use them without bundling zod.
  */
 import { IFRAME_REPLY_SENDER, IFRAME_USER_CANCEL } from './iframe-reply-tags.js';

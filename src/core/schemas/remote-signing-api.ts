@@ -4,8 +4,9 @@ import { clientIdSchema } from './client-registration.js';
 const docId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a document id');
 
 /**
- * POST /api/signatures/start-signing for methods whose signer is reached elsewhere (Smart-ID, Mobile-ID, OTP), as
- * the published browser client sends it (CLIENT-REFERENCE "Signing calls"); unknown members are ignored.
+ * POST /api/signatures/start-signing for methods whose signer is reached elsewhere (Smart-ID, Mobile-ID, OTP), as the
+ * published browser client sends it (docs/service-interface.md#signing-with-a-remote-signer); unknown members are
+ * ignored.
  */
 export const remoteSigningStartSchema = z.object({
   client_id: clientIdSchema,

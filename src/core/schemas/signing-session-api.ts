@@ -3,7 +3,10 @@ import { signatureBaselineSchema } from './signature-baseline.js';
 import { clientIdSchema } from './client-registration.js';
 import { visibleSignaturePlacementSchema } from './visible-signature-placement.js';
 
-/** Container kinds the station prepares. Signing reasons apply to pdf and asice only (SERVICE-INTERFACE 4.2). */
+/**
+ * Container kinds the station prepares. Signing reasons apply to pdf and asice only
+ * (docs/service-interface.md#signing-sessions).
+ */
 export const containerTypeSchema = z.enum(['pdf', 'asice']);
 export type ContainerType = z.infer<typeof containerTypeSchema>;
 
@@ -79,9 +82,9 @@ export const reasonAcceptRequestSchema = sessionRequestSchema.extend({ reason_te
 export const downloadRequestSchema = sessionRequestSchema.extend({ secret: z.string().min(1) });
 
 /**
- * SERVICE-INTERFACE 2.5. Values the interface leaves open, chosen here: signing_session_status is OPEN, SIGNED or
- * EXPIRED; signing_session_user_status is null, REASON_ACCEPTED, SIGNING_STARTED or SIGNED; accepted_at is ISO
- * 8601 UTC with milliseconds.
+ * The status object (docs/service-interface.md#session-status). Values the interface leaves open, chosen here:
+ * signing_session_status is OPEN, SIGNED or EXPIRED; signing_session_user_status is null, REASON_ACCEPTED,
+ * SIGNING_STARTED or SIGNED; accepted_at is ISO 8601 UTC with milliseconds.
  */
 export const signingSessionStatusSchema = z.object({
   signing_session_status: z.enum(['OPEN', 'SIGNED', 'EXPIRED']),

@@ -36,7 +36,7 @@ type StoredRegistration = Omit<ClientRegistration, 'clientId' | 'hasSecret' | 'c
 const secretName = (clientId: string): string => `client-secret:${clientId}`;
 
 /**
- * Integrators registered with the station (SERVICE-INTERFACE 2.1): redirect URIs, public keys for
+ * Integrators registered with the station (docs/service-interface.md#clients): redirect URIs, public keys for
  * private_key_jwt, allowed IPs for timestamping, allowed browser origins. Their API secrets live in the vault.
  */
 export class ClientRegistry {

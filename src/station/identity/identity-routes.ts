@@ -22,9 +22,9 @@ export interface IdentityRoutesDeps {
 const paramsSchema = z.object({ client_id: clientIdSchema, method: z.string().regex(/^[a-z0-9-]{1,64}$/) });
 
 /**
- * `POST /api/identity/<client_id>/<method>/start|complete` (SERVICE-INTERFACE 4.3): server to server, so any
- * browser Origin is refused; the client_id in the body must be the one in the path and the secret must match
- * the one in the vault. complete answers `status: "OK"` with the person only on success.
+ * `POST /api/identity/<client_id>/<method>/start|complete` (docs/service-interface.md#identity-start-and-complete):
+ * server to server, so any browser Origin is refused; the client_id in the body must be the one in the path and the
+ * secret must match the one in the vault. complete answers `status: "OK"` with the person only on success.
  */
 export function identityRoutes(deps: IdentityRoutesDeps): HttpPlugin {
   return async (app) => {

@@ -15,7 +15,7 @@ const paramsSchema = z.object({ client_id: clientIdSchema });
 const browserBodySchema = z.object({ method: z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be a method code') }).passthrough();
 
 /**
- * The integrator-server role (SERVICE-INTERFACE 4.3): the URLs that the browser client's
+ * The integrator-server role (docs/service-interface.md#the-integrator-server-side): the URLs that the browser client's
  * `apiEndpoints.identityStart / identityFinish` return, `POST /integrator/<client_id>/identity/start|finish`.
  * Called from the client's registered origins only (a request without Origin is refused: it would borrow the
  * secret with no page to answer for it); the body goes on with `client_id` and the secret from the vault

@@ -223,7 +223,7 @@ export class HashSigningService {
 
 /**
  * A PDF shows its signature when the signer placed it (on that page, in that box) or when it carries a reason
- * (SERVICE-INTERFACE 4.2: the consent is shown on the document, where the engine finds room).
+ * (docs/service-interface.md#signing-reasons: the consent is shown on the document, where the engine finds room).
  */
 function visibleSignatureOptions(session: SigningSession): Pick<PrepareOptions, 'visible' | 'page' | 'rect'> {
   if (session.containerType !== 'pdf') return {};

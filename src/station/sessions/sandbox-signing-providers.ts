@@ -4,8 +4,8 @@ import type { AppSigningProvider } from './app-signing-simulator.js';
 
 /**
  * The app-based signing providers the station simulates, with the codes the published browser client sends
- * (CLIENT-REFERENCE: smartIdSignature sends `smart-id` and polls `sk-smart-id`; mobileIdSignature `mobile-id`
- * and `sk-mobile-id`) and the method codes of the interface. Accounts: docs/sandbox-identities.md.
+ * (smartIdSignature sends `smart-id` and polls `sk-smart-id`; mobileIdSignature `mobile-id` and `sk-mobile-id`) and
+ * the method codes of the interface. Accounts: docs/sandbox-identities.md.
  */
 export const SANDBOX_SIGNING_PROVIDERS: readonly AppSigningProvider[] = [
   {
@@ -34,7 +34,8 @@ export const SANDBOX_SIGNING_PROVIDERS: readonly AppSigningProvider[] = [
   ...['evrotrust-signature', 'freja-simple-signature', 'halcom-qes-signature', 'swiss-id-qes-signature', 'swiss-com-qes-signature', 'lt-id-qes-signature', 'b-trust-qes-signature', 'harica-qes-signature'].map(
     (method): AppSigningProvider => ({ method, signTypes: [method], completePaths: [method], account: anySandboxAccount }),
   ),
-  // Those whose user opens the session from a QR code (SERVICE-INTERFACE 4.5: `started` receives qr_code and redirect_uri).
+  // Those whose user opens the session from a QR code (the client's `started` callback receives qr_code and
+  // redirect_uri).
   ...['es-lleida-advanced-signature', 'diia-qes-signature'].map(
     (method): AppSigningProvider => ({ method, signTypes: [method], completePaths: [method], account: anySandboxAccount, showsQr: true }),
   ),

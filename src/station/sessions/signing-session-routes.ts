@@ -21,9 +21,9 @@ export interface SigningSessionRouteDeps {
 }
 
 /**
- * The signing-session side of the service (SERVICE-INTERFACE 4.2): prepare and download are server-to-server
- * calls authenticated by the client's secret, which never belongs in a browser; status and reason acceptance
- * are called from the integrator's pages and admitted for the origins that client registered.
+ * The signing-session side of the service (docs/service-interface.md#signing-sessions): prepare and download are
+ * server-to-server calls authenticated by the client's secret, which never belongs in a browser; status and reason
+ * acceptance are called from the integrator's pages and admitted for the origins that client registered.
  */
 export function signingSessionRoutes(deps: SigningSessionRouteDeps): HttpPlugin {
   const authenticate = async (clientId: string, secret: string): Promise<void> => {

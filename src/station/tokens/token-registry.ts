@@ -19,11 +19,11 @@ export interface SourceProblem {
 }
 
 /**
- * All key holders the station can use, whatever their family. Sources start independently: one that cannot
- * (pcscd not running, a module that fails to load) is reported as a problem and the others still work.
- * The station starts them on first use, not at its own start: loading the PKCS#11 modules (their libraries,
- * threads and slot scans) and PC/SC took a good part of a start and 8 MB of an idle station that no page has
- * asked for a token yet. So whatever lists or uses tokens goes through `start()` (or `readyTokens()`) first.
+ * All key holders the station can use, whatever their family. Sources start independently: one that cannot (pcscd not
+ * running, a module that fails to load) is reported as a problem and the others still work. The station starts them on
+ * first use, not at its own start: loading the PKCS#11 modules (their libraries, threads and slot scans) and PC/SC took
+ * a good part of a start and of an idle station's memory while no page has asked for a token yet
+ * (docs/performance.md#start-up). So whatever lists or uses tokens goes through `start()` (or `readyTokens()`) first.
  */
 export class TokenRegistry {
   readonly #sources: TokenSource[];

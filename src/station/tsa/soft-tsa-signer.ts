@@ -8,12 +8,10 @@ import type { SignatureScheme } from '../tokens/token.js';
  * signature). Signing uses node:crypto's callback form, which runs on the libuv thread pool, so the event loop
  * keeps accepting and parsing requests while RSA works on another core.
  *
- * The hand-off was measured against signing synchronously on the event loop (issue 20, `npm run bench tsa`,
- * alternating runs, 2 cores): synchronous signing costs more CPU per timestamp (stop 32: about 360 µs against
- * about 325 µs with the pool, i.e. 68.7 and 70.1 % of raw sign per CPU-second against 78.4 and 76.9 %; the loop
- * spends ~100 µs beside each signature) and caps the station at one core: 2434–2780 timestamps/s against
- * 4065–5124/s (stop 30). Two worker threads signing batches sent by postMessage did no better (75.9 and 74.8 %
- * against 78.5 and 78.7 %, at 1.3 cores). The thread pool stays.
+ * The hand-off was measured against signing synchronously on the event loop and against worker threads signing
+ * batches (`npm run bench tsa`; figures in docs/performance.md#designs-measured-and-not-kept): synchronous signing
+ * costs more CPU per timestamp and caps the station at one core, and the workers did no better. The thread pool
+ * stays.
  */
 export class SoftTsaSigner implements TsaSigner {
   readonly certificates: readonly Uint8Array[];

@@ -31,7 +31,7 @@ interface Access {
 }
 
 /**
- * POST /timestamp/:client_id (mounted under /api): RFC 3161 over HTTP (SERVICE-INTERFACE 4.4, 5.6).
+ * POST /timestamp/:client_id (mounted under /api): RFC 3161 over HTTP (docs/service-interface.md#timestamping).
  *
  * Access: the caller's address must be in the client's allowed IPs, checked before the body is read. The
  * address is the TCP peer's: X-Forwarded-For and Forwarded are never trusted, since the station listens on

@@ -5,10 +5,10 @@ type Range = [Address, number];
 const MAX_DECISIONS = 256;
 
 /**
- * A client's "Allowed IP addresses" (SERVICE-INTERFACE 5.6): single IPv4/IPv6 addresses and CIDR ranges.
- * IPv4-mapped IPv6 forms (::ffff:192.0.2.1, what a dual-stack socket reports for IPv4 callers) are compared as
- * the IPv4 address they carry, on both sides. Entries that do not parse strictly (no "127.1" shorthands) match
- * nothing: a typo never widens access.
+ * A client's "Allowed IP addresses" (docs/service-interface.md#timestamping): single IPv4/IPv6 addresses and CIDR
+ * ranges. IPv4-mapped IPv6 forms (::ffff:192.0.2.1, what a dual-stack socket reports for IPv4 callers) are compared as
+ * the IPv4 address they carry, on both sides. Entries that do not parse strictly (no "127.1" shorthands) match nothing:
+ * a typo never widens access.
  */
 export class TsaIpAllowlist {
   readonly #ranges: readonly Range[];

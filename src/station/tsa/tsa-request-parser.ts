@@ -34,10 +34,10 @@ interface Element {
  * grant becomes a TsaRejection with the failInfo RFC 3161 prescribes; nothing in the input can make it throw
  * anything else.
  *
- * Written by hand on purpose: this runs for every request, and reading these six fields directly costs a few
- * microseconds where the asn1js/@peculiar schema parser costs ~50 µs, a fifth of the RSA signature the whole
- * request is about. It only walks definite-length TLVs with bounds checks (derElementAt) and is held to the
- * @peculiar/asn1-tsp reading of the same bytes by differential fuzzing in the tests. Read top to bottom,
+ * Written by hand on purpose: this runs for every request, and reading these six fields directly is a small fraction of
+ * what the asn1js/@peculiar schema parser costs, which is a sizeable share of the RSA signature the whole request is
+ * about (docs/performance.md#tsa-over-http). It only walks definite-length TLVs with bounds checks (derElementAt) and
+ * is held to the @peculiar/asn1-tsp reading of the same bytes by differential fuzzing in the tests. Read top to bottom,
  * because the fields come in the order RFC 3161 fixes and each check reads the offset the previous one left.
  */
 export function parseTimestampRequest(der: Uint8Array, acceptedPolicy: string): TimestampRequest {

@@ -44,7 +44,7 @@ describe('signing sessions and signing reasons', () => {
   });
   afterAll(() => station.dispose());
 
-  it('prepares a PDF and reports the status object of SERVICE-INTERFACE 2.5', async () => {
+  it('prepares a PDF and reports the session status object', async () => {
     const docId = await prepare();
     const status = await post('/signing-session/status', { client_id: 'shop', doc_id: docId });
     expect(status.status).toBe(200);

@@ -1,6 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
 
-/** Debian's Chromium, headless, with nothing that reaches for the network (ENVIRONMENT.md). */
+/** Debian's Chromium, headless, with nothing that reaches for the network (docs/testing.md). */
 export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -16,7 +16,7 @@ export function pdfWithObjects(bodies: readonly (string | Buffer)[], trailerExtr
   return Buffer.concat(parts);
 }
 
-/** The findings of issue 13, each as the smallest file that showed it. */
+/** The findings of a security review of the PDF reader, each as the smallest file that showed it. */
 export const HOSTILE_PDFS = {
   /** ~400 KB of tiny hex strings: each one used to copy the whole input (quadratic). */
   manyHexStrings: (): Buffer => pdfWithObjects([`[${'<41> '.repeat(80_000)}]`]),

@@ -97,6 +97,11 @@ function manifest(dataFiles: readonly { name: string; mediaType: string }[]): st
  * stay valid. Zip reading and writing are yauzl/yazl, streamed.
  */
 export class AsiceEngine {
+  /** An existing container opened as adding a signature will (entries, sizes, manifest); other files need no reading. */
+  static async inspect(path: string): Promise<void> {
+    if (await isAsiceContainer(path)) (await AsiceContainerReader.open(path)).close();
+  }
+
   /**
    * `input`: an existing ASiC-E container (one more signature is added), any other single file, or several files
    * (a new container holding them).

@@ -12,6 +12,7 @@ export interface PdfObjectWithStream {
 }
 
 const MAX_STRUCTURAL_STREAM = 64 * 1024 * 1024;
+const READ_BLOCK = 256 * 1024;
 /** More objects than any real document has; a cross-reference section claiming more is refused. */
 export const MAX_PDF_OBJECTS = 8_000_000;
 /** Byte width of one field of a cross-reference stream row (PDF uses at most 8 for offsets). */
@@ -41,6 +42,7 @@ export class PdfDocumentReader {
   usesXrefStream = false;
   startXref = 0;
   private readonly objectStreams = new Map<number, { offsets: Map<number, number>; data: Uint8Array }>();
+  #block: { position: number; bytes: Buffer } | undefined;
 
   private constructor(
     private readonly file: FileHandle,
@@ -58,9 +60,17 @@ export class PdfDocumentReader {
     if (!Number.isSafeInteger(position) || position < 0 || position > this.size || !Number.isSafeInteger(length)) {
       throw new UnsupportedDocumentError('Malformed PDF: an offset points outside the file.');
     }
-    const buf = Buffer.alloc(Math.max(0, Math.min(length, this.size - position)));
+    const wanted = Math.max(0, Math.min(length, this.size - position));
+    const block = this.#block;
+    if (block && position >= block.position && position + wanted <= block.position + block.bytes.length) {
+      return block.bytes.subarray(position - block.position, position + wanted - block.position);
+    }
+    // Small reads come from one block read ahead: reading every object of a file one by one then costs a read per
+    // block, not a read per object.
+    const buf = Buffer.alloc(wanted <= READ_BLOCK / 4 ? Math.min(READ_BLOCK, this.size - position) : wanted);
     const { bytesRead } = await this.file.read(buf, 0, buf.length, position);
-    return buf.subarray(0, bytesRead);
+    if (buf.length > wanted) this.#block = { position, bytes: buf.subarray(0, bytesRead) };
+    return buf.subarray(0, Math.min(wanted, bytesRead));
   }
 
   private async readCrossReferences(): Promise<void> {
@@ -242,7 +252,7 @@ export class PdfDocumentReader {
    * that points back at its own stream (or at any stream) cannot recurse.
    */
   private async readObjectAt(offset: number, withStream = true): Promise<PdfObjectWithStream> {
-    let length = 16 * 1024;
+    let length = 4 * 1024;
     for (;;) {
       const buf = await this.read(offset, length);
       const parser = new PdfObjectParser(buf);
@@ -267,10 +277,10 @@ export class PdfDocumentReader {
         }
         return { value, stream: await this.read(offset + start, streamLength) };
       } catch (error) {
-        // Only an object cut off by the window is read again, once, up to the end of the file (a big object is then
-        // parsed twice at most, not once per growing window); any other fault is final.
+        // Only an object cut off by the window is read again, in a window four times larger (so all the attempts
+        // together parse about a third more than the object); any other fault is final.
         if (!parser.exhausted || offset + buf.length >= this.size) throw error;
-        length = this.size - offset;
+        length *= 4;
       }
     }
   }

@@ -49,7 +49,11 @@ export class PdfObjectParser {
   private regularToken(): string {
     const start = this.pos;
     while (this.pos < this.buf.length && !WHITESPACE.has(this.buf[this.pos]!) && !DELIMITERS.has(this.buf[this.pos]!)) this.pos++;
-    return Buffer.from(this.buf.subarray(start, this.pos)).toString('latin1');
+    if (this.pos - start > 16) return Buffer.from(this.buf.buffer, this.buf.byteOffset + start, this.pos - start).toString('latin1');
+    // Short tokens (numbers, keywords) a character at a time: a buffer view per token cost more than the token.
+    let token = '';
+    for (let i = start; i < this.pos; i++) token += String.fromCharCode(this.buf[i]!);
+    return token;
   }
 
   /** Reads `keyword` (e.g. "obj", "stream") or fails. */

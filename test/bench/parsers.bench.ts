@@ -40,7 +40,8 @@ function spread(item: string, count: number, perObject: number, wrap: (body: str
 /** The page document with a cross-reference table listing `free` more (free) entries: about 20 bytes each. */
 function longXref(free: number): Buffer {
   const text = pageWith([]).toString('latin1');
-  const [head, tail] = text.split(/(?=xref\n)/) as [string, string];
+  const at = text.indexOf('\nxref\n') + 1;
+  const [head, tail] = [text.slice(0, at), text.slice(at)];
   const table = tail.replace(/^xref\n0 4\n/, `xref\n0 ${4 + free}\n`).replace('trailer', `${'0000000000 65535 f \n'.repeat(free)}trailer`).replace('/Size 4', `/Size ${4 + free}`);
   return Buffer.from(head + table, 'latin1');
 }
@@ -54,10 +55,10 @@ async function makeInput(kind: Kind, scale: number, dir: string): Promise<string
     await writeFile(path, pageWith(spread('<41> ', 320_000 * scale, 50_000, (body) => `[${body}]`)));
   } else if (kind === 'pdf-hex-one-object') {
     // One object up to the parser's limit: memory per string, with nothing to free between objects.
-    await writeFile(path, pageWith([`[${'<41> '.repeat(30_000 * scale)}]`]));
+    await writeFile(path, pageWith([`[${'<41> '.repeat(15_000 * scale)}]`]));
   } else if (kind === 'pdf-deep-nesting') {
     const deep = `${nest('[', ']')} ${nest('<< /A ', ' >>')} `;
-    await writeFile(path, pageWith(spread(deep, 4_000 * scale, 200, (body) => `[${body}]`)));
+    await writeFile(path, pageWith(spread(deep, 2_400 * scale, 200, (body) => `[${body}]`)));
   } else if (kind === 'pdf-long-xref') {
     await writeFile(path, longXref(80_000 * scale));
   } else {

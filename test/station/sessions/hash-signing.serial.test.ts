@@ -213,7 +213,7 @@ describe('hash-based signing over HTTP: prepare, reason, start-signing, complete
       'self-referential /Length': HOSTILE_PDFS.selfReferencingLength(),
       'cross-reference count': HOSTILE_PDFS.hugeXrefSubsection(),
       'cross-reference stream /Index': HOSTILE_PDFS.hugeXrefStreamIndex(),
-      'an object of a million hex strings': HOSTILE_PDFS.overfullObject(),
+      'an object of 600 000 hex strings': HOSTILE_PDFS.overfullObject(),
     };
     const documents = join(station.dataDir, 'documents');
     const storedBefore = await readdir(documents).catch(() => []);

@@ -9,7 +9,7 @@ export const MAX_PDF_NESTING = 64;
  * Values in one object (every number, name, string, key, array and dictionary counts one). An object is held in
  * memory whole while it is used, so this bounds what one object can cost; real files stay far below it.
  */
-export const MAX_PDF_OBJECT_VALUES = 1_000_000;
+export const MAX_PDF_OBJECT_VALUES = 500_000;
 
 /** Reads PDF objects (ISO 32000-1 7.3) from a byte buffer, starting at `pos`. */
 export class PdfObjectParser {

@@ -64,7 +64,7 @@ async function makeInput(kind: Kind, scale: number, dir: string): Promise<string
   } else {
     const zip = new yazl.ZipFile();
     zip.addBuffer(Buffer.from('application/vnd.etsi.asic-e+zip'), 'mimetype', { compress: false, forceDosTimestamp: true });
-    const names = Array.from({ length: 200 * scale }, (_, i) => `file-${i}.txt`);
+    const names = Array.from({ length: 80 * scale }, (_, i) => `file-${i}.txt`);
     for (const name of names) zip.addBuffer(Buffer.from(`content of ${name}`), name);
     const entries = names.map((name) => `<manifest:file-entry manifest:full-path="${name}" manifest:media-type="text/plain"/>`).join('');
     zip.addBuffer(Buffer.from(`<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">${entries}</manifest:manifest>`), 'META-INF/manifest.xml');

@@ -19,7 +19,6 @@ import { digestAlgorithms } from '../signing/digest-algorithms.js';
 
 const NS = { ds: 'http://www.w3.org/2000/09/xmldsig#', xades: 'http://uri.etsi.org/01903/v1.3.2#' };
 const MAX_SIGNATURE_XML = 4 * 1024 * 1024;
-const MAX_DATA_FILE = 512 * 1024 * 1024;
 
 Application.setEngine('NodeJS', webcrypto as never);
 
@@ -47,13 +46,16 @@ export async function verifyAsic(path: string, anchors: readonly x509.X509Certif
 async function verifyAsicSCms(container: AsiceContainerReader, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification[]> {
   const [dataFile, ...others] = container.dataFiles;
   if (!dataFile || others.length > 0) throw new VerificationError('An ASiC-S container holds exactly one data file.');
-  const data = await readEntry(container, dataFile.name, MAX_DATA_FILE);
+  // The data file is digested as it streams, once per algorithm asked for: never held whole.
+  const data = async (algorithm: keyof typeof HASH_ALGORITHMS): Promise<Uint8Array> => {
+    const hash = createHash(HASH_ALGORITHMS[algorithm].nodeName);
+    for await (const chunk of await container.openEntry(dataFile.name)) hash.update(chunk as Buffer);
+    return new Uint8Array(hash.digest());
+  };
   const names = new Set(container.entries.map((e) => e.name));
   const results: SignatureVerification[] = [];
   if (names.has('META-INF/signature.p7s')) {
-    const check = await checkCmsSignature(await readEntry(container, 'META-INF/signature.p7s', MAX_SIGNATURE_XML), async (algorithm) =>
-      createHash(HASH_ALGORITHMS[algorithm].nodeName).update(data).digest(),
-    );
+    const check = await checkCmsSignature(await readEntry(container, 'META-INF/signature.p7s', MAX_SIGNATURE_XML), data);
     results.push(await reportCmsSignature(check, { kind: 'CAdES', anchors }));
   }
   if (names.has('META-INF/timestamp.tst')) {

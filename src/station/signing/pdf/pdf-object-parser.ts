@@ -76,6 +76,8 @@ export class PdfObjectParser {
 
   readValue(): PdfValue {
     if (++this.#depth > MAX_PDF_NESTING) this.fail(`objects nested more than ${MAX_PDF_NESTING} deep`);
+    // Counted per value read from the top (one object, or one operand of a content stream), not per parser.
+    if (this.#depth === 1) this.#values = 0;
     if (++this.#values > MAX_PDF_OBJECT_VALUES) this.fail(`an object holds more than ${MAX_PDF_OBJECT_VALUES} values`);
     try {
       return this.#readValue();

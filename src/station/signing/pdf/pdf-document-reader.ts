@@ -42,6 +42,7 @@ export class PdfDocumentReader {
   usesXrefStream = false;
   startXref = 0;
   private readonly objectStreams = new Map<number, { offsets: Map<number, number>; data: Uint8Array }>();
+  #objectStreamBytes = 0;
   #block: { position: number; bytes: Buffer } | undefined;
 
   private constructor(
@@ -334,10 +335,12 @@ export class PdfDocumentReader {
    */
   #keepObjectStream(num: number, objectStream: { offsets: Map<number, number>; data: Uint8Array }): void {
     this.objectStreams.set(num, objectStream);
-    let kept = 0;
-    for (const [held, { data }] of [...this.objectStreams].reverse()) {
-      kept += data.length;
-      if (kept > MAX_STRUCTURAL_STREAM && held !== num) this.objectStreams.delete(held);
+    this.#objectStreamBytes += objectStream.data.length;
+    // A map iterates in insertion order: the oldest go first.
+    for (const [held, { data }] of this.objectStreams) {
+      if (this.#objectStreamBytes <= MAX_STRUCTURAL_STREAM || held === num) break;
+      this.objectStreams.delete(held);
+      this.#objectStreamBytes -= data.length;
     }
   }
 

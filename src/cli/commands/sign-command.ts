@@ -63,6 +63,8 @@ export function registerSignCommand(program: Command, resolveSigner: SignerResol
   addTokenSourceOptions(addStationOptions(command)).action(async (file: string, options: SignCommandOptions) => {
     const format = options.format ?? (extname(file).toLowerCase() === '.pdf' ? 'pades' : 'asice');
     await checkSignArguments(file, options, format);
+    // Before any token is opened or PIN asked: a document that cannot be signed is refused first.
+    await SignatureEngine.inspect(format, file, options.page === undefined ? {} : { page: options.page });
     const out = options.out ?? (await defaultOutputPath(file, format));
     await removeStaleStagingFiles(dirname(out));
     const progress = new ProgressReporter();

@@ -28,7 +28,8 @@ export class DeskSigningService {
 
   async prepare(request: DeskPrepareRequest): Promise<DeskPrepareResponse> {
     await this.#deps.registerClient();
-    const session = await this.#deps.sessions.prepare({
+    const session = await this.#deps.sessions.prepare(
+      {
       client_id: DESK_CLIENT_ID,
       // The desk client is the station itself, authenticated by the UI credential: prepare() reads no secret.
       secret: 'station-ui',
@@ -38,8 +39,9 @@ export class DeskSigningService {
       ...(request.requireSigningReason === undefined ? {} : { require_signing_reason: request.requireSigningReason }),
       ...(request.baseline === undefined ? {} : { baseline: request.baseline }),
       ...(request.visibleSignature === undefined ? {} : { visible_signature: request.visibleSignature }),
-    });
-    if (isExistingContainer(request)) await this.#deps.sessions.adoptContainer(session);
+      },
+      { existingContainer: isExistingContainer(request) },
+    );
     return { clientId: DESK_CLIENT_ID, docId: session.docId, expiresAt: session.expiresAt };
   }
 

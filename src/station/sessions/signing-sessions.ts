@@ -12,6 +12,7 @@ import type { Clock } from '../ports/clock.js';
 import { writeFileAtomic } from '../files/write-file-atomic.js';
 import { ReasonMismatchError, ReasonNotAcceptedError, SessionExpiredError, SessionNotFoundError } from './signing-session-errors.js';
 import { removeStaleStagingFiles } from '../files/remove-stale-staging-files.js';
+import { loadSignatureEngine } from './load-signature-engine.js';
 
 export const signingSessionMigrations: readonly Migration[] = [
   {
@@ -122,27 +123,38 @@ export class SigningSessions {
     this.#clock = clock;
   }
 
-  async prepare(request: PrepareFilesRequest): Promise<SigningSession> {
+  /**
+   * Stores the files and opens their session, after reading each document as its signature will (the PDF's whole
+   * structure, an existing container's entries): a document that cannot be signed is refused here, before a row or
+   * any file remains and before anyone is asked. `existingContainer`: the one file is an ASiC-E container the next
+   * signature is added to (earlier signatures kept) instead of a file wrapped in a new container.
+   */
+  async prepare(request: PrepareFilesRequest, { existingContainer = false }: { existingContainer?: boolean } = {}): Promise<SigningSession> {
     const docId = randomBytes(18).toString('base64url');
     const directory = join(this.#root, docId);
     await mkdir(directory, { recursive: true, mode: 0o700 });
     const files: StoredFile[] = [];
-    for (const [index, file] of request.files.entries()) {
-      const bytes = Buffer.from(file.fileContent, 'base64');
-      if (request.container_type === 'pdf' && !bytes.subarray(0, 1024).includes('%PDF-')) {
-        await rm(directory, { recursive: true, force: true });
-        throw new StationError('ERR_INPUT_INVALID', `${file.fileName} is not a PDF document.`, { status: 400, details: { errors: { [`files.${index}.fileContent`]: ['is not a PDF'] } } });
+    try {
+      for (const [index, file] of request.files.entries()) {
+        const bytes = Buffer.from(file.fileContent, 'base64');
+        if (request.container_type === 'pdf' && !bytes.subarray(0, 1024).includes('%PDF-')) {
+          throw new StationError('ERR_INPUT_INVALID', `${file.fileName} is not a PDF document.`, { status: 400, details: { errors: { [`files.${index}.fileContent`]: ['is not a PDF'] } } });
+        }
+        const path = `original-${index}`;
+        await writeFileAtomic(join(directory, path), bytes, { exclusive: true, mode: 0o600 });
+        files.push({ fileName: file.fileName, mimeType: file.mimeType, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), path });
       }
-      const path = `original-${index}`;
-      await writeFileAtomic(join(directory, path), bytes, { exclusive: true, mode: 0o600 });
-      files.push({ fileName: file.fileName, mimeType: file.mimeType, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), path });
+      await inspectDocuments(request, existingContainer, files.map((file) => join(directory, file.path)));
+    } catch (error) {
+      await rm(directory, { recursive: true, force: true });
+      throw error;
     }
     const now = this.#clock.now();
     const createdAt = now.toISOString();
     const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString();
     await this.#database.run(
-      `INSERT INTO signing_sessions (doc_id, client_id, container_type, files, signing_reason, require_signing_reason, baseline, visible_signature, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO signing_sessions (doc_id, client_id, container_type, files, signing_reason, require_signing_reason, baseline, visible_signature, signed_file, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         docId,
         request.client_id,
@@ -152,6 +164,8 @@ export class SigningSessions {
         request.require_signing_reason ? 1 : 0,
         request.baseline ?? null,
         request.visible_signature ? JSON.stringify(request.visible_signature) : null,
+        // An adopted container is the current version from the start: the next signature is added to it.
+        existingContainer ? JSON.stringify(files[0]) : null,
         createdAt,
         expiresAt,
       ],
@@ -215,15 +229,6 @@ export class SigningSessions {
 
   async markSigningStarted(docId: string): Promise<void> {
     await this.#database.run("UPDATE signing_sessions SET user_status = 'SIGNING_STARTED' WHERE doc_id = ?", [docId]);
-  }
-
-  /**
-   * A session whose one file is an existing ASiC-E container: that container becomes the current version, so the
-   * next signature is added to it (earlier signatures kept) instead of wrapping it in a new container.
-   */
-  async adoptContainer(session: SigningSession): Promise<SigningSession> {
-    await this.#database.run('UPDATE signing_sessions SET signed_file = ? WHERE doc_id = ?', [JSON.stringify(session.files[0]), session.docId]);
-    return this.get(session.clientId, session.docId);
   }
 
   /** Where the next signed version of the session is written (never an existing file). */
@@ -307,5 +312,15 @@ export class SigningSessions {
       expiresAt: row.expires_at,
       directory: join(this.#root, row.doc_id),
     };
+  }
+}
+
+/** Each document read as the engine that signs it will read it: a PDF's structure, an adopted container's entries. */
+async function inspectDocuments(request: PrepareFilesRequest, existingContainer: boolean, paths: readonly string[]): Promise<void> {
+  if (request.container_type === 'pdf') {
+    const page = request.visible_signature?.page;
+    await (await loadSignatureEngine()).inspect('pades', paths[0]!, page === undefined ? {} : { page });
+  } else if (existingContainer) {
+    await (await loadSignatureEngine()).inspect('asice', paths[0]!);
   }
 }

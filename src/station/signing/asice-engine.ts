@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import type { HashAlgorithm, SignatureScheme } from '../tokens/token.js';
@@ -76,8 +77,11 @@ function hashing(hashAlgorithm: HashAlgorithm, onBytes: (n: number) => void): Tr
   return Object.assign(transform, { digest: () => hash.digest('base64') });
 }
 
-async function drain(stream: Readable): Promise<void> {
-  for await (const _ of stream);
+/** Runs `source` through `through` to its end; a fault of either (an entry too large, say) ends it with that error. */
+async function drain(source: Readable, through: Transform): Promise<void> {
+  await pipeline(source, through, async (chunks: AsyncIterable<unknown>) => {
+    for await (const _ of chunks);
+  });
 }
 
 function manifest(dataFiles: readonly { name: string; mediaType: string }[]): string {
@@ -97,6 +101,11 @@ function manifest(dataFiles: readonly { name: string; mediaType: string }[]): st
  * stay valid. Zip reading and writing are yauzl/yazl, streamed.
  */
 export class AsiceEngine {
+  /** An existing container opened as adding a signature will (entries, sizes, manifest); other files need no reading. */
+  static async inspect(path: string): Promise<void> {
+    if (await isAsiceContainer(path)) (await AsiceContainerReader.open(path)).close();
+  }
+
   /**
    * `input`: an existing ASiC-E container (one more signature is added), any other single file, or several files
    * (a new container holding them).
@@ -150,7 +159,7 @@ export class AsiceEngine {
       const dataFiles: AsiceSigningState['dataFiles'] = [];
       for (const file of reader.dataFiles) {
         const hash = hashing(hashAlgorithm, progress);
-        await drain((await reader.openEntry(file.name)).pipe(hash));
+        await drain(await reader.openEntry(file.name), hash);
         dataFiles.push({ ...file, digest: hash.digest(), size: sizeOf(file.name) });
       }
       const existing = new Set(reader.entries.map((e) => e.name));
@@ -175,7 +184,7 @@ export class AsiceEngine {
       }
       if (dataFiles.some((f) => f.name === name)) throw new InvalidInputError(`Two data files are named "${name}".`, { dataFileName: ['must be unique'] });
       const hash = hashing(hashAlgorithm, progress);
-      await drain(createReadStream(file.path, { highWaterMark: 1024 * 1024 }).pipe(hash));
+      await drain(createReadStream(file.path, { highWaterMark: 1024 * 1024 }), hash);
       dataFiles.push({ name, mediaType: file.mediaType ?? mediaTypeOf(name), digest: hash.digest(), size: sizes[i]!, path: file.path });
     }
     return dataFiles;

@@ -151,6 +151,22 @@ export class PadesEngine {
   }
 
   /**
+   * Reads the document as signing it will, without a signer: every object its cross-reference data lists (the
+   * parser's bounds apply to each), then the catalog, form and page the signature goes on. A document that cannot
+   * be signed fails here, with the error its signing would end in, before anything is stored or asked.
+   */
+  static async inspect(documentPath: string, placement: { page?: number } = {}): Promise<void> {
+    const handle = await open(documentPath, 'r');
+    try {
+      const reader = await PdfDocumentReader.open(handle, (await handle.stat()).size);
+      for (const num of reader.entries.keys()) await reader.object(num);
+      await buildSignatureUpdate(reader, { signerName: '', time: new Date(0), visible: false, ...placement, contentsSize: 0 });
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
    * Reads the document once: the byte-range hash (continued with the update's bytes by the caller), the
    * document's SHA-256 for the audit log, and, with an output path, a staged copy the signed update is appended to.
    */

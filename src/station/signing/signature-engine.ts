@@ -19,6 +19,14 @@ export class SignatureEngine {
     return PadesEngine.prepare(input, options);
   }
 
+  /**
+   * Reads a document as prepare will, without a signer, so a document that cannot be signed is refused before
+   * anyone is asked to sign it. ASiC-E: an existing container (plain files need no reading).
+   */
+  static inspect(format: SignatureFormat, path: string, placement: { page?: number } = {}): Promise<void> {
+    return format === 'pades' ? PadesEngine.inspect(path, placement) : AsiceEngine.inspect(path);
+  }
+
   static finish(state: SigningState, signatureValue: Uint8Array, options: FinishOptions): Promise<void> {
     return state.format === 'pades' ? PadesEngine.finish(state, signatureValue, options) : AsiceEngine.finish(state, signatureValue, options);
   }

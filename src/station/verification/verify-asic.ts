@@ -1,10 +1,11 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { DOMParser, type Element } from '@xmldom/xmldom';
-import { Application, CryptoConfig, SignedXml, X509Certificate as XmlDsigCertificate, XmlCanonicalizer } from 'xmldsigjs';
+import { Application, CryptoConfig, type Reference, SignedXml, X509Certificate as XmlDsigCertificate, XmlCanonicalizer } from 'xmldsigjs';
 import type { DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
 import { AsiceContainerReader } from '../signing/asice/asice-container-reader.js';
 import { ASICS_MEDIA_TYPE } from '../signing/asice/asic-media-types.js';
 import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
+import { StationError } from '../../core/errors/station-error.js';
 import { checkCmsSignature } from './check-cms-signature.js';
 import { reportCmsSignature } from './report-cms-signature.js';
 import { reportTimestamp } from './report-timestamp.js';
@@ -13,10 +14,11 @@ import { checkRevocation } from './check-revocation.js';
 import { checkCertificateChain } from './check-certificate-chain.js';
 import { checkTimestampToken } from './check-timestamp-token.js';
 import { VerificationError } from './verification-error.js';
+import { ContainerTooLargeError } from '../signing/asice/container-too-large-error.js';
+import { digestAlgorithms } from '../signing/digest-algorithms.js';
 
 const NS = { ds: 'http://www.w3.org/2000/09/xmldsig#', xades: 'http://uri.etsi.org/01903/v1.3.2#' };
 const MAX_SIGNATURE_XML = 4 * 1024 * 1024;
-const MAX_DATA_FILE = 512 * 1024 * 1024;
 
 Application.setEngine('NodeJS', webcrypto as never);
 
@@ -26,7 +28,8 @@ Application.setEngine('NodeJS', webcrypto as never);
  */
 export async function verifyAsic(path: string, anchors: readonly x509.X509Certificate[]): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
   const container = await AsiceContainerReader.open(path, { acceptAsicS: true }).catch((cause: Error) => {
-    throw new VerificationError(cause.message, { cause });
+    // Too large is said as such; anything else is a file that cannot be verified.
+    throw cause instanceof ContainerTooLargeError ? cause : new VerificationError(cause.message, { cause });
   });
   try {
     const signatures: SignatureVerification[] = [];
@@ -43,13 +46,16 @@ export async function verifyAsic(path: string, anchors: readonly x509.X509Certif
 async function verifyAsicSCms(container: AsiceContainerReader, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification[]> {
   const [dataFile, ...others] = container.dataFiles;
   if (!dataFile || others.length > 0) throw new VerificationError('An ASiC-S container holds exactly one data file.');
-  const data = await readEntry(container, dataFile.name, MAX_DATA_FILE);
+  // The data file is digested as it streams, once per algorithm asked for: never held whole.
+  const data = async (algorithm: keyof typeof HASH_ALGORITHMS): Promise<Uint8Array> => {
+    const hash = createHash(HASH_ALGORITHMS[algorithm].nodeName);
+    for await (const chunk of await container.openEntry(dataFile.name)) hash.update(chunk as Buffer);
+    return new Uint8Array(hash.digest());
+  };
   const names = new Set(container.entries.map((e) => e.name));
   const results: SignatureVerification[] = [];
   if (names.has('META-INF/signature.p7s')) {
-    const check = await checkCmsSignature(await readEntry(container, 'META-INF/signature.p7s', MAX_SIGNATURE_XML), async (algorithm) =>
-      createHash(HASH_ALGORITHMS[algorithm].nodeName).update(data).digest(),
-    );
+    const check = await checkCmsSignature(await readEntry(container, 'META-INF/signature.p7s', MAX_SIGNATURE_XML), data);
     results.push(await reportCmsSignature(check, { kind: 'CAdES', anchors }));
   }
   if (names.has('META-INF/timestamp.tst')) {
@@ -58,14 +64,12 @@ async function verifyAsicSCms(container: AsiceContainerReader, anchors: readonly
   return results;
 }
 
+/** An entry read whole, refused unread when its declared size (which the reader holds it to) is above `maxBytes`. */
 async function readEntry(container: AsiceContainerReader, name: string, maxBytes: number): Promise<Buffer> {
+  const declared = container.entries.find((entry) => entry.name === name)?.entry.uncompressedSize ?? 0;
+  if (declared > maxBytes) throw new ContainerTooLargeError(`The container's ${name} is too large to verify: ${declared} bytes, at most ${maxBytes} are read.`, { entry: name, limit: maxBytes });
   const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of await container.openEntry(name)) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new VerificationError(`The container's ${name} is larger than ${maxBytes} bytes.`);
-    chunks.push(chunk as Buffer);
-  }
+  for await (const chunk of await container.openEntry(name)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
@@ -120,10 +124,27 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors
  */
 class SignerKeySignedXml extends SignedXml {
   readonly #signer: Uint8Array<ArrayBuffer>;
+  readonly #container: AsiceContainerReader;
 
-  constructor(document: ConstructorParameters<typeof SignedXml>[0], signer: Uint8Array) {
+  constructor(document: ConstructorParameters<typeof SignedXml>[0], signer: Uint8Array, container: AsiceContainerReader) {
     super(document);
     this.#signer = Uint8Array.from(signer);
+    this.#container = container;
+  }
+
+  /**
+   * A data file's digest is taken as its entry streams by, never from the whole file in memory: a large entry costs
+   * a chunk at a time. A reference to anything but a data file digests nothing, so it cannot match.
+   */
+  protected override async DigestReference(source: Parameters<SignedXml['DigestReference']>[0], reference: Reference, checkHmac: boolean): Promise<Uint8Array> {
+    const uri = reference.Uri ?? '';
+    if (uri === '' || uri.startsWith('#') || (reference.Transforms && reference.Transforms.Count > 0)) return super.DigestReference(source, reference, checkHmac);
+    const algorithm = Object.values(digestAlgorithms).find((info) => info.xmlUri === reference.DigestMethod.Algorithm);
+    if (!algorithm) return super.DigestReference(source, reference, checkHmac);
+    const hash = createHash(algorithm.nodeName);
+    const name = decodeURIComponent(uri);
+    if (this.#container.dataFiles.some((file) => file.name === name)) for await (const chunk of await this.#container.openEntry(name)) hash.update(chunk as Buffer);
+    return new Uint8Array(hash.digest());
   }
 
   protected override async GetPublicKeys(): Promise<Array<Awaited<ReturnType<XmlDsigCertificate['exportKey']>>>> {
@@ -138,18 +159,13 @@ function encapsulated(element: Element, name: 'EncapsulatedCRLValue' | 'Encapsul
 }
 
 async function xmlSignatureHolds(element: Element, container: AsiceContainerReader, signer: x509.X509Certificate): Promise<boolean> {
-  const signed = new SignerKeySignedXml(element.ownerDocument as never, new Uint8Array(signer.rawData));
+  const signed = new SignerKeySignedXml(element.ownerDocument as never, new Uint8Array(signer.rawData), container);
   signed.LoadXml(element as never);
-  signed.contentHandler = async (reference) => {
-    const uri = reference.Uri ?? '';
-    if (uri.startsWith('#')) return null;
-    const name = decodeURIComponent(uri);
-    if (!container.dataFiles.some((file) => file.name === name)) return new Uint8Array(0);
-    return Uint8Array.from(await readEntry(container, name, MAX_DATA_FILE));
-  };
   try {
     return await signed.Verify();
-  } catch {
+  } catch (error) {
+    // A data file too large or damaged to read is said as such; a digest or signature that does not match is not intact.
+    if (error instanceof StationError) throw error;
     return false;
   }
 }

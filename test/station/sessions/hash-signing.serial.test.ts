@@ -7,6 +7,7 @@ import { startTestStation, type TestStation } from '../../support/station/test-s
 import { ScriptedPrompt } from '../../support/station/scripted-prompt.js';
 import { createTestCa, createTestSigner, type TestCa } from '../../support/pki/test-pki.js';
 import { minimalPdf } from '../../support/signing/signing-test-pdfs.js';
+import { HOSTILE_PDFS } from '../../support/signing/hostile-pdf.js';
 import { createNssDb, pdfsig, embeddedSignatures, cmsParts, opensslTsVerify, xmlsecVerify } from '../../support/signing/signing-validators.js';
 import { extractZip } from '../../support/signing/signing-zip-extract.js';
 import { x509 } from '../../../src/station/pki/x509.js';
@@ -204,6 +205,29 @@ describe('hash-based signing over HTTP: prepare, reason, start-signing, complete
       });
       expect({ fileNames, status: result.status, code: result.body.code }).toEqual({ fileNames, status: 400, code: 'ERR_INPUT_INVALID' });
     }
+    expect(prompt.confirms.length).toBe(consentsBefore);
+  });
+
+  it('reads every PDF at prepare: a hostile one is a 422 in the service’s error body, and nothing is stored or asked', async () => {
+    const hostile = {
+      'self-referential /Length': HOSTILE_PDFS.selfReferencingLength(),
+      'cross-reference count': HOSTILE_PDFS.hugeXrefSubsection(),
+      'cross-reference stream /Index': HOSTILE_PDFS.hugeXrefStreamIndex(),
+      'an object of 600 000 hex strings': HOSTILE_PDFS.overfullObject(),
+    };
+    const documents = join(station.dataDir, 'documents');
+    const storedBefore = await readdir(documents).catch(() => []);
+    const consentsBefore = prompt.confirms.length;
+    for (const [name, content] of Object.entries(hostile)) {
+      const result = await post('/prepare-files-for-signing', {
+        client_id: 'shop',
+        secret: SECRET,
+        container_type: 'pdf',
+        files: [{ fileName: 'hostile.pdf', mimeType: 'application/pdf', fileContent: content.toString('base64') }],
+      });
+      expect({ name, status: result.status, body: result.body }).toMatchObject({ name, status: 422, body: { status: 'error', code: 'ERR_SIGNING_UNSUPPORTED_DOCUMENT', message: expect.stringMatching(/PDF/) } });
+    }
+    expect(await readdir(documents).catch(() => [])).toEqual(storedBefore);
     expect(prompt.confirms.length).toBe(consentsBefore);
   });
 

@@ -3,10 +3,11 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startTestStation, type TestStation } from '../../support/station/test-station.js';
+import { minimalPdf } from '../../support/signing/signing-test-pdfs.js';
 
 const SECRET = 'shop-api-secret-0123456789';
 const REASON = 'Kinnitan lepingu tingimused — I accept the contract terms';
-const pdf = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
+const pdf = minimalPdf();
 
 class ManualClock {
   time = new Date('2026-11-21T10:00:00.000Z');
@@ -87,7 +88,16 @@ describe('signing sessions and signing reasons', () => {
   });
 
   it('takes a visible signature placement for a PDF only, with a page from 1 and a box of positive size', async () => {
-    await prepare({ visible_signature: { page: 2, x: 10, y: 20, width: 220, height: 80 } });
+    await prepare({ visible_signature: { page: 1, x: 10, y: 20, width: 220, height: 80 } });
+    // A page the document does not have is refused at prepare, not after the signer consented.
+    const noSuchPage = await post('/prepare-files-for-signing', {
+      client_id: 'shop',
+      secret: SECRET,
+      container_type: 'pdf',
+      files: [{ fileName: 'a.pdf', mimeType: 'application/pdf', fileContent: pdf.toString('base64') }],
+      visible_signature: { page: 2, x: 10, y: 20, width: 220, height: 80 },
+    });
+    expect([noSuchPage.status, (await noSuchPage.json()).code]).toEqual([400, 'ERR_SIGNING_INVALID_PLACEMENT']);
     const file = { fileName: 'a.txt', mimeType: 'text/plain', fileContent: Buffer.from('a').toString('base64') };
     const onContainer = await post('/prepare-files-for-signing', { client_id: 'shop', secret: SECRET, container_type: 'asice', files: [file], visible_signature: { page: 1, x: 0, y: 0, width: 220, height: 80 } });
     expect(onContainer.status).toBe(400);

@@ -10,6 +10,7 @@ import { pkcs12SignerResolver } from '../../../src/cli/commands/pkcs12-signer-re
 import { StationError } from '../../../src/core/errors/station-error.js';
 import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.js';
 import { writeMinimalPdf } from '../../support/signing/signing-test-pdfs.js';
+import { HOSTILE_PDFS } from '../../support/signing/hostile-pdf.js';
 import { bouncyCastleCheck, cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig, xmlsecVerify } from '../../support/signing/signing-validators.js';
 import { extractZip } from '../../support/signing/signing-zip-extract.js';
 import { createTestCa, createTestSigner } from '../../support/pki/test-pki.js';
@@ -174,6 +175,15 @@ describe('signing-station sign', () => {
     expect(token.error?.message).toContain('PKCS#11');
     const visibleAsice = await signInProcess([join(dir, 'note.txt'), '--out', out, '--pkcs12', p12, '--visible', '--no-timestamp']);
     expect(visibleAsice.error?.message).toContain('--visible');
+    await expect(stat(out)).rejects.toThrow();
+  });
+
+  it('reads the document before it opens a token or asks a PIN: a hostile PDF is refused first, writing nothing', async () => {
+    const input = join(dir, 'hostile.pdf');
+    await writeFile(input, HOSTILE_PDFS.selfReferencingLength());
+    const out = join(dir, 'hostile-out.pdf');
+    const result = await signInProcess([input, '--out', out, '--token', 'TestToken', '--cert', '01', '--no-timestamp']);
+    expect(result.error).toMatchObject({ code: 'ERR_SIGNING_UNSUPPORTED_DOCUMENT', message: expect.stringMatching(/valid \/Length/) });
     await expect(stat(out)).rejects.toThrow();
   });
 

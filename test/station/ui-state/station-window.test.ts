@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PendingPrompt } from '../../../src/core/schemas/admin-api.js';
@@ -10,6 +10,8 @@ import { startTestStation, type TestStation } from '../../support/station/test-s
 import { uiHeaders } from '../../support/station/ui-credential.js';
 import { createSoftHsm, type SoftHsm, softHsmTokenSource } from '../../support/pkcs11/pkcs11-softhsm.js';
 import { minimalPdf } from '../../support/signing/signing-test-pdfs.js';
+import { HOSTILE_PDFS } from '../../support/signing/hostile-pdf.js';
+import { containerOf } from '../../support/signing/zip-bomb.js';
 import { pem } from '../../support/pkcs11/pkcs11-nss-database.js';
 import { openStationEvents, type StationEvents } from '../../support/station/station-events.js';
 import { createNssDb, opensslTsVerify, pdfsig } from '../../support/signing/signing-validators.js';
@@ -80,6 +82,23 @@ async function startDeskSignature(events: StationEvents, fileName: string) {
 }
 
 describe('the station window: pushed state, desk signing, new links', () => {
+  it('reads what the window prepares as signing will: a hostile PDF and a zip bomb container are a 422, nothing stored', async () => {
+    const documents = join(station.dataDir, 'documents');
+    const storedBefore = await readdir(documents).catch(() => []);
+    const pdf = await call<{ code: string }>('/admin/api/desk/sessions', {
+      containerType: 'pdf',
+      files: [{ fileName: 'hostile.pdf', mimeType: 'application/pdf', fileContent: HOSTILE_PDFS.selfReferencingLength().toString('base64') }],
+    });
+    expect([pdf.status, pdf.body.code]).toEqual([422, 'ERR_SIGNING_UNSUPPORTED_DOCUMENT']);
+    const bomb = await containerOf([{ name: 'zeros.bin', data: Buffer.alloc(64 * 1024 * 1024) }]);
+    const container = await call<{ code: string }>('/admin/api/desk/sessions', {
+      containerType: 'asice',
+      files: [{ fileName: 'bomb.asice', mimeType: 'application/vnd.etsi.asic-e+zip', fileContent: bomb.toString('base64') }],
+    });
+    expect([container.status, container.body.code]).toEqual([422, 'ERR_CONTAINER_ENTRY_TOO_LARGE']);
+    expect(await readdir(documents).catch(() => [])).toEqual(storedBefore);
+  });
+
   it('pushes the whole state at once and again when the store changes, a client registered elsewhere included', async () => {
     const events = await openEvents();
     try {

@@ -38,6 +38,8 @@ export const HOSTILE_PDFS = {
     const good = pdfWithObjects(['<< /Type /Catalog >>']).toString('latin1');
     return Buffer.from(good.replace(/\n(\d{10}) 00000 n /, '\n00000x0009 00000 n '), 'latin1');
   },
+  /** One array of more values than one object may hold (3 MB of hex strings, each of which used to cost ~530 bytes). */
+  overfullObject: (): Buffer => pdfWithObjects([`[${'<41> '.repeat(600_000)}]`]),
   /** Arrays nested 100 000 deep: used to overflow the stack into a 500. */
   deepNesting: (): Buffer => pdfWithObjects([`${'['.repeat(100_000)}${']'.repeat(100_000)}`]),
 } as const;

@@ -1,9 +1,10 @@
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { DOMParser } from '@xmldom/xmldom';
 import yauzl from 'yauzl';
 import { UnsupportedDocumentError } from '../signing-errors.js';
 import { mediaTypeOf } from './media-type-of.js';
 import { ASICE_MEDIA_TYPE, ASICS_MEDIA_TYPE } from './asic-media-types.js';
+import { ContainerTooLargeError } from './container-too-large-error.js';
 
 const MANIFEST_NS = 'urn:oasis:names:tc:opendocument:xmlns:manifest:1.0';
 /** More entries than a signed container carries; a zip claiming more is refused before anything is read. */
@@ -14,6 +15,14 @@ export const MAX_ASICE_ENTRIES = 10_000;
  */
 export const MAX_MANIFEST_BYTES = 256 * 1024;
 const MAX_MIMETYPE_BYTES = 256;
+/** All entries together, inflated: far above any document set a person signs, far below a zip bomb. */
+export const MAX_ASICE_TOTAL_BYTES = 2 * 1024 ** 3;
+/**
+ * Inflated size over stored size for an entry above a mebibyte. Documents, images and text deflate by ten or
+ * less; only redundant filler (a bomb's zeros) reaches the hundreds deflate allows.
+ */
+export const MAX_ASICE_COMPRESSION_RATIO = 100;
+const RATIO_APPLIES_ABOVE = 1024 * 1024;
 
 export interface AsiceEntry {
   name: string;
@@ -46,7 +55,15 @@ export class AsiceContainerReader {
     const entries: AsiceEntry[] = [];
     await new Promise<void>((resolve, reject) => {
       const names = new Set<string>();
+      let total = 0;
       zip.on('entry', (entry: yauzl.Entry) => {
+        // Declared sizes, checked before a byte is inflated; yauzl (validateEntrySizes) then stops any entry that
+        // inflates past its declared size, so these bounds hold for the bytes actually read too.
+        total += entry.uncompressedSize;
+        if (total > MAX_ASICE_TOTAL_BYTES) return reject(new ContainerTooLargeError(`The container is too large: its entries hold more than ${MAX_ASICE_TOTAL_BYTES} bytes.`, { entry: entry.fileName, limit: MAX_ASICE_TOTAL_BYTES }));
+        if (entry.uncompressedSize > RATIO_APPLIES_ABOVE && entry.uncompressedSize > MAX_ASICE_COMPRESSION_RATIO * entry.compressedSize) {
+          return reject(new ContainerTooLargeError(`The container's entry ${entry.fileName} is too large: it inflates more than ${MAX_ASICE_COMPRESSION_RATIO} times.`, { entry: entry.fileName, limit: MAX_ASICE_COMPRESSION_RATIO }));
+        }
         // Two entries of one name make "the file" ambiguous: which one was signed, which one is shown?
         if (names.has(entry.fileName)) return reject(new UnsupportedDocumentError(`Not a valid ASiC-E container: the entry ${entry.fileName} appears twice.`));
         if (names.size >= MAX_ASICE_ENTRIES) return reject(new UnsupportedDocumentError(`The container has more than ${MAX_ASICE_ENTRIES} entries.`));
@@ -59,7 +76,7 @@ export class AsiceContainerReader {
       zip.readEntry();
     }).catch((cause: unknown) => {
       zip.close();
-      throw cause instanceof UnsupportedDocumentError ? cause : new UnsupportedDocumentError(`Not a readable ASiC-E container: ${(cause as Error).message}`, { cause });
+      throw cause instanceof UnsupportedDocumentError || cause instanceof ContainerTooLargeError ? cause : new UnsupportedDocumentError(`Not a readable ASiC-E container: ${(cause as Error).message}`, { cause });
     });
     const reader = new AsiceContainerReader(zip, entries, ASICE_MEDIA_TYPE, []);
     try {
@@ -96,12 +113,25 @@ export class AsiceContainerReader {
     return this.entries.map((e) => e.name).filter((n) => /^META-INF\/.*signatures.*\.xml$/i.test(n));
   }
 
+  /**
+   * The entry's inflated bytes. An entry that inflates past its declared size fails as too large at that byte
+   * (yauzl counts them); any other fault of the stream as damaged.
+   */
   async openEntry(name: string): Promise<Readable> {
     const found = this.entries.find((e) => e.name === name);
     if (!found) throw new UnsupportedDocumentError(`The container has no entry ${name}.`);
-    return new Promise((resolve, reject) =>
-      this.zip.openReadStream(found.entry, (err, stream) => (err ? reject(new UnsupportedDocumentError(`The container's entry ${name} cannot be read: ${err.message}`, { cause: err })) : resolve(stream))),
+    const stream = await new Promise<Readable>((resolve, reject) =>
+      this.zip.openReadStream(found.entry, (err, opened) => (err ? reject(new UnsupportedDocumentError(`The container's entry ${name} cannot be read: ${err.message}`, { cause: err })) : resolve(opened))),
     );
+    const out = new PassThrough();
+    stream.on('error', (cause: Error) =>
+      out.destroy(
+        /too many bytes/.test(cause.message)
+          ? new ContainerTooLargeError(`The container's entry ${name} is too large: it inflates past the ${found.entry.uncompressedSize} bytes it declares.`, { entry: name, limit: found.entry.uncompressedSize })
+          : new UnsupportedDocumentError(`The container's entry ${name} is damaged: ${cause.message}`, { cause }),
+      ),
+    );
+    return stream.pipe(out);
   }
 
   /** The entry as text, refused unread when its (verified) size is above `maxBytes`. */
@@ -112,7 +142,7 @@ export class AsiceContainerReader {
     try {
       for await (const chunk of await this.openEntry(name)) chunks.push(chunk as Buffer);
     } catch (cause) {
-      if (cause instanceof UnsupportedDocumentError) throw cause;
+      if (cause instanceof UnsupportedDocumentError || cause instanceof ContainerTooLargeError) throw cause;
       throw new UnsupportedDocumentError(`The container's entry ${name} is damaged: ${(cause as Error).message}`, { cause });
     }
     return Buffer.concat(chunks).toString('utf8');

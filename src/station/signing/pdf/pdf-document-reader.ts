@@ -2,9 +2,9 @@ import type { FileHandle } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
 import { UnsupportedDocumentError } from '../signing-errors.js';
 import { PdfDict, PdfName, PdfRef, type PdfValue } from './pdf-object.js';
-import { PdfObjectParser } from './pdf-object-parser.js';
+import { MAX_PDF_OBJECT_VALUES, PdfObjectParser } from './pdf-object-parser.js';
+import { PdfXrefEntries } from './pdf-xref-entries.js';
 
-type XrefEntry = { kind: 'offset'; offset: number; gen: number } | { kind: 'compressed'; stream: number; index: number } | { kind: 'free' };
 
 export interface PdfObjectWithStream {
   value: PdfValue;
@@ -12,10 +12,12 @@ export interface PdfObjectWithStream {
 }
 
 const MAX_STRUCTURAL_STREAM = 64 * 1024 * 1024;
+const READ_BLOCK = 256 * 1024;
 /** More objects than any real document has; a cross-reference section claiming more is refused. */
 export const MAX_PDF_OBJECTS = 8_000_000;
 /** Byte width of one field of a cross-reference stream row (PDF uses at most 8 for offsets). */
 const MAX_XREF_FIELD_WIDTH = 8;
+const OVERSTATED_SUBSECTION = 'Malformed PDF: a cross-reference subsection announces more entries than it holds.';
 const asInt = (v: PdfValue | undefined): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 
 /** An array of integers (/W, /Index), or a clear refusal. */
@@ -33,13 +35,15 @@ function integers(value: PdfValue | undefined, key: string): number[] {
  * asked for, so a 200 MB file costs a few small reads.
  */
 export class PdfDocumentReader {
-  readonly entries = new Map<number, XrefEntry>();
+  readonly entries = new PdfXrefEntries(MAX_PDF_OBJECTS);
   /** The newest trailer (or cross-reference stream dictionary). */
   trailer = new PdfDict();
   /** Whether the newest section is a cross-reference stream: the update then writes one too. */
   usesXrefStream = false;
   startXref = 0;
   private readonly objectStreams = new Map<number, { offsets: Map<number, number>; data: Uint8Array }>();
+  #objectStreamBytes = 0;
+  #block: { position: number; bytes: Buffer } | undefined;
 
   private constructor(
     private readonly file: FileHandle,
@@ -57,9 +61,17 @@ export class PdfDocumentReader {
     if (!Number.isSafeInteger(position) || position < 0 || position > this.size || !Number.isSafeInteger(length)) {
       throw new UnsupportedDocumentError('Malformed PDF: an offset points outside the file.');
     }
-    const buf = Buffer.alloc(Math.max(0, Math.min(length, this.size - position)));
+    const wanted = Math.max(0, Math.min(length, this.size - position));
+    const block = this.#block;
+    if (block && position >= block.position && position + wanted <= block.position + block.bytes.length) {
+      return block.bytes.subarray(position - block.position, position + wanted - block.position);
+    }
+    // Small reads come from one block read ahead: reading every object of a file one by one then costs a read per
+    // block, not a read per object.
+    const buf = Buffer.alloc(wanted <= READ_BLOCK / 4 ? Math.min(READ_BLOCK, this.size - position) : wanted);
     const { bytesRead } = await this.file.read(buf, 0, buf.length, position);
-    return buf.subarray(0, bytesRead);
+    if (buf.length > wanted) this.#block = { position, bytes: buf.subarray(0, bytesRead) };
+    return buf.subarray(0, Math.min(wanted, bytesRead));
   }
 
   private async readCrossReferences(): Promise<void> {
@@ -96,37 +108,41 @@ export class PdfDocumentReader {
     return probe.startsWith('xref') ? { trailer: await this.readXrefTable(offset), isStream: false } : { trailer: await this.readXrefStream(offset), isStream: true };
   }
 
-  /** A classic `xref` table and its trailer, read in growing windows until the trailer dictionary closes. */
+  /**
+   * A classic `xref` table and its trailer, read in growing windows until the trailer dictionary closes. Entries are
+   * read from the window's bytes one token at a time: a table of millions of entries is never split into an array.
+   */
   private async readXrefTable(offset: number): Promise<PdfDict> {
     let length = 64 * 1024;
     for (;;) {
-      const text = (await this.read(offset, length)).toString('latin1');
-      const t = text.indexOf('trailer');
-      const end = t >= 0 ? text.indexOf('>>', t) : -1;
-      if (end < 0 || !this.closesDictionary(text, t)) {
+      const buf = await this.read(offset, length);
+      const t = buf.indexOf('trailer', 0, 'latin1');
+      if (t < 0 || !this.closesDictionary(buf, t)) {
         if (offset + length >= this.size) throw new UnsupportedDocumentError('Malformed PDF: cross-reference table without trailer.');
         length *= 4;
         continue;
       }
-      const tokens = text.slice(4, t).trim().split(/\s+/);
-      for (let i = 0; i + 1 < tokens.length; ) {
-        const first = Number(tokens[i]);
-        const count = Number(tokens[i + 1]);
-        i += 2;
-        // A subsection header is trusted only as far as the entries it announces are really there.
-        if (!Number.isSafeInteger(first) || first < 0 || !Number.isSafeInteger(count) || count < 0 || i + 3 * count > tokens.length) {
-          throw new UnsupportedDocumentError('Malformed PDF: a cross-reference subsection announces more entries than it holds.');
-        }
+      let at = 4;
+      const token = (): string | undefined => {
+        while (at < t && buf[at]! <= 0x20) at++;
+        const start = at;
+        while (at < t && buf[at]! > 0x20) at++;
+        return at > start ? buf.toString('latin1', start, at) : undefined;
+      };
+      for (let header = token(); header !== undefined; header = token()) {
+        const first = Number(header);
+        const count = Number(token());
+        // An entry takes at least six bytes ("0 0 n "): a count the remaining bytes cannot hold is refused unread.
+        if (!Number.isSafeInteger(first) || first < 0 || !Number.isSafeInteger(count) || count < 0 || count * 6 > t - at) throw new UnsupportedDocumentError(OVERSTATED_SUBSECTION);
         this.assertObjectCount(first + count);
-        for (let k = 0; k < count; k++, i += 3) {
-          const num = first + k;
-          if (!this.entries.has(num)) {
-            this.entries.set(num, tokens[i + 2] === 'n' ? { kind: 'offset', offset: Number(tokens[i]), gen: Number(tokens[i + 1]) } : { kind: 'free' });
-          }
+        for (let k = 0; k < count; k++) {
+          const [where, , type] = [token(), token(), token()];
+          // A subsection header is trusted only as far as the entries it announces are really there.
+          if (type === undefined) throw new UnsupportedDocumentError(OVERSTATED_SUBSECTION);
+          if (!this.entries.has(first + k)) this.entries.set(first + k, type === 'n' ? { kind: 'offset', offset: Number(where) } : { kind: 'free' });
         }
       }
-      const parser = new PdfObjectParser(Buffer.from(text, 'latin1'), t + 'trailer'.length);
-      const trailer = parser.readValue();
+      const trailer = new PdfObjectParser(buf, t + 'trailer'.length).readValue();
       if (!(trailer instanceof PdfDict)) throw new UnsupportedDocumentError('Malformed PDF: trailer is not a dictionary.');
       return trailer;
     }
@@ -167,8 +183,7 @@ export class PdfDocumentReader {
         if (this.entries.has(num)) continue;
         const type = field(row, 0, w0, 1);
         const a = field(row, w0, w1, 0);
-        const b = field(row, w0 + w1, w2, 0);
-        this.entries.set(num, type === 1 ? { kind: 'offset', offset: a, gen: b } : type === 2 ? { kind: 'compressed', stream: a, index: b } : { kind: 'free' });
+        this.entries.set(num, type === 1 ? { kind: 'offset', offset: a } : type === 2 ? { kind: 'compressed', stream: a } : { kind: 'free' });
       }
     }
     return value;
@@ -178,8 +193,8 @@ export class PdfDocumentReader {
     if (highestNumber > MAX_PDF_OBJECTS) throw new UnsupportedDocumentError(`Malformed PDF: more than ${MAX_PDF_OBJECTS} objects.`);
   }
 
-  private closesDictionary(text: string, trailerAt: number): boolean {
-    const parser = new PdfObjectParser(Buffer.from(text, 'latin1'), trailerAt + 'trailer'.length);
+  private closesDictionary(buf: Buffer, trailerAt: number): boolean {
+    const parser = new PdfObjectParser(buf, trailerAt + 'trailer'.length);
     try {
       parser.readValue();
       return true;
@@ -238,7 +253,7 @@ export class PdfDocumentReader {
    * that points back at its own stream (or at any stream) cannot recurse.
    */
   private async readObjectAt(offset: number, withStream = true): Promise<PdfObjectWithStream> {
-    let length = 16 * 1024;
+    let length = 4 * 1024;
     for (;;) {
       const buf = await this.read(offset, length);
       const parser = new PdfObjectParser(buf);
@@ -246,6 +261,11 @@ export class PdfDocumentReader {
         parser.readObjectHeader();
         const value = parser.readValue();
         parser.skipWhitespace();
+        if (parser.pos + 6 > buf.length && offset + buf.length < this.size) {
+          // The "stream" keyword may lie just past the window.
+          parser.exhausted = true;
+          throw new UnsupportedDocumentError('Malformed PDF: an object runs past the end of the file.');
+        }
         const keyword = Buffer.from(buf.subarray(parser.pos, parser.pos + 6)).toString('latin1');
         if (keyword !== 'stream' || !(value instanceof PdfDict) || !withStream) return { value };
         let start = parser.pos + 6;
@@ -258,7 +278,9 @@ export class PdfDocumentReader {
         }
         return { value, stream: await this.read(offset + start, streamLength) };
       } catch (error) {
-        if (buf.length < length || length > 64 * 1024 * 1024) throw error;
+        // Only an object cut off by the window is read again, in a window four times larger (so all the attempts
+        // together parse about a third more than the object); any other fault is final.
+        if (!parser.exhausted || offset + buf.length >= this.size) throw error;
         length *= 4;
       }
     }
@@ -288,16 +310,38 @@ export class PdfDocumentReader {
       const n = asInt(value.get('N')) ?? 0;
       const first = asInt(value.get('First')) ?? 0;
       if (first < 0 || first > data.length) throw new UnsupportedDocumentError('Malformed PDF: object stream /First is outside the stream.');
-      const header = Buffer.from(data.subarray(0, first)).toString('latin1').trim().split(/\s+/).map(Number);
-      if (n < 0 || 2 * n > header.length) throw new UnsupportedDocumentError('Malformed PDF: object stream /N announces more objects than it lists.');
       const offsets = new Map<number, number>();
-      for (let i = 0; i < n; i++) offsets.set(header[2 * i]!, first + header[2 * i + 1]!);
+      // The index (object number, offset pairs) is read in place, one value at a time, and no longer than one object.
+      const index = new PdfObjectParser(data.subarray(0, first));
+      const listed = (): number => {
+        index.skipWhitespace();
+        const value = index.pos < first ? index.readValue() : undefined;
+        if (typeof value !== 'number') throw new UnsupportedDocumentError('Malformed PDF: object stream /N announces more objects than it lists.');
+        return value;
+      };
+      if (n < 0 || 2 * n > MAX_PDF_OBJECT_VALUES) throw new UnsupportedDocumentError('Malformed PDF: object stream /N announces more objects than it lists.');
+      for (let i = 0; i < n; i++) offsets.set(listed(), first + listed());
       objectStream = { offsets, data };
-      this.objectStreams.set(entry.stream, objectStream);
+      this.#keepObjectStream(entry.stream, objectStream);
     }
     const at = objectStream.offsets.get(num);
     if (at === undefined) return { value: null };
     return { value: new PdfObjectParser(objectStream.data, at).readValue() };
+  }
+
+  /**
+   * Decoded object streams are kept for the next objects they hold, the most recent first, up to the size of one
+   * large structural stream in all: a file of many large object streams cannot make the reader keep them all.
+   */
+  #keepObjectStream(num: number, objectStream: { offsets: Map<number, number>; data: Uint8Array }): void {
+    this.objectStreams.set(num, objectStream);
+    this.#objectStreamBytes += objectStream.data.length;
+    // A map iterates in insertion order: the oldest go first.
+    for (const [held, { data }] of this.objectStreams) {
+      if (this.#objectStreamBytes <= MAX_STRUCTURAL_STREAM || held === num) break;
+      this.objectStreams.delete(held);
+      this.#objectStreamBytes -= data.length;
+    }
   }
 
   /**

@@ -5,11 +5,19 @@ const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
 /** Arrays and dictionaries nested deeper than this are refused: real files nest a handful of levels. */
 export const MAX_PDF_NESTING = 64;
+/**
+ * Values in one object (every number, name, string, key, array and dictionary counts one). An object is held in
+ * memory whole while it is used, so this bounds what one object can cost; real files stay far below it.
+ */
+export const MAX_PDF_OBJECT_VALUES = 500_000;
 
 /** Reads PDF objects (ISO 32000-1 7.3) from a byte buffer, starting at `pos`. */
 export class PdfObjectParser {
   pos: number;
+  /** Set when reading stopped at the end of `buf`: the object may continue past it (the caller reads more). */
+  exhausted = false;
   #depth = 0;
+  #values = 0;
   constructor(
     readonly buf: Uint8Array,
     pos = 0,
@@ -19,6 +27,11 @@ export class PdfObjectParser {
 
   private fail(what: string): never {
     throw new UnsupportedDocumentError(`Malformed PDF: ${what} near byte ${this.pos}.`);
+  }
+
+  #exhausted(what: string): never {
+    this.exhausted = true;
+    this.fail(what);
   }
 
   skipWhitespace(): void {
@@ -36,7 +49,11 @@ export class PdfObjectParser {
   private regularToken(): string {
     const start = this.pos;
     while (this.pos < this.buf.length && !WHITESPACE.has(this.buf[this.pos]!) && !DELIMITERS.has(this.buf[this.pos]!)) this.pos++;
-    return Buffer.from(this.buf.subarray(start, this.pos)).toString('latin1');
+    if (this.pos - start > 16) return Buffer.from(this.buf.buffer, this.buf.byteOffset + start, this.pos - start).toString('latin1');
+    // Short tokens (numbers, keywords) a character at a time: a buffer view per token cost more than the token.
+    let token = '';
+    for (let i = start; i < this.pos; i++) token += String.fromCharCode(this.buf[i]!);
+    return token;
   }
 
   /** Reads `keyword` (e.g. "obj", "stream") or fails. */
@@ -59,6 +76,9 @@ export class PdfObjectParser {
 
   readValue(): PdfValue {
     if (++this.#depth > MAX_PDF_NESTING) this.fail(`objects nested more than ${MAX_PDF_NESTING} deep`);
+    // Counted per value read from the top (one object, or one operand of a content stream), not per parser.
+    if (this.#depth === 1) this.#values = 0;
+    if (++this.#values > MAX_PDF_OBJECT_VALUES) this.fail(`an object holds more than ${MAX_PDF_OBJECT_VALUES} values`);
     try {
       return this.#readValue();
     } finally {
@@ -70,7 +90,7 @@ export class PdfObjectParser {
     this.skipWhitespace();
     const { buf } = this;
     const c = buf[this.pos];
-    if (c === undefined) this.fail('unexpected end of data');
+    if (c === undefined) this.#exhausted('unexpected end of data');
     if (c === 0x2f) {
       this.pos++;
       const raw = this.regularToken();
@@ -90,7 +110,7 @@ export class PdfObjectParser {
           this.pos++;
           return items;
         }
-        if (this.pos >= buf.length) this.fail('unterminated array');
+        if (this.pos >= buf.length) this.#exhausted('unterminated array');
         items.push(this.readValue());
         this.foldReference(items);
       }
@@ -141,45 +161,34 @@ export class PdfObjectParser {
     }
   }
 
+  /** Finds the end only; the bytes are decoded if and when they are used. */
   private readHexString(): PdfString {
     // indexOf on the input itself: copying the buffer per string made many small strings quadratic in file size.
     const end = this.buf.indexOf(0x3e, this.pos);
-    if (end < 0) this.fail('unterminated hex string');
-    let hex = Buffer.from(this.buf.buffer, this.buf.byteOffset + this.pos + 1, end - this.pos - 1).toString('latin1').replace(/[^0-9a-fA-F]/g, '');
-    if (hex.length % 2) hex += '0';
+    if (end < 0) this.#exhausted('unterminated hex string');
+    const start = this.pos + 1;
     this.pos = end + 1;
-    return new PdfString(Buffer.from(hex, 'hex'), true);
+    return PdfString.at(this.buf, start, end, true);
   }
 
+  /** Finds the closing parenthesis (balanced, escapes skipped); the bytes are decoded if and when they are used. */
   private readLiteralString(): PdfString {
     const { buf } = this;
-    const out: number[] = [];
+    const start = this.pos + 1;
     let depth = 0;
-    this.pos++;
-    for (;;) {
-      const c = buf[this.pos++];
-      if (c === undefined) this.fail('unterminated string');
-      if (c === 0x5c) {
-        const e = buf[this.pos++];
-        if (e === undefined) this.fail('unterminated string');
-        const simple: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c, 0x28: 0x28, 0x29: 0x29, 0x5c: 0x5c };
-        if (simple[e] !== undefined) out.push(simple[e]);
-        else if (e >= 0x30 && e <= 0x37) {
-          let octal = e - 0x30;
-          for (let i = 0; i < 2 && buf[this.pos]! >= 0x30 && buf[this.pos]! <= 0x37; i++) octal = octal * 8 + (buf[this.pos++]! - 0x30);
-          out.push(octal & 0xff);
-        } else if (e === 0x0d) {
-          if (buf[this.pos] === 0x0a) this.pos++;
-        } else if (e !== 0x0a) out.push(e);
-        continue;
-      }
-      if (c === 0x28) depth++;
-      if (c === 0x29) {
-        if (depth === 0) break;
+    for (let i = start; i < buf.length; i++) {
+      const c = buf[i];
+      if (c === 0x5c) i++;
+      else if (c === 0x28) depth++;
+      else if (c === 0x29) {
+        if (depth === 0) {
+          this.pos = i + 1;
+          return PdfString.at(buf, start, i, false);
+        }
         depth--;
       }
-      out.push(c);
     }
-    return new PdfString(Uint8Array.from(out));
+    this.pos = buf.length;
+    this.#exhausted('unterminated string');
   }
 }

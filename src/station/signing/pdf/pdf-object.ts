@@ -5,12 +5,42 @@ export class PdfName {
   constructor(readonly name: string) {}
 }
 
+const EMPTY = new Uint8Array(0);
+
 export class PdfString {
+  #bytes: Uint8Array | undefined;
+  #source: Uint8Array | undefined;
+  #start = 0;
+  #end = 0;
+
   /** Raw bytes (after unescaping); `hex` keeps the original notation when written back. */
   constructor(
-    readonly bytes: Uint8Array,
+    bytes: Uint8Array,
     readonly hex = false,
-  ) {}
+  ) {
+    this.#bytes = bytes;
+  }
+
+  /**
+   * A string as it stands in a file, between its delimiters at `start` and `end` of `source`, decoded when first
+   * asked for: millions of tiny strings in a hostile file then cost one small object each, not a buffer each.
+   */
+  static at(source: Uint8Array, start: number, end: number, hex: boolean): PdfString {
+    const string = new PdfString(EMPTY, hex);
+    string.#bytes = undefined;
+    string.#source = source;
+    string.#start = start;
+    string.#end = end;
+    return string;
+  }
+
+  get bytes(): Uint8Array {
+    if (this.#bytes === undefined) {
+      this.#bytes = (this.hex ? decodeHex : decodeLiteral)(this.#source!, this.#start, this.#end);
+      this.#source = undefined;
+    }
+    return this.#bytes;
+  }
 
   /** A text string (7.9.2.2): plain bytes when ASCII, else UTF-16BE with a byte order mark. */
   static text(value: string): PdfString {
@@ -18,6 +48,51 @@ export class PdfString {
     const utf16 = Buffer.from(value, 'utf16le').swap16();
     return new PdfString(Buffer.concat([Buffer.from([0xfe, 0xff]), utf16]), true);
   }
+}
+
+const hexDigit = (c: number): number => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1);
+
+/** Hex digits between `<` and `>`; anything else (whitespace) is skipped, an odd last digit is followed by 0. */
+function decodeHex(source: Uint8Array, start: number, end: number): Uint8Array {
+  const out = new Uint8Array(Math.ceil((end - start) / 2));
+  let length = 0;
+  let high = -1;
+  for (let i = start; i < end; i++) {
+    const digit = hexDigit(source[i]!);
+    if (digit < 0) continue;
+    if (high < 0) high = digit;
+    else {
+      out[length++] = high * 16 + digit;
+      high = -1;
+    }
+  }
+  if (high >= 0) out[length++] = high * 16;
+  return out.subarray(0, length);
+}
+
+const ESCAPES: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c, 0x28: 0x28, 0x29: 0x29, 0x5c: 0x5c };
+
+/** A literal string's bytes between its outer parentheses (7.3.4.2): escapes, octal codes, line continuations. */
+function decodeLiteral(source: Uint8Array, start: number, end: number): Uint8Array {
+  const out = new Uint8Array(end - start);
+  let length = 0;
+  for (let i = start; i < end; ) {
+    const c = source[i++]!;
+    if (c !== 0x5c) {
+      out[length++] = c;
+      continue;
+    }
+    const e = source[i++]!;
+    if (ESCAPES[e] !== undefined) out[length++] = ESCAPES[e];
+    else if (e >= 0x30 && e <= 0x37) {
+      let octal = e - 0x30;
+      for (let k = 0; k < 2 && i < end && source[i]! >= 0x30 && source[i]! <= 0x37; k++) octal = octal * 8 + (source[i++]! - 0x30);
+      out[length++] = octal & 0xff;
+    } else if (e === 0x0d) {
+      if (source[i] === 0x0a) i++;
+    } else if (e !== 0x0a) out[length++] = e;
+  }
+  return out.subarray(0, length);
 }
 
 export class PdfRef {

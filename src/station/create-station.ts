@@ -369,7 +369,7 @@ async function registerWindowRoutes(http: HttpApp, core: StationCore, signing: S
     { prefix: '/admin/api' },
   );
   if (builtInSources) {
-    await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, ready: () => tokens.start(), userPrompt }), { prefix: '/admin/api' });
+    await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, ready: () => tokens.start() }), { prefix: '/admin/api' });
   }
   return stationWindow;
 }

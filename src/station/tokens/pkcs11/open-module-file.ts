@@ -3,7 +3,12 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type St
 import { dirname, isAbsolute } from 'node:path';
 import { ForbiddenError } from '../../../core/errors/forbidden-error.js';
 
-/** A module file held open: `loadPath` names the very file that was checked, for dlopen. */
+/**
+ * A module file held open: `loadPath` names the very file that was checked, for dlopen. `close` only while
+ * nothing was loaded from it: glibc knows a loaded library by the name it was opened under (and some libraries
+ * stay loaded after dlclose), so once dlopen has seen `/proc/self/fd/N` that descriptor stays open for the life of
+ * the process and the name never comes to mean another file.
+ */
 export interface OpenModuleFile {
   readonly sha256: string;
   readonly sizeBytes: number;

@@ -141,8 +141,6 @@ async function assertLoadable(path: string, trustedSha256: string | undefined): 
     library.load(file.loadPath);
   } catch (cause) {
     throw new InvalidInputError(`${path} is not a PKCS#11 library this station can load: ${(cause as Error).message}`, { path: ['not a PKCS#11 library'] });
-  } finally {
-    file.close();
   }
   library.close();
 }

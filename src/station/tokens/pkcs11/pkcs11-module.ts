@@ -19,7 +19,7 @@ export interface PresentToken {
 export class Pkcs11Module {
   readonly spec: Pkcs11ModuleSpec;
   #library: pkcs11js.PKCS11 | undefined;
-  /** The checked file, held open while the library is loaded: the login thread loads it through the same descriptor. */
+  /** The checked file (never closed once loaded, see OpenModuleFile): the login thread loads it through the same descriptor. */
   #file: OpenModuleFile | undefined;
   #generation = 0;
 
@@ -53,7 +53,6 @@ export class Pkcs11Module {
     try {
       library.load(file?.loadPath ?? this.spec.path);
     } catch (cause) {
-      file?.close();
       throw new TokenUnavailableError(
         `Cannot load the PKCS#11 module ${this.spec.path} (${this.spec.name}): ${(cause as Error).message}. ` +
           'Check that the file is the vendor’s PKCS#11 library for this OS and architecture.',
@@ -64,7 +63,6 @@ export class Pkcs11Module {
       this.#initialize(library);
     } catch (cause) {
       library.close();
-      file?.close();
       throw new TokenUnavailableError(`The PKCS#11 module ${this.spec.name} failed to initialise: ${(cause as Error).message}`, { cause });
     }
     this.#library = library;
@@ -98,7 +96,6 @@ export class Pkcs11Module {
   close(): void {
     const library = this.#library;
     if (!library) return;
-    const file = this.#file;
     this.#library = undefined;
     this.#file = undefined;
     this.#generation++;
@@ -106,7 +103,6 @@ export class Pkcs11Module {
       library.C_Finalize();
     } finally {
       library.close();
-      file?.close();
     }
   }
 

@@ -2,7 +2,7 @@
 // check and dlopen, a directory someone else may write. Each attack uses a real foreign library whose
 // constructor leaves a mark, so "not loaded" is checked on what ran, not on what the station says.
 import { spawn } from 'node:child_process';
-import { chmod, copyFile, mkdir, readFile, rename, symlink, unlink } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, symlink, unlink } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,33 +121,30 @@ describe('modules the user added are loaded as the file they named, never anothe
     const dir = await tempDir();
     const foreign = await buildForeignLibrary(dir);
     const swapper = await buildPathSwapper(dir);
-    const trusted = join(dir, 'libtrusted.so');
-    await copyFile(realSoftHsm, trusted);
-    const trustedSha256 = await sha256Of(trusted);
-    const spec = { path: trusted, name: 'trusted', kind: 'pkcs11', origin: 'user', trustedSha256, checkFile: true } as const;
-
-    const swapping = spawn(swapper, [trusted, foreign.path], { stdio: 'ignore' });
-    await new Promise<void>((resolve, reject) => swapping.once('spawn', resolve).once('error', reject));
+    const trustedSha256 = await sha256Of(realSoftHsm);
     const outcomes = { loaded: 0, refused: 0 };
-    try {
-      for (let run = 0; run < 40; run++) {
-        const module = new Pkcs11Module(spec);
-        try {
-          module.open();
-          outcomes.loaded++;
-          module.close();
-        } catch {
-          outcomes.refused++;
-        }
+    // A fresh pair of files each time, as at a station's start: the first load of a name is the one that counts.
+    for (let run = 0; run < 40; run++) {
+      const trusted = join(dir, `libtrusted-${run}.so`);
+      const planted = join(dir, `libplanted-${run}.so`);
+      await copyFile(realSoftHsm, trusted);
+      await copyFile(foreign.path, planted);
+      const swapping = spawn(swapper, [trusted, planted], { stdio: 'ignore' });
+      await new Promise<void>((resolve, reject) => swapping.once('spawn', resolve).once('error', reject));
+      const module = new Pkcs11Module({ path: trusted, name: 'trusted', kind: 'pkcs11', origin: 'user', trustedSha256, fileCheck: 'exact' });
+      try {
+        module.open();
+        outcomes.loaded++;
+        module.close();
+      } catch {
+        outcomes.refused++;
+      } finally {
+        swapping.kill();
+        await new Promise((resolve) => swapping.once('exit', resolve));
       }
-    } finally {
-      swapping.kill();
-      await new Promise((resolve) => swapping.once('exit', resolve));
     }
     expect(await foreign.loads()).toBe(0);
-    // The swap really ran while the station loaded: some attempts met the foreign file and were refused.
+    // The swap really ran while the station loaded: some attempts met the planted file and were refused.
     expect(outcomes.refused).toBeGreaterThan(0);
-    // Put the trusted file back under its name, whichever way round the last swap left them.
-    if ((await sha256Of(trusted)) !== trustedSha256) await rename(foreign.path, trusted).catch(() => undefined);
   });
 });

@@ -2,7 +2,7 @@
 // check and dlopen, a directory someone else may write. Each attack uses a real foreign library whose
 // constructor leaves a mark, so "not loaded" is checked on what ran, not on what the station says.
 import { spawn } from 'node:child_process';
-import { chmod, copyFile, mkdir, readFile, symlink, unlink } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, rename, symlink, unlink } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,13 +14,14 @@ import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/c
 import { createSoftHsm, SOFTHSM_MODULE, SOFTHSM_MODULE_FILE, type SoftHsm } from '../../../support/pkcs11/pkcs11-softhsm.js';
 import { buildForeignLibrary, buildPathSwapper } from '../../../support/pkcs11/foreign-library.js';
 import { tempDirsRemovedAfterEach } from '../../../support/temp-dirs.js';
+import { scriptedPins } from '../../../support/pkcs11/pkcs11-pin-source.js';
 
 let softhsm: SoftHsm;
 const realSoftHsm = SOFTHSM_MODULE_FILE;
 
 beforeAll(async () => {
   softhsm = await createSoftHsm();
-  await softhsm.createToken('Loading', '1234', []);
+  await softhsm.createToken('Loading', '1234', [{ id: '01', algorithm: 'P-256', usage: 'signing' }]);
 });
 
 afterAll(async () => {
@@ -111,6 +112,31 @@ describe('modules the user added are loaded as the file they named, never anothe
       await source.start();
       expect(source.modules()).toEqual([]);
       expect(source.problems().map((problem) => problem.message).join('\n')).toMatch(/no longer in the directories/);
+    } finally {
+      await source.stop();
+      await close();
+    }
+  });
+
+  it('logs in through the file it loaded: a library put under the trusted name since never runs', async () => {
+    const dir = await tempDir();
+    const foreign = await buildForeignLibrary(dir);
+    const vendor = join(dir, 'vendor');
+    await mkdir(vendor, { mode: 0o700 });
+    const copy = join(vendor, 'libvendor.so');
+    await copyFile(realSoftHsm, copy);
+    const { registry, close } = await openRegistry(dir);
+    await registry.add(copy, 'module', async () => true);
+    const source = createPkcs11TokenSource({ includeKnown: false, registry });
+    try {
+      await source.start();
+      await rename(foreign.path, copy);
+      const token = source.tokens().find((candidate) => candidate.label === 'Loading');
+      if (!token) throw new Error('the trusted module’s token is missing');
+      // The PIN is checked on a login thread, which opens the library again.
+      const signature = await token.sign({ certificateId: '01', hash: new Uint8Array(32), hashAlgorithm: 'SHA-256', scheme: 'ECDSA', pin: scriptedPins('1234').source, purpose: 'sign' });
+      expect(signature.length).toBeGreaterThan(0);
+      expect(await foreign.loads()).toBe(0);
     } finally {
       await source.stop();
       await close();

@@ -1,11 +1,12 @@
 // npm start: the desktop app when Electron's binary is installed, otherwise the same station headless, with its
 // window opened in the user's browser (as notebook servers do; `--no-browser` to skip). Other arguments go to
-// `signing-station serve` in the headless case. BROWSER names another program to open the link with.
+// `signing-station serve` in the headless case. BROWSER names another program to open the link with. The station
+// opens it itself (`serve --open`), through a page in its data directory: a link on an opener's command line
+// would be readable by every local user.
 import { existsSync, readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 
 const require = createRequire(import.meta.url);
 
@@ -21,21 +22,6 @@ function electronBinary() {
   }
 }
 
-/** The OS's own way to open a link in the default browser, unless BROWSER names another program. */
-function opener() {
-  if (process.env.BROWSER) return [process.env.BROWSER, []];
-  if (process.platform === 'darwin') return ['open', []];
-  if (process.platform === 'win32') return ['cmd', ['/c', 'start', '""']];
-  return ['xdg-open', []];
-}
-
-function openInBrowser(url) {
-  const [command, args] = opener();
-  const child = spawn(command, [...args, url], { stdio: 'ignore', detached: true });
-  child.on('error', (error) => console.error(`start: could not open a browser (${error.message}); open the ui link above yourself.`));
-  child.unref();
-}
-
 const args = process.argv.slice(2);
 const noBrowser = args.includes('--no-browser');
 const serveArgs = args.filter((arg) => arg !== '--no-browser');
@@ -47,13 +33,6 @@ if (!desktop) {
 }
 const child = desktop
   ? spawn(binary, ['.'], { stdio: 'inherit' })
-  : spawn(process.execPath, ['bin/signing-station.js', 'serve', ...serveArgs], { stdio: ['inherit', 'pipe', 'inherit'] });
-if (!desktop) {
-  // The station prints `ui <one-time link>` once it listens: pass every line on, and open that one.
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    process.stdout.write(`${line}\n`);
-    if (!noBrowser && line.startsWith('ui http')) openInBrowser(line.slice(3));
-  });
-}
+  : spawn(process.execPath, ['bin/signing-station.js', 'serve', ...serveArgs, ...(noBrowser ? [] : ['--open'])], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

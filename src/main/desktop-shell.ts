@@ -52,7 +52,8 @@ function trayMenu(host: DesktopShellHost, recent: string[], messages: ShellMessa
   return Menu.buildFromTemplate([
     { label: messages.openWindow, click: host.showWindow },
     // A one-time link for the user's browser: the window's replacement on a machine without a display for Electron.
-    { label: messages.openInBrowser, click: () => void shell.openExternal(host.station.uiUrl()) },
+    // Opened through the launch page, so the link is on no opener's command line.
+    { label: messages.openInBrowser, click: () => void host.station.uiLaunchPage().then((page) => shell.openPath(page)) },
     { type: 'separator' },
     ...(recent.length > 0
       ? recent.map((path) => ({ label: basename(path), click: () => shell.showItemInFolder(path) }))

@@ -70,6 +70,7 @@ import { createStationTokenSources } from './tokens/create-station-token-sources
 import { openConfiguredTsaSigner } from './tsa/open-configured-tsa-signer.js';
 import { configuredPkcs11Modules } from './config/configured-pkcs11-modules.js';
 import { pkcs11ModuleRoutes } from './tokens/pkcs11/pkcs11-module-routes.js';
+import { writeLaunchPage } from './ui-state/write-launch-page.js';
 import { installStationWindow, type StationWindow } from './ui-state/install-station-window.js';
 
 const SWEEP_INTERVAL_MS = 15 * 60_000;
@@ -106,6 +107,8 @@ export interface Station {
   readonly window: StationWindow;
   /** A fresh one-time URL that opens the station UI (printed headless); the token is in the fragment. */
   uiUrl(): string;
+  /** A fresh one-time URL in a page only this user can read (writeLaunchPage), for a browser opener: its path. */
+  uiLaunchPage(): Promise<string>;
   /** A UI credential handed to the Electron window through its preload (no link to leak). */
   issueUiCredential(): string;
   close(): Promise<void>;
@@ -369,7 +372,7 @@ async function registerWindowRoutes(http: HttpApp, core: StationCore, signing: S
     { prefix: '/admin/api' },
   );
   if (builtInSources) {
-    await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, ready: () => tokens.start(), userPrompt }), { prefix: '/admin/api' });
+    await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, ready: () => tokens.start() }), { prefix: '/admin/api' });
   }
   return stationWindow;
 }
@@ -432,6 +435,7 @@ function stationHandle(
     oidc,
     window: stationWindow,
     uiUrl: () => uiUrlOf(core),
+    uiLaunchPage: () => writeLaunchPage(config.dataDir, uiUrlOf(core)),
     issueUiCredential: () => sessions.issueCredential(),
     close: () =>
       (closing ??= (async () => {

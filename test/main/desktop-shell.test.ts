@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shellChannels, type OpenedFile } from '../../src/core/ipc/shell-api.js';
@@ -10,12 +10,15 @@ import { startTestStation, type TestStation } from '../support/station/test-stat
 // real station and real files.
 const electron = vi.hoisted(() => {
   const handlers = new Map<string, (...args: unknown[]) => void>();
-  const menus: Array<Array<{ label?: string; enabled?: boolean }>> = [];
+  const menus: Array<Array<{ label?: string; enabled?: boolean; click?: () => void }>> = [];
+  /** What the shell asked the OS to open (a path or a URL): another user can read it on the opener's command line. */
+  const opened: string[] = [];
   const notifications: Array<{ title: string; body: string }> = [];
   return {
     handlers,
     menus,
     notifications,
+    opened,
     protocols: [] as string[],
     module: {
       app: {
@@ -26,7 +29,7 @@ const electron = vi.hoisted(() => {
       },
       Tray: class {
         setToolTip(): void {}
-        setContextMenu(menu: Array<{ label?: string; enabled?: boolean }>): void {
+        setContextMenu(menu: Array<{ label?: string; enabled?: boolean; click?: () => void }>): void {
           menus.push(menu);
         }
       },
@@ -42,7 +45,14 @@ const electron = vi.hoisted(() => {
         }
       },
       nativeImage: { createFromPath: () => ({}) },
-      shell: { openExternal: () => undefined, showItemInFolder: () => undefined },
+      shell: {
+        openExternal: (url: string) => opened.push(url),
+        openPath: async (path: string) => {
+          opened.push(path);
+          return '';
+        },
+        showItemInFolder: () => undefined,
+      },
     },
   };
 });
@@ -77,6 +87,16 @@ describe('the desktop shell around the station (Electron stood in for)', () => {
     const saved = await readdir(station.window.outputDir).catch(() => [] as string[]);
     if (saved.length === 0) expect(recent).toEqual(['Allkirjastatud dokumente veel pole']);
     else for (const label of recent) expect(saved).toContain(label);
+  });
+
+  it('opens the browser from the tray through the launch page, never with the one-time link itself', async () => {
+    await expect.poll(() => electron.menus.length).toBeGreaterThan(0);
+    electron.menus.at(-1)!.find((item) => item.label === 'Ava brauseris')!.click!();
+    await expect.poll(() => electron.opened.length).toBe(1);
+    const [target] = electron.opened;
+    expect(target).toBe(join(station.dataDir, 'open-ui.html'));
+    expect((await stat(target!)).mode & 0o777).toBe(0o600);
+    expect(await readFile(target!, 'utf8')).toContain(`${station.baseUrl}/ui/#launch=`);
   });
 
   it('hands a file opened with the app, or named in a deep link, to the window; a missing one is skipped', async () => {

@@ -4,11 +4,13 @@ import { createStation } from '../../station/create-station.js';
 import { addStationOptions, openKeyStore, resolveConfig, type StationOptionValues } from '../station-options.js';
 import { parsePort } from '../parse-port.js';
 import { helpExamples } from '../help-examples.js';
+import { openInBrowser } from '../open-in-browser.js';
 
 interface ServeOptions extends StationOptionValues {
   host?: string;
   port?: number;
   mode?: 'sandbox' | 'production';
+  open?: boolean;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -19,6 +21,7 @@ export function registerServeCommand(program: Command): void {
       .option('--host <host>', 'address to listen on (loopback only)', '127.0.0.1')
       .option('--port <port>', `port to listen on; 0 picks a free one (default ${DEFAULT_PORT})`, parsePort)
       .addOption(new Option('--mode <mode>', 'sandbox (simulated providers, the default) or production').choices(['sandbox', 'production']))
+      .option('--open', 'open the station UI in the browser (BROWSER, else the OS opener), through a page only this user can read')
       .addHelpText('after', helpExamples('serve', 'serve --port 0 --data-dir /tmp/station --mode production')),
   ).action(async (options: ServeOptions) => {
     const config = await resolveConfig(options, { host: options.host as '127.0.0.1', port: options.port, mode: options.mode });
@@ -31,6 +34,11 @@ export function registerServeCommand(program: Command): void {
     });
     process.stdout.write(`listening ${station.baseUrl}\n`);
     process.stdout.write(`ui ${station.uiUrl()}\n`);
+    if (options.open) {
+      await openInBrowser(await station.uiLaunchPage()).catch((error: unknown) =>
+        process.stderr.write(`serve: could not open a browser (${error instanceof Error ? error.message : String(error)}); open the ui link above yourself.\n`),
+      );
+    }
     await stopped;
     await station.close();
   });

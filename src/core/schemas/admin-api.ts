@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { clientRegistrationInputSchema, clientRegistrationSchema } from './client-registration.js';
 import { readerDescriptionSchema, tokenDescriptionSchema } from './token-description.js';
-import { certificateChoiceRequestSchema, moduleTrustRequestSchema, pinRequestSchema, signatureConsentRequestSchema } from './prompts.js';
+import { certificateChoiceRequestSchema, pinRequestSchema, signatureConsentRequestSchema } from './prompts.js';
 import { stationModeSchema } from './station-mode.js';
 
 /** The station UI's view of the station: GET /admin/api/overview. */
@@ -35,7 +35,6 @@ export const pendingPromptSchema = z.discriminatedUnion('kind', [
   z.object({ ...promptTimes, kind: z.literal('consent'), request: signatureConsentRequestSchema }),
   z.object({ ...promptTimes, kind: z.literal('pin'), request: pinRequestSchema }),
   z.object({ ...promptTimes, kind: z.literal('certificate'), request: certificateChoiceRequestSchema }),
-  z.object({ ...promptTimes, kind: z.literal('module'), request: moduleTrustRequestSchema }),
 ]);
 export type PendingPrompt = z.infer<typeof pendingPromptSchema>;
 
@@ -44,7 +43,6 @@ export const promptAnswerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('consent'), accept: z.boolean() }),
   z.object({ kind: z.literal('pin'), pin: z.string().min(1).max(64) }),
   z.object({ kind: z.literal('certificate'), index: z.number().int().nonnegative() }),
-  z.object({ kind: z.literal('module'), trust: z.boolean() }),
   z.object({ kind: z.literal('cancel') }),
 ]);
 export type PromptAnswer = z.infer<typeof promptAnswerSchema>;

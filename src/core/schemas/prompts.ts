@@ -31,18 +31,6 @@ export const pinRequestSchema = z.object({
 });
 export type PinRequest = z.infer<typeof pinRequestSchema>;
 
-/**
- * Loading a PKCS#11 library outside the allowlisted directories runs its code inside the station: the user sees
- * the exact file and its SHA-256 in the station's own prompt before anything is loaded.
- */
-export const moduleTrustRequestSchema = z.object({
-  requester: z.string(),
-  path: z.string(),
-  sha256: z.string(),
-  sizeBytes: z.number().int().nonnegative(),
-});
-export type ModuleTrustRequest = z.infer<typeof moduleTrustRequestSchema>;
-
 export const certificateChoiceRequestSchema = z.object({
   requester: z.string(),
   purpose: z.enum(['sign', 'authenticate']),

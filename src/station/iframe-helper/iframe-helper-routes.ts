@@ -52,7 +52,7 @@ export function iframeHelperRoutes(deps: IframeHelperRouteDeps): HttpPlugin {
       if (!client) throw new StationError('ERR_IFRAME_CLIENT_UNKNOWN', `No client ${clientId} is registered.`, { status: 404 });
       // A document of another client (or none at all) is refused before anything is served.
       if (docId) await deps.sessions.get(clientId, docId);
-      const frame = deps.tickets.issue({ clientId, method, docId: docId || undefined, allowedOrigins: client.allowedOrigins });
+      const frame = deps.tickets.issue({ clientId, method, docId: docId || undefined, allowedOrigins: client.allowedOrigins }, request.headers.referer);
       return reply.type('text/html; charset=utf-8').header('content-security-policy', iframePageCsp(frame)).send(renderIframePage(frame));
     });
 

@@ -1,4 +1,4 @@
-import type { CertificateChoiceRequest, ModuleTrustRequest, PinRequest, SignatureConsentRequest } from '../../core/schemas/prompts.js';
+import type { CertificateChoiceRequest, PinRequest, SignatureConsentRequest } from '../../core/schemas/prompts.js';
 
 /**
  * The station's own trusted prompts. Under Electron they are native windows; headless, they go to the station's
@@ -14,6 +14,4 @@ export interface UserPrompt {
   askPin(request: PinRequest, signal?: AbortSignal): Promise<Uint8Array | null>;
   /** Resolves with the chosen candidate's index, or null when cancelled. */
   chooseCertificate(request: CertificateChoiceRequest, signal?: AbortSignal): Promise<number | null>;
-  /** Resolves true only when the user explicitly trusts this library file (named with its SHA-256). */
-  confirmModule(request: ModuleTrustRequest, signal?: AbortSignal): Promise<boolean>;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PendingPrompt, PromptAnswer } from '../../core/schemas/admin-api.js';
-import type { CertificateChoiceRequest, ModuleTrustRequest, PinRequest, SignatureConsentRequest } from '../../core/schemas/prompts.js';
+import type { CertificateChoiceRequest, PinRequest, SignatureConsentRequest } from '../../core/schemas/prompts.js';
 import { NotFoundError } from '../../core/errors/not-found-error.js';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import type { Clock } from '../ports/clock.js';
@@ -70,11 +70,6 @@ export class UiPromptBroker implements UserPrompt {
   async chooseCertificate(request: CertificateChoiceRequest, signal?: AbortSignal): Promise<number | null> {
     const answer = await this.#ask({ ...this.#promptTimes(), kind: 'certificate', request }, signal);
     return answer.kind === 'certificate' && answer.index < request.candidates.length ? answer.index : null;
-  }
-
-  async confirmModule(request: ModuleTrustRequest, signal?: AbortSignal): Promise<boolean> {
-    const answer = await this.#ask({ ...this.#promptTimes(), kind: 'module', request }, signal);
-    return answer.kind === 'module' && answer.trust;
   }
 
   #ask(prompt: PendingPrompt, signal?: AbortSignal): Promise<PromptAnswer> {

@@ -2,6 +2,7 @@
 // token (RSA and EC, one with CKA_ALWAYS_AUTHENTICATE), certificates for them issued by the test CA and stored on
 // the token under the same CKA_ID.
 import { execFile } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,8 @@ import { createTestCa, createTestSigner, issueCertificate, type IssueOptions, ty
 const run = promisify(execFile);
 
 export const SOFTHSM_MODULE = '/usr/lib/softhsm/libsofthsm2.so';
+/** The file that symlink names: what the station stores and loads for a module added by the link. */
+export const SOFTHSM_MODULE_FILE = realpathSync(SOFTHSM_MODULE);
 export const SO_PIN = '12345678';
 
 export interface SoftHsmKeySpec {

@@ -56,8 +56,4 @@ export class ScriptedPrompt implements UserPrompt {
     if (index < 0) throw new Error(`no certificate offered with ${wanted} in its subject`);
     return index;
   }
-
-  async confirmModule(): Promise<boolean> {
-    return false;
-  }
 }

@@ -52,7 +52,7 @@ function Prompt({ prompt, onAnswered }: { prompt: PendingPrompt; onAnswered(answ
   const [error, setError] = useState<string>();
   const answer = (value: PromptAnswer): void => {
     setBusy(true);
-    const accepted = (value.kind === 'consent' && value.accept) || (value.kind === 'module' && value.trust) || value.kind === 'pin' || value.kind === 'certificate';
+    const accepted = (value.kind === 'consent' && value.accept) || value.kind === 'pin' || value.kind === 'certificate';
     stationApi.answerPrompt(prompt.id, value).then(
       () => onAnswered(accepted ? 'accepted' : 'declined'),
       (reason: unknown) => {
@@ -113,26 +113,6 @@ function PromptBody({ prompt, busy, answer, cancel, requester, t }: BodyProps): 
             </button>
           ))}{' '}
           {cancel}
-        </article>
-      );
-    case 'module':
-      return (
-        <article aria-label={t('prompt.module.trust')}>
-          <p>{t('prompt.module.ask', { requester })}</p>
-          <dl className="facts">
-            <dt>{t('prompt.module.file')}</dt>
-            <dd className="mono">{prompt.request.path}</dd>
-            <dt>SHA-256</dt>
-            <dd className="mono">{prompt.request.sha256}</dd>
-            <dt>{t('prompt.module.size')}</dt>
-            <dd>{t('prompt.module.bytes', { n: prompt.request.sizeBytes })}</dd>
-          </dl>
-          <button type="button" className="button primary" disabled={busy} onClick={() => answer({ kind: 'module', trust: true })}>
-            {t('prompt.module.trust')}
-          </button>{' '}
-          <button type="button" className="button danger" disabled={busy} onClick={() => answer({ kind: 'module', trust: false })}>
-            {t('prompt.module.refuse')}
-          </button>
         </article>
       );
   }

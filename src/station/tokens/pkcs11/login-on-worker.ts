@@ -8,7 +8,8 @@ import pkcs11js from 'pkcs11js';
  * authentication path) C_Login returns only once the user has typed the PIN on the reader. On the event loop that
  * would stop every request, the window's pushed state and the other tokens meanwhile.
  *
- * The worker loads the same library (dlopen returns the loaded one, with its state) and calls C_Login on the
+ * The worker loads the same library (dlopen returns the loaded one, with its state; given the checked descriptor
+ * of a user-added module, so a file swapped in under its name since is not what the thread opens) and calls C_Login on the
  * session handle, which is valid process-wide; the module was initialised with CKF_OS_LOCKING_OK, so a call from
  * another thread is allowed. It never initialises or finalises the library. A refusal comes back as the
  * Pkcs11Error the caller would have seen on the event loop (same return value), so its handling is unchanged.

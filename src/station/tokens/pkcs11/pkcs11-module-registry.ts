@@ -1,9 +1,9 @@
-import { access, constants, stat } from 'node:fs/promises';
+import { access, constants, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { InvalidInputError } from '../../../core/errors/invalid-input-error.js';
 import { ForbiddenError } from '../../../core/errors/forbidden-error.js';
 import { Pkcs11ModuleAllowlist } from './pkcs11-module-allowlist.js';
-import { sha256OfFile } from './sha256-of-file.js';
+import { openModuleFile } from './open-module-file.js';
 import type { Database } from '../../store/database.js';
 import type { Migration } from '../../store/migration.js';
 import { systemClock, type Clock } from '../../ports/clock.js';
@@ -45,10 +45,12 @@ export interface UserModuleEntry {
 
 /**
  * PKCS#11 libraries and NSS databases the user added (CLI `tokens modules add`, the station UI) on top of the
- * per-OS list. Loading a library runs its code, so before anything touches it: a library inside the allowlist is
- * accepted, any other needs `confirm` to say the user trusts that exact file (path and SHA-256), else it is refused
- * unloaded. Only then is it checked by loading it (dlopen + C_GetFunctionList, no C_Initialize), so a typo or a
- * library for the wrong architecture is refused at once instead of at every start.
+ * per-OS list. Loading a library runs its code, so before anything touches it: the path is resolved (stored as
+ * the real file, so a symlink retargeted later changes nothing and one file is listed once) and must be safe (see
+ * openModuleFile); a library inside the allowlist is accepted, any other needs `confirm` to say the user trusts
+ * that exact file (path and SHA-256), else it is refused unloaded. Only then is it checked by loading it (dlopen +
+ * C_GetFunctionList, no C_Initialize), so a typo or a library for the wrong architecture is refused at once
+ * instead of at every start. Without `confirm` (the station UI over HTTP) nothing outside the allowlist is trusted.
  */
 export class Pkcs11ModuleRegistry {
   readonly #database: Database;
@@ -68,8 +70,9 @@ export class Pkcs11ModuleRegistry {
     return rows.map((row) => ({ path: row.path, kind: row.kind, addedAt: row.added_at, ...(row.sha256 ? { sha256: row.sha256 } : {}) }));
   }
 
-  async add(path: string, kind: UserModuleEntry['kind'] = 'module', confirm?: ConfirmModuleFile): Promise<UserModuleEntry> {
-    if (!isAbsolute(path)) throw new InvalidInputError(`Give the module's absolute path, not ${path}.`, { path: ['must be absolute'] });
+  async add(named: string, kind: UserModuleEntry['kind'] = 'module', confirm?: ConfirmModuleFile): Promise<UserModuleEntry> {
+    if (!isAbsolute(named)) throw new InvalidInputError(`Give the module's absolute path, not ${named}.`, { path: ['must be absolute'] });
+    const path = await realpath(named).catch(() => named);
     let sha256: string | undefined;
     if (kind === 'module') {
       sha256 = await this.#admit(path, confirm);
@@ -86,22 +89,31 @@ export class Pkcs11ModuleRegistry {
     return entry;
   }
 
+  /** Whether a library at this (resolved) path may load without a confirmed SHA-256; asked again at every load. */
+  isAllowlisted(path: string): Promise<boolean> {
+    return this.#allowlist.allows(path);
+  }
+
   /** Undefined for an allowlisted library; the trusted SHA-256 for one the user confirmed; else refused. */
   async #admit(path: string, confirm: ConfirmModuleFile | undefined): Promise<string | undefined> {
     if (await this.#allowlist.allows(path)) return undefined;
     await assertReadable(path);
-    const file = { path, ...(await sha256OfFile(path)) };
+    const opened = openModuleFile(path);
+    opened.close();
+    const file = { path, sha256: opened.sha256, sizeBytes: opened.sizeBytes };
     if (confirm && (await confirm(file))) return file.sha256;
     throw new ForbiddenError(
       'ERR_TOKEN_MODULE_NOT_TRUSTED',
       `${path} is outside the directories the station loads modules from (${this.#allowlist.directories().join(', ')}) ` +
-        `and was not confirmed (SHA-256 ${file.sha256}). Nothing was loaded.`,
+        `and was not confirmed (SHA-256 ${file.sha256}). Nothing was loaded. Loading code is decided on your own terminal: ` +
+        `signing-station tokens modules add ${path} --trust-sha256 ${file.sha256}`,
     );
   }
 
-  /** True when something was removed. */
+  /** True when something was removed; the path may be given as added or as the real file. */
   async remove(path: string): Promise<boolean> {
-    return (await this.#database.run('DELETE FROM pkcs11_user_modules WHERE path = ?', [path])).changes > 0;
+    const real = await realpath(path).catch(() => path);
+    return (await this.#database.run('DELETE FROM pkcs11_user_modules WHERE path IN (?, ?)', [path, real])).changes > 0;
   }
 }
 
@@ -121,14 +133,12 @@ async function assertReadable(path: string): Promise<void> {
 /** `trustedSha256`: the file must still be the one the user confirmed when it is opened. */
 async function assertLoadable(path: string, trustedSha256: string | undefined): Promise<void> {
   await assertReadable(path);
-  if (trustedSha256 && (await sha256OfFile(path)).sha256 !== trustedSha256) {
-    throw new ForbiddenError('ERR_TOKEN_MODULE_NOT_TRUSTED', `${path} changed after it was confirmed. Nothing was loaded.`);
-  }
   // Imported here, not with this file: the station lists its modules at every start, and loads pkcs11js on first use.
   const { default: pkcs11js } = await import('pkcs11js');
+  const file = openModuleFile(path, trustedSha256);
   const library = new pkcs11js.PKCS11();
   try {
-    library.load(path);
+    library.load(file.loadPath);
   } catch (cause) {
     throw new InvalidInputError(`${path} is not a PKCS#11 library this station can load: ${(cause as Error).message}`, { path: ['not a PKCS#11 library'] });
   }

@@ -5,16 +5,12 @@ import { NotFoundError } from '../../../core/errors/not-found-error.js';
 import { parseZod } from '../../validation/parse-zod.js';
 import type { Pkcs11ModuleRegistry } from './pkcs11-module-registry.js';
 import type { Pkcs11TokenSource } from './pkcs11-token-source.js';
-import type { UserPrompt } from '../../ports/user-prompt.js';
-import { requesterGoneSignal } from '../../http/requester-gone-signal.js';
 
 export interface Pkcs11ModuleRouteDeps {
   registry: Pkcs11ModuleRegistry;
   source: Pkcs11TokenSource;
   /** Starts the token sources if no one has yet (the modules load then) and resolves once they have. */
   ready: () => Promise<void>;
-  /** Asks the user to trust a library outside the allowlist, naming the file and its SHA-256. */
-  userPrompt: Pick<UserPrompt, 'confirmModule'>;
 }
 
 const removeQuery = z.object({ path: z.string().min(1) });
@@ -22,7 +18,8 @@ const removeQuery = z.object({ path: z.string().min(1) });
 /**
  * The station UI's module settings (mounted under /admin/api): list, add and remove user PKCS#11 modules and NSS
  * databases. A change takes effect at once: the source loads or unloads that module without a restart. A library
- * outside the allowlist is loaded only after the user trusts that exact file in the station's own prompt.
+ * outside the allowlist is refused here, whoever holds the UI credential: trusting code to load is decided on the
+ * user's own terminal (the refusal names the command) or in the config file, never by an answer over HTTP.
  */
 export function pkcs11ModuleRoutes(deps: Pkcs11ModuleRouteDeps): HttpPlugin {
   return async (app: HttpScope) => {
@@ -39,8 +36,7 @@ export function pkcs11ModuleRoutes(deps: Pkcs11ModuleRouteDeps): HttpPlugin {
 
     app.post('/pkcs11/modules', { config }, async (request, reply) => {
       const { path, kind } = parseZod(pkcs11ModuleAddRequestSchema, request.body, 'Invalid module');
-      const signal = requesterGoneSignal(reply);
-      const entry = await deps.registry.add(path, kind, (file) => deps.userPrompt.confirmModule({ requester: 'the station UI', ...file }, signal));
+      const entry = await deps.registry.add(path, kind);
       await deps.source.refreshModules();
       return reply.code(201).send(entry);
     });

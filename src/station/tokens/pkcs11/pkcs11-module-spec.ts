@@ -19,6 +19,14 @@ export interface Pkcs11ModuleSpec {
   readonly rescanByReinitialize?: boolean;
   /** A library outside the allowlist that the user confirmed: loaded only while the file still has this SHA-256. */
   readonly trustedSha256?: string;
+  /**
+   * How the file is checked before dlopen (openModuleFile): 'exact' for a path the station stored resolved (a
+   * symlink on it is refused), 'resolved' for a path from the config file (resolved at each load, then checked).
+   * Unset for the per-OS list in the system's directories and for specs given in full.
+   */
+  readonly fileCheck?: 'exact' | 'resolved';
+  /** Set when the module must not be loaded at all (a user-added library no longer in the allowlist, unhashed): why. */
+  readonly refusal?: string;
   /** Tokens of the module that hold no user keys by design (NSS's "NSS Generic Crypto Services"). */
   readonly hiddenTokenLabels?: readonly string[];
 }

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import pkcs11js from 'pkcs11js';
 import { TokenUnavailableError } from '../token-errors.js';
 import type { Pkcs11ModuleSpec } from './pkcs11-module-spec.js';
 import { isReturnValue } from './pkcs11-errors.js';
+import { openModuleFile, type OpenModuleFile } from './open-module-file.js';
 
 export interface PresentToken {
   slot: pkcs11js.Handle;
@@ -19,6 +19,8 @@ export interface PresentToken {
 export class Pkcs11Module {
   readonly spec: Pkcs11ModuleSpec;
   #library: pkcs11js.PKCS11 | undefined;
+  /** The checked file (never closed once loaded, see OpenModuleFile): the login thread loads it through the same descriptor. */
+  #file: OpenModuleFile | undefined;
   #generation = 0;
 
   constructor(spec: Pkcs11ModuleSpec) {
@@ -38,13 +40,18 @@ export class Pkcs11Module {
     return this.#library !== undefined;
   }
 
+  /** What to dlopen to get this very library again (another thread's pkcs11js): the checked descriptor when there is one. */
+  get loadPath(): string {
+    return this.#file?.loadPath ?? this.spec.path;
+  }
+
   /** dlopen + C_Initialize. Errors name the module and say how to fix the path. */
   open(): void {
     if (this.#library) return;
-    this.#assertStillTrusted();
+    const file = this.#openCheckedFile();
     const library = new pkcs11js.PKCS11();
     try {
-      library.load(this.spec.path);
+      library.load(file?.loadPath ?? this.spec.path);
     } catch (cause) {
       throw new TokenUnavailableError(
         `Cannot load the PKCS#11 module ${this.spec.path} (${this.spec.name}): ${(cause as Error).message}. ` +
@@ -59,26 +66,19 @@ export class Pkcs11Module {
       throw new TokenUnavailableError(`The PKCS#11 module ${this.spec.name} failed to initialise: ${(cause as Error).message}`, { cause });
     }
     this.#library = library;
+    this.#file = file;
     this.#generation++;
   }
 
-  /** A confirmed library replaced since (by an update, or by someone else) is not the file the user trusted. */
-  #assertStillTrusted(): void {
-    const trusted = this.spec.trustedSha256;
-    if (!trusted) return;
-    let actual: string;
-    try {
-      actual = createHash('sha256').update(readFileSync(this.spec.path)).digest('hex');
-    } catch (cause) {
-      throw new TokenUnavailableError(`Cannot read the PKCS#11 module ${this.spec.path}: ${(cause as Error).message}`, { cause, retriable: false });
-    }
-    if (actual !== trusted) {
-      throw new TokenUnavailableError(
-        `The PKCS#11 module ${this.spec.path} changed since you trusted it (SHA-256 ${trusted}, now ${actual}); it was not loaded. ` +
-          'Remove it and add it again to trust the new file.',
-        { retriable: false },
-      );
-    }
+  /**
+   * A path the user or the config named is checked at every load, not only when it was added: its allowlist
+   * verdict, its path's safety and, for a confirmed library, its SHA-256 (a replaced file is not the one trusted).
+   */
+  #openCheckedFile(): OpenModuleFile | undefined {
+    if (this.spec.refusal) throw new TokenUnavailableError(this.spec.refusal, { retriable: false });
+    const check = this.spec.fileCheck ?? (this.spec.trustedSha256 ? 'exact' : undefined);
+    if (!check) return undefined;
+    return openModuleFile(check === 'resolved' ? resolvedPath(this.spec.path) : this.spec.path, this.spec.trustedSha256);
   }
 
   /** C_Finalize + C_Initialize: forgets every session and login, and makes the module read its tokens again. */
@@ -97,6 +97,7 @@ export class Pkcs11Module {
     const library = this.#library;
     if (!library) return;
     this.#library = undefined;
+    this.#file = undefined;
     this.#generation++;
     try {
       library.C_Finalize();
@@ -154,5 +155,14 @@ export class Pkcs11Module {
       // Someone else in this process (another pkcs11js instance) initialised it first: the module is usable.
       if (!isReturnValue(error, pkcs11js.CKR_CRYPTOKI_ALREADY_INITIALIZED)) throw error;
     }
+  }
+}
+
+/** A missing file stays as named: openModuleFile then says what is missing. */
+function resolvedPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }

@@ -245,7 +245,7 @@ export class Pkcs11Token implements Token {
     }
     try {
       signal?.throwIfAborted();
-      await loginOnWorker(this.#module.spec.path, session.handle, userType, secret);
+      await loginOnWorker(this.#module.loadPath, session.handle, userType, secret);
     } catch (error) {
       if (!isReturnValue(error, pkcs11js.CKR_USER_ALREADY_LOGGED_IN)) {
         if (isReturnValue(error, pkcs11js.CKR_PIN_INCORRECT)) {

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { defaultNssDatabaseDirs, knownPkcs11Modules, nssSoftokenPaths } from './known-pkcs11-modules.js';
 import { nssDatabaseModule } from './nss-database-module.js';
 import type { Pkcs11ModuleSpec } from './pkcs11-module-spec.js';
-import type { Pkcs11ModuleRegistry } from './pkcs11-module-registry.js';
+import type { Pkcs11ModuleRegistry, UserModuleEntry } from './pkcs11-module-registry.js';
 
 export interface ModuleSelection {
   /** Look for the per-OS known middleware and the user's browser NSS database (default true). */
@@ -21,11 +21,10 @@ export interface ModuleSelection {
 /** Every module to load, in order: explicit specs, configured paths, user-added, then the known ones for this OS. */
 export async function resolvePkcs11Modules(options: ModuleSelection): Promise<Pkcs11ModuleSpec[]> {
   const specs: Pkcs11ModuleSpec[] = [...(options.modules ?? [])];
-  const user = (await options.registry?.list()) ?? [];
-  for (const path of options.modulePaths ?? []) specs.push(pathModule(path, 'config'));
-  for (const entry of user.filter((e) => e.kind === 'module')) {
-    specs.push({ ...pathModule(entry.path, 'user'), ...(entry.sha256 ? { trustedSha256: entry.sha256 } : {}) });
-  }
+  const registry = options.registry;
+  const user = (await registry?.list()) ?? [];
+  for (const path of options.modulePaths ?? []) specs.push({ ...pathModule(path, 'config'), fileCheck: 'resolved' });
+  if (registry) for (const entry of user.filter((e) => e.kind === 'module')) specs.push(await userModule(entry, registry));
 
   const softoken = await firstExisting(nssSoftokenPaths());
   const nssDirs: Array<{ dir: string; origin: Pkcs11ModuleSpec['origin'] }> = [
@@ -56,6 +55,17 @@ export async function resolvePkcs11Modules(options: ModuleSelection): Promise<Pk
     unique.push(spec);
   }
   return unique;
+}
+
+/** A user-added library: its allowlist verdict asked again now, so a library that left the allowlist is not loaded. */
+async function userModule(entry: UserModuleEntry, registry: Pkcs11ModuleRegistry): Promise<Pkcs11ModuleSpec> {
+  const spec = { ...pathModule(entry.path, 'user'), fileCheck: 'exact' as const };
+  if (entry.sha256) return { ...spec, trustedSha256: entry.sha256 };
+  if (await registry.isAllowlisted(entry.path)) return spec;
+  return {
+    ...spec,
+    refusal: `${entry.path} is no longer in the directories the station loads modules from and was never confirmed by its SHA-256; it was not loaded. Trust it on your own terminal: signing-station tokens modules add ${entry.path} --trust-sha256 <its SHA-256>`,
+  };
 }
 
 function pathModule(path: string, origin: Pkcs11ModuleSpec['origin']): Pkcs11ModuleSpec {

@@ -6,7 +6,7 @@ import { Database } from '../../../../src/station/store/database.js';
 import { Pkcs11ModuleRegistry, pkcs11Migrations } from '../../../../src/station/tokens/pkcs11/pkcs11-module-registry.js';
 import { resolvePkcs11Modules } from '../../../../src/station/tokens/pkcs11/resolve-pkcs11-modules.js';
 import { defaultNssDatabaseDirs, knownPkcs11Modules } from '../../../../src/station/tokens/pkcs11/known-pkcs11-modules.js';
-import { SOFTHSM_MODULE } from '../../../support/pkcs11/pkcs11-softhsm.js';
+import { SOFTHSM_MODULE, SOFTHSM_MODULE_FILE } from '../../../support/pkcs11/pkcs11-softhsm.js';
 
 let dir: string;
 let database: Database;
@@ -48,9 +48,9 @@ describe('PKCS#11 module registry', () => {
     await expect(registry.add(join(dir, 'missing.so'))).rejects.toMatchObject({ message: expect.stringMatching(/No readable file/) });
     await expect(registry.add(dir, 'nss-database')).rejects.toMatchObject({ message: expect.stringMatching(/cert9\.db/) });
     await registry.add(SOFTHSM_MODULE);
-    expect(await registry.list()).toEqual([expect.objectContaining({ path: SOFTHSM_MODULE, kind: 'module' })]);
+    expect(await registry.list()).toEqual([expect.objectContaining({ path: SOFTHSM_MODULE_FILE, kind: 'module' })]);
     const specs = await resolvePkcs11Modules({ includeKnown: false, registry });
-    expect(specs).toEqual([expect.objectContaining({ path: SOFTHSM_MODULE, origin: 'user', rescanByReinitialize: true })]);
+    expect(specs).toEqual([expect.objectContaining({ path: SOFTHSM_MODULE_FILE, origin: 'user', rescanByReinitialize: true })]);
     expect(await registry.remove(SOFTHSM_MODULE)).toBe(true);
     expect(await registry.remove(SOFTHSM_MODULE)).toBe(false);
     expect(await registry.list()).toEqual([]);

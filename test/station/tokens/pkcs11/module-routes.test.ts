@@ -10,14 +10,13 @@ import { createHttpServer } from '../../../../src/station/http/create-http-serve
 import { UiSessions } from '../../../../src/station/http/ui-sessions.js';
 import { UiPromptBroker } from '../../../../src/station/prompts/ui-prompt-broker.js';
 import { systemClock } from '../../../../src/station/ports/clock.js';
-import type { PendingPrompt } from '../../../../src/core/schemas/admin-api.js';
 import { Database } from '../../../../src/station/store/database.js';
 import { Pkcs11ModuleRegistry, pkcs11Migrations } from '../../../../src/station/tokens/pkcs11/pkcs11-module-registry.js';
 import { pkcs11ModuleRoutes } from '../../../../src/station/tokens/pkcs11/pkcs11-module-routes.js';
 import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pkcs11-token-source.js';
 import { readBearerCredential } from '../../../../src/station/http/read-bearer-credential.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm } from '../../../support/pkcs11/pkcs11-softhsm.js';
+import { createSoftHsm, SOFTHSM_MODULE, SOFTHSM_MODULE_FILE, type SoftHsm } from '../../../support/pkcs11/pkcs11-softhsm.js';
 
 let ORIGIN: string; // the station's own address, known once it listens
 let dir: string;
@@ -50,7 +49,7 @@ beforeAll(async () => {
     clients: { find: async () => undefined, allOrigins: async () => new Set<string>() },
     isUiSession: (request) => sessions.isValid(readBearerCredential(request.headers.authorization)),
   });
-  await app.register(pkcs11ModuleRoutes({ registry, source, ready: async () => undefined, userPrompt: prompts }), { prefix: '/admin/api' });
+  await app.register(pkcs11ModuleRoutes({ registry, source, ready: async () => undefined }), { prefix: '/admin/api' });
   await app.listen({ host: '127.0.0.1', port: 0 });
   ORIGIN = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   authorization = `Bearer ${sessions.issueCredential()}`;
@@ -78,18 +77,6 @@ async function mappedIntoProcess(path: string): Promise<boolean> {
   return (await readFile('/proc/self/maps', 'utf8')).includes(path);
 }
 
-function nextPrompt(broker: UiPromptBroker): Promise<PendingPrompt> {
-  return new Promise((resolve) => {
-    const stop = broker.onChange(() => {
-      const [prompt] = broker.pending();
-      if (prompt) {
-        stop();
-        resolve(prompt);
-      }
-    });
-  });
-}
-
 describe('module settings in the station UI (/admin/api/pkcs11/modules)', () => {
   it('needs the UI session and the station origin', async () => {
     expect((await call('GET', '/admin/api/pkcs11/modules', undefined, { origin: ORIGIN })).statusCode).toBe(401);
@@ -105,8 +92,8 @@ describe('module settings in the station UI (/admin/api/pkcs11/modules)', () => 
     await changed;
     expect(source.tokens().map((t) => t.label)).toEqual(['Added Later']);
     const view = pkcs11ModulesViewSchema.parse((await call('GET', '/admin/api/pkcs11/modules')).json());
-    expect(view.loaded).toEqual([expect.objectContaining({ path: SOFTHSM_MODULE, origin: 'user' })]);
-    expect(view.user).toEqual([expect.objectContaining({ path: SOFTHSM_MODULE, kind: 'module' })]);
+    expect(view.loaded).toEqual([expect.objectContaining({ path: SOFTHSM_MODULE_FILE, origin: 'user' })]);
+    expect(view.user).toEqual([expect.objectContaining({ path: SOFTHSM_MODULE_FILE, kind: 'module' })]);
 
     expect((await call('DELETE', `/admin/api/pkcs11/modules?path=${encodeURIComponent(SOFTHSM_MODULE)}`)).statusCode).toBe(204);
     expect(source.tokens()).toEqual([]);
@@ -120,17 +107,15 @@ describe('module settings in the station UI (/admin/api/pkcs11/modules)', () => 
     expect((await call('POST', '/admin/api/pkcs11/modules', { path: SOFTHSM_MODULE, extra: 1 })).statusCode).toBe(400);
   });
 
-  it('asks before loading a library outside the allowlist, naming the file and its SHA-256; refused means never loaded', async () => {
+  it('lets no holder of the UI credential trust a library outside the allowlist: no prompt, nothing loaded, the CLI command named', async () => {
     const digest = createHash('sha256').update(await readFile(outsideCopy)).digest('hex');
-    const asked = nextPrompt(prompts);
-    const answered = call('POST', '/admin/api/pkcs11/modules', { path: outsideCopy });
-    const prompt = await asked;
-    expect(prompt).toMatchObject({ kind: 'module', request: { path: outsideCopy, sha256: digest, sizeBytes: expect.any(Number) } });
-    expect(await mappedIntoProcess(outsideCopy)).toBe(false);
-    prompts.answer(prompt.id, { kind: 'module', trust: false });
-    const refused = await answered;
+    const refused = await call('POST', '/admin/api/pkcs11/modules', { path: outsideCopy });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toMatchObject({ code: 'ERR_TOKEN_MODULE_NOT_TRUSTED', message: expect.stringContaining(digest) });
+    expect(refused.json()).toMatchObject({
+      code: 'ERR_TOKEN_MODULE_NOT_TRUSTED',
+      message: expect.stringContaining(`signing-station tokens modules add ${outsideCopy} --trust-sha256 ${digest}`),
+    });
+    expect(prompts.pending()).toEqual([]);
     expect(await mappedIntoProcess(outsideCopy)).toBe(false);
     expect(await registryPaths()).not.toContain(outsideCopy);
   });
@@ -143,13 +128,13 @@ describe('module settings in the station UI (/admin/api/pkcs11/modules)', () => 
     expect(await mappedIntoProcess(bogus)).toBe(false);
   });
 
-  it('loads a trusted library outside the allowlist, and not any more once the file changes', async () => {
-    const asked = nextPrompt(prompts);
-    const answered = call('POST', '/admin/api/pkcs11/modules', { path: outsideCopy });
-    prompts.answer((await asked).id, { kind: 'module', trust: true });
-    expect((await answered).statusCode).toBe(201);
-    expect(source.modules().map((module) => module.path)).toContain(outsideCopy);
+  it('loads a library the user trusted on their terminal, and not any more once the file changes', async () => {
     const digest = createHash('sha256').update(await readFile(outsideCopy)).digest('hex');
+    // What `tokens modules add --trust-sha256` does: the registry with the user's own confirmation.
+    await registry.add(outsideCopy, 'module', async (file) => file.sha256 === digest);
+    await source.refreshModules();
+    const view = pkcs11ModulesViewSchema.parse((await call('GET', '/admin/api/pkcs11/modules')).json());
+    expect(view.loaded.map((module) => module.path)).toContain(outsideCopy);
     expect((await registry.list()).find((entry) => entry.path === outsideCopy)).toMatchObject({ sha256: digest });
 
     expect((await call('DELETE', `/admin/api/pkcs11/modules?path=${encodeURIComponent(outsideCopy)}`)).statusCode).toBe(204);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenDescriptionSchema } from '../../../../src/core/schemas/token-description.js';
-import { createSoftHsm, SOFTHSM_MODULE, type SoftHsm, type SoftHsmKey } from '../../../support/pkcs11/pkcs11-softhsm.js';
+import { createSoftHsm, SOFTHSM_MODULE, SOFTHSM_MODULE_FILE, type SoftHsm, type SoftHsmKey } from '../../../support/pkcs11/pkcs11-softhsm.js';
 import { writePkcs12 } from '../../../support/pkcs11/pkcs11-nss-database.js';
 import { createTestSigner } from '../../../support/pki/test-pki.js';
 import { verifyWithCertificate } from '../../../support/pkcs11/pkcs11-verify.js';
@@ -96,7 +96,7 @@ describe('signing-station tokens (CLI)', () => {
     expect(bogus.stderr).toMatch(/not a PKCS#11 library/);
     expect((await cli(['modules', 'add', SOFTHSM_MODULE])).code).toBe(0);
     const modules = JSON.parse((await cli(['modules', 'list', '--json', '--no-known-modules'])).stdout) as Array<{ path: string; origin: string }>;
-    expect(modules).toEqual([expect.objectContaining({ path: SOFTHSM_MODULE, origin: 'user' })]);
+    expect(modules).toEqual([expect.objectContaining({ path: SOFTHSM_MODULE_FILE, origin: 'user' })]);
     const listing = JSON.parse((await cli(['list', '--json', '--no-known-modules'])).stdout) as { tokens: Array<{ label: string }> };
     expect(listing.tokens.map((t) => t.label)).toContain('CLI Token');
     expect((await cli(['modules', 'remove', SOFTHSM_MODULE])).code).toBe(0);

@@ -1,6 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { StationError } from '../../core/errors/station-error.js';
+import { megabytes } from '../files/megabytes.js';
 
 /** What the store needs free to open, migrate and take a first write: asked of the person, checked on failure. */
 export const STORE_FREE_BYTES_NEEDED = 16 * 1024 * 1024;
@@ -49,8 +50,4 @@ function codeOf(error: unknown): string | undefined {
 async function freeBytes(dir: string): Promise<number | undefined> {
   const stats = await statfs(dir).catch(() => undefined);
   return stats ? stats.bavail * stats.bsize : undefined;
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

@@ -59,7 +59,7 @@ export async function openStationData(
 async function openUnderClaim(dataDir: string, keyStore: KeyStore, clock: Clock): Promise<StationData> {
   const files = stationFiles(dataDir);
   const created = await readCreatedMarker(files.created);
-  await refuseLostStore(files, created);
+  await refuseLostStore(files.store, created);
   const database = await Database.open(files.store, stationMigrations, clock).catch(async (error: unknown) => {
     throw await explainStoreFailure(files.store, error);
   });
@@ -98,21 +98,20 @@ async function readCreatedMarker(path: string): Promise<string | undefined> {
 }
 
 /**
- * A store that is missing or empty where the station was created (or its passphrase key file exists) lost its
- * data: starting afresh would drop clients, secrets and the audit log and make a new TSA key without a word.
- * A directory whose first start never finished has neither, and is created again.
+ * A store that is missing or empty where the station was created lost its data: starting afresh would drop
+ * clients, secrets and the audit log and make a new TSA key without a word. A directory whose first start never
+ * finished has no marker, and is created again.
  */
-async function refuseLostStore(files: ReturnType<typeof stationFiles>, created: string | undefined): Promise<void> {
-  const store = await stat(files.store).catch(() => undefined);
+async function refuseLostStore(path: string, created: string | undefined): Promise<void> {
+  if (created === undefined) return;
+  const store = await stat(path).catch(() => undefined);
   if (store && store.size > 0) return;
-  const keyFile = await stat(files.keyFile).catch(() => undefined);
-  if (created === undefined && !keyFile) return;
   throw new StationError(
     'ERR_STORE_MISSING',
-    `The store ${files.store} is ${store ? 'empty' : 'missing'}, but this data directory held a station (${created ? `created as ${created}` : files.keyFile}). ` +
+    `The store ${path} is ${store ? 'empty' : 'missing'}, but this data directory held a station (created as ${created}). ` +
       'Restore your last backup with `signing-station restore FILE`, or start a new station here with `signing-station reset` ' +
       '(clients, secrets and the audit log start empty); see docs/operations.md.',
-    { status: 500, details: { path: files.store } },
+    { status: 500, details: { path } },
   );
 }
 

@@ -70,4 +70,16 @@ describe('backup, restore and reset', () => {
     expect(await clientIds(dataDir)).toEqual([]);
     expect((await readFile(join(dataDir, 'station-created'), 'utf8')).trim()).not.toBe(oldId);
   });
+
+  it('reset keeps a passphrase key file that still reads (the keys of earlier stations stay restorable) and a new station starts', async () => {
+    const dataDir = await tempDir();
+    const env = { SIGNING_STATION_PASSPHRASE: 'a long enough passphrase' };
+    const options = ['--key-store', 'passphrase', '--data-dir', dataDir];
+    expect((await runCli(['clients', 'add', '--client-id', 'old', ...options], { env })).code).toBe(0);
+    expect((await runCli(['reset', '--yes', ...options], { env })).code).toBe(0);
+    const fresh = await runCli(['clients', 'list', '--json', ...options], { env });
+    expect(fresh.stderr).toBe('');
+    expect(JSON.parse(fresh.stdout)).toEqual([]);
+    expect(Object.keys((JSON.parse(await readFile(join(dataDir, 'master-key.enc.json'), 'utf8')) as { entries: object }).entries)).toHaveLength(2);
+  });
 });

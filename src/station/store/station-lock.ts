@@ -23,7 +23,8 @@ export class StationLock {
     });
     db.configure('busyTimeout', 0);
     // An exclusive transaction in EXCLUSIVE locking mode keeps its lock after COMMIT, until the connection closes.
-    const error = await new Promise<Error | null>((resolve) => db.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT;', resolve));
+    // The file holds no data, so it needs no journal (and leaves no journal file beside it).
+    const error = await new Promise<Error | null>((resolve) => db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = OFF; BEGIN EXCLUSIVE; COMMIT;', resolve));
     if (!error) return new StationLock(db);
     await new Promise<void>((resolve) => db.close(() => resolve()));
     if ((error as NodeJS.ErrnoException).code === 'SQLITE_BUSY') return undefined;

@@ -36,4 +36,20 @@ describe('one station per data directory', () => {
       await exit;
     }
   }, 60_000);
+
+  it('a command started with a station on a fresh directory: both work, on one store', async () => {
+    const dataDir = await tempDir();
+    const [station, added] = await Promise.all([startServe(['--port', '0', '--data-dir', dataDir]), runCli(['clients', 'add', '--client-id', 'racer', '--data-dir', dataDir])]);
+    const exit = new Promise((resolve) => station.child.once('exit', resolve));
+    station.child.kill('SIGTERM');
+    await exit;
+    expect(station.firstLine).toMatch(/^listening /);
+    expect(added.stderr).toBe('');
+    const again = await startServe(['--port', '0', '--data-dir', dataDir]);
+    expect(again.firstLine).toMatch(/^listening /);
+    const stopped = new Promise((resolve) => again.child.once('exit', resolve));
+    again.child.kill('SIGTERM');
+    await stopped;
+    expect((await runCli(['clients', 'list', '--data-dir', dataDir])).stdout).toContain('racer');
+  }, 60_000);
 });

@@ -18,6 +18,9 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   sign: async () => (await import('./commands/sign-command.js')).registerSignCommand,
   verify: async () => (await import('./commands/verify-command.js')).registerVerifyCommand,
   ui: async () => (await import('./commands/ui-command.js')).registerUiCommand,
+  backup: async () => (await import('./commands/backup-command.js')).registerBackupCommand,
+  restore: async () => (await import('./commands/restore-command.js')).registerRestoreCommand,
+  reset: async () => (await import('./commands/reset-command.js')).registerResetCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

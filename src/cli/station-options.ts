@@ -4,7 +4,7 @@ import { loadStationConfig } from '../station/config/load-station-config.js';
 import { OsKeyStore } from '../station/keychain/os-key-store.js';
 import { PassphraseKeyStore } from '../station/keychain/passphrase-key-store.js';
 import { KeychainError } from '../station/keychain/keychain-error.js';
-import { join } from 'node:path';
+import { stationFiles } from '../station/store/station-files.js';
 import type { KeyStore } from '../station/ports/key-store.js';
 
 export interface StationOptionValues {
@@ -34,5 +34,5 @@ export function openKeyStore(config: StationConfig): KeyStore {
   if (!passphrase) {
     throw new KeychainError('--key-store passphrase needs the passphrase in the SIGNING_STATION_PASSPHRASE environment variable.', { retriable: false });
   }
-  return new PassphraseKeyStore(join(config.dataDir, 'master-key.enc.json'), passphrase);
+  return new PassphraseKeyStore(stationFiles(config.dataDir).keyFile, passphrase);
 }

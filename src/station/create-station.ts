@@ -160,7 +160,7 @@ async function openStationCore(config: StationConfig, ports: StationPorts): Prom
   const clock = ports.clock ?? systemClock;
   // Read before anything opens: a bad trust list file stops the start with its own error, nothing to undo.
   const trustedIssuers = await TrustedIssuers.load(config.identity.trustedIssuers);
-  const data = await openStationData(config, ports.keyStore, clock);
+  const data = await openStationData(config, ports.keyStore, clock, 'station');
   const builtInSources = ports.tokenSources
     ? undefined
     : createStationTokenSources({

@@ -82,7 +82,7 @@ describe('signing-station: failures, exit codes, help', () => {
     const commands = [
       ['serve'], ['sign'], ['timestamp'], ['audit'], ['tsa', 'chain'], ['clients', 'add'], ['clients', 'update'], ['clients', 'list'], ['clients', 'remove'],
       ['tokens', 'list'], ['tokens', 'sign-digest'], ['tokens', 'modules', 'list'], ['tokens', 'modules', 'add'], ['tokens', 'modules', 'remove'],
-      ['tokens', 'store', 'import'], ['tokens', 'store', 'remove'],
+      ['tokens', 'store', 'import'], ['tokens', 'store', 'remove'], ['backup'], ['restore'], ['reset'],
     ];
     const helps = await Promise.all(commands.map((args) => runCli([...args, '--help'])));
     for (const [index, help] of helps.entries()) {
@@ -93,5 +93,5 @@ describe('signing-station: failures, exit codes, help', () => {
     expect(sign).toContain('Requires the document and a key');
     expect(sign).toContain('--no-timestamp');
     expect(sign).toContain('signing-station sign contract.pdf --token "My Token"');
-  }, 120_000); // sixteen node processes on a shared machine
+  }, 120_000); // nineteen node processes on a shared machine
 });

@@ -27,7 +27,7 @@ export function registerAuditCommand(program: Command): void {
     if (entries.length === 0) process.stdout.write('the audit log is empty\n');
     for (const e of entries) {
       process.stdout.write(
-        `${e.time}  ${e.outcome.padEnd(8)} ${e.method}  from=${e.requester ?? e.source}  client=${e.clientId ?? '-'}  signer=${e.signer ?? '-'}  ${e.documentName ?? ''} sha256=${e.documentDigest}${e.detail ? `  (${e.detail})` : ''}\n`,
+        `${e.time}  ${e.outcome === 'started' ? 'started, not completed' : e.outcome.padEnd(8)} ${e.method}  from=${e.requester ?? e.source}  client=${e.clientId ?? '-'}  signer=${e.signer ?? '-'}  ${e.documentName ?? ''} sha256=${e.documentDigest}${e.detail ? `  (${e.detail})` : ''}\n`,
       );
     }
   });

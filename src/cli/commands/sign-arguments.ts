@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { open, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import type { SignatureFormat } from '../../station/signing/signature-engine.js';
@@ -39,15 +39,27 @@ async function checkOutput(out: string, force: boolean): Promise<void> {
 /**
  * Where the signed document goes when --out is not given: beside the input, `name.signed.pdf` for PAdES,
  * `name.asice` for a new container (`name.signed.asice` when co-signing one), numbered when taken: never an
- * existing file.
+ * existing file. The name is reserved by creating it empty and exclusively (O_EXCL), so two runs at once take two
+ * names; the signed file later replaces the reservation by rename (releaseReservedOutput drops it on failure).
  */
-export async function defaultOutputPath(file: string, format: SignatureFormat): Promise<string> {
+export async function reserveDefaultOutput(file: string, format: SignatureFormat): Promise<string> {
   const extension = extname(file);
   const stem = join(dirname(file), basename(file, extension));
   const [base, suffix] = format === 'pades' ? [`${stem}.signed`, extension || '.pdf'] : extension.toLowerCase() === '.asice' ? [`${stem}.signed`, extension] : [stem, '.asice'];
   for (let n = 1; n < 1000; n += 1) {
     const candidate = `${base}${n === 1 ? '' : `-${n}`}${suffix}`;
-    if (!(await stat(candidate).catch(() => undefined))) return candidate;
+    const reserved = await open(candidate, 'wx', 0o644).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') return undefined;
+      throw error;
+    });
+    if (!reserved) continue;
+    await reserved.close();
+    return candidate;
   }
   throw new InvalidInputError(`Too many signed copies beside ${file}: choose a name with --out.`, { out: ['all default names taken'] });
+}
+
+/** Removes a reserved output name that was never written (still empty): the run failed before its rename. */
+export async function releaseReservedOutput(path: string): Promise<void> {
+  if ((await stat(path).catch(() => undefined))?.size === 0) await unlink(path).catch(() => undefined);
 }

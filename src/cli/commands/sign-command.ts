@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
 import { Option, type Command } from 'commander';
 import { signatureBaselineSchema } from '../../core/schemas/signature-baseline.js';
@@ -6,6 +7,7 @@ import { summarizeCertificate } from '../../station/pki/certificate-summary.js';
 import { SignatureEngine, type SignatureFormat } from '../../station/signing/signature-engine.js';
 import { sha256OfFile } from '../../station/tokens/pkcs11/sha256-of-file.js';
 import { removeStaleStagingFiles } from '../../station/files/remove-stale-staging-files.js';
+import { explainOutputFailure } from '../../station/files/explain-output-failure.js';
 import type { StationData } from '../../station/open-station-data.js';
 import { ProgressReporter } from '../progress/progress-reporter.js';
 import { readStdinLine } from '../read-stdin.js';
@@ -13,12 +15,15 @@ import { addStationOptions } from '../station-options.js';
 import { withStationData } from '../with-station-data.js';
 import { helpExamples } from '../help-examples.js';
 import { pkcs12SignerResolver } from './pkcs12-signer-resolver.js';
-import { checkSignArguments, defaultOutputPath } from './sign-arguments.js';
+import { checkSignArguments, releaseReservedOutput, reserveDefaultOutput } from './sign-arguments.js';
 import { openSignTimestamping } from './sign-timestamp-client.js';
 import type { ResolvedSigner, SignCommandOptions, SignerContext, SignerResolver } from './signer-resolver.js';
 import { tokenSignerResolver } from './token-signer-resolver.js';
 import { addTokenSourceOptions } from './tokens-sources.js';
 import { visiblePlacementOptions } from './visible-placement-options.js';
+
+/** What a signed file adds to its input at most, about: the signature, its certificates and revocation data. */
+const OUTPUT_MARGIN_BYTES = 1024 * 1024;
 
 /** `--token/--cert` sign with a key on one of the station's tokens, anything else with a `--pkcs12` file. */
 export const defaultSignerResolver: SignerResolver = (options, context) =>
@@ -63,20 +68,24 @@ export function registerSignCommand(program: Command, resolveSigner: SignerResol
   addTokenSourceOptions(addStationOptions(command)).action(async (file: string, options: SignCommandOptions) => {
     const format = options.format ?? (extname(file).toLowerCase() === '.pdf' ? 'pades' : 'asice');
     await checkSignArguments(file, options, format);
-    // Before any token is opened or PIN asked: a document that cannot be signed is refused first.
+    // Before any token is opened, PIN asked or output name reserved: a document that cannot be signed is refused first.
     await SignatureEngine.inspect(format, file, options.page === undefined ? {} : { page: options.page });
-    const out = options.out ?? (await defaultOutputPath(file, format));
+    const reserved = options.out === undefined;
+    const out = options.out ?? (await reserveDefaultOutput(file, format));
     await removeStaleStagingFiles(dirname(out));
     const progress = new ProgressReporter();
     try {
       await withStationData(options, async (data, config) => {
         const signer = await resolveSigner(options, { data, config, readSecret: readStdinLine, progress });
         try {
-          await signAudited({ file, out, format, options, signer }, { data, progress });
+          await signAudited({ file, out, reserved, format, options, signer }, { data, progress });
         } finally {
           await signer.release();
         }
       });
+    } catch (error) {
+      if (reserved) await releaseReservedOutput(out);
+      throw error;
     } finally {
       progress.end();
     }
@@ -87,6 +96,8 @@ export function registerSignCommand(program: Command, resolveSigner: SignerResol
 interface SignRun {
   file: string;
   out: string;
+  /** `out` is a default name this run reserved (empty until the signed file replaces it). */
+  reserved: boolean;
   format: SignatureFormat;
   options: SignCommandOptions;
   signer: ResolvedSigner;
@@ -106,7 +117,7 @@ async function signAudited(run: SignRun, { data, progress }: Pick<SignerContext,
   await recordSignatureAttempt(data.audit, attempt, () => signWithProgress(run, data, progress), () => `written to ${run.out}`);
 }
 
-async function signWithProgress({ file, out, format, options, signer }: SignRun, data: StationData, progress: ProgressReporter): Promise<void> {
+async function signWithProgress({ file, out, reserved, format, options, signer }: SignRun, data: StationData, progress: ProgressReporter): Promise<void> {
   const timestamping = await openSignTimestamping({ ...options, timestamp: baselineOf(options) !== 'B-B' }, data, progress);
   let signed = false;
   const reportingSigner = {
@@ -120,7 +131,7 @@ async function signWithProgress({ file, out, format, options, signer }: SignRun,
     progress.step('hashing');
     await SignatureEngine.sign(format, file, reportingSigner, {
       outputPath: out,
-      overwrite: options.force ?? false,
+      overwrite: reserved || (options.force ?? false),
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
       visible: options.visible ?? false,
       ...(options.page !== undefined ? { page: options.page } : {}),
@@ -129,6 +140,8 @@ async function signWithProgress({ file, out, format, options, signer }: SignRun,
       baseline: baselineOf(options),
       onProgress: (done, total) => progress.step(signed ? 'writing' : 'hashing', done, total),
     });
+  } catch (error) {
+    throw await explainOutputFailure(error, out, (await stat(file)).size + OUTPUT_MARGIN_BYTES);
   } finally {
     await timestamping.close();
   }

@@ -13,7 +13,8 @@ export const auditEntrySchema = z.object({
   signer: z.string().nullable(),
   documentName: z.string().nullable(),
   documentDigest: z.string(),
-  outcome: z.enum(['signed', 'declined', 'failed']),
+  /** `started`: an attempt that never completed (the process was killed or is still at work). */
+  outcome: z.enum(['signed', 'declined', 'failed', 'started']),
   detail: z.string().nullable(),
   source: auditSourceSchema,
   /** The requesting page's origin for web pages; null for the CLI and the window. */

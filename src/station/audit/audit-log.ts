@@ -26,6 +26,11 @@ export const auditLogMigrations: readonly Migration[] = [
     sql: `ALTER TABLE audit_log ADD COLUMN source TEXT NOT NULL DEFAULT 'web-page';
     ALTER TABLE audit_log ADD COLUMN requester TEXT;`,
   },
+  {
+    // An attempt recorded when it starts gets a second entry when it ends, naming the first: the log stays append-only.
+    id: 'audit-003-completes',
+    sql: 'ALTER TABLE audit_log ADD COLUMN completes INTEGER REFERENCES audit_log(id)',
+  },
 ];
 
 type NewEntry = Omit<AuditEntry, 'id' | 'time'>;
@@ -54,9 +59,10 @@ export class AuditLog {
     this.#clock = clock;
   }
 
-  async append(entry: NewEntry): Promise<void> {
-    await this.#database.run(
-      'INSERT INTO audit_log (time, client_id, method, signer, document_name, document_digest, outcome, detail, source, requester) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  /** Appends `entry`; `completes` names the `started` entry of the same attempt. Returns the new entry's id. */
+  async append(entry: NewEntry, completes: number | null = null): Promise<number> {
+    const { lastId } = await this.#database.run(
+      'INSERT INTO audit_log (time, client_id, method, signer, document_name, document_digest, outcome, detail, source, requester, completes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [
         this.#clock.now().toISOString(),
         entry.clientId,
@@ -68,13 +74,20 @@ export class AuditLog {
         entry.detail,
         entry.source,
         entry.requester,
+        completes,
       ],
     );
+    return lastId;
   }
 
-  /** Newest first. */
+  /** Newest first; a `started` entry only while no entry completes it (an interrupted or running attempt). */
   async list(limit = 100): Promise<AuditEntry[]> {
-    const rows = await this.#database.all<Row>('SELECT * FROM audit_log ORDER BY id DESC LIMIT ?', [limit]);
+    const rows = await this.#database.all<Row>(
+      `SELECT * FROM audit_log AS entry
+       WHERE entry.outcome <> 'started' OR NOT EXISTS (SELECT 1 FROM audit_log AS done WHERE done.completes = entry.id)
+       ORDER BY entry.id DESC LIMIT ?`,
+      [limit],
+    );
     return rows.map((row) => ({
       id: row.id,
       time: row.time,

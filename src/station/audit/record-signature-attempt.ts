@@ -8,8 +8,9 @@ export type SignatureAttempt = Omit<AuditEntry, 'id' | 'time' | 'outcome' | 'det
 const DECLINED_CODES: ReadonlySet<string> = new Set(['ERR_TOKEN_USER_CANCELLED', 'ERR_SIGNING_DECLINED']);
 
 /**
- * Runs one signature attempt and logs its outcome, whatever it is: signed (with `detail` from the result),
- * declined, or failed with the error's code. The error is passed on unchanged.
+ * Runs one signature attempt and logs it when it starts and again with its outcome, whatever it is: signed (with
+ * `detail` from the result), declined, or failed with the error's code. An attempt killed on the way stays in the
+ * log as started. The error is passed on unchanged.
  */
 export async function recordSignatureAttempt<T>(
   audit: Pick<AuditLog, 'append'>,
@@ -17,14 +18,15 @@ export async function recordSignatureAttempt<T>(
   sign: () => Promise<T>,
   detailOf: (result: T) => string | null = () => null,
 ): Promise<T> {
+  const started = await audit.append({ ...attempt, outcome: 'started', detail: null });
   let result: T;
   try {
     result = await sign();
   } catch (error) {
     const code = isStationError(error) ? error.code : 'ERR_INTERNAL';
-    await audit.append({ ...attempt, outcome: DECLINED_CODES.has(code) ? 'declined' : 'failed', detail: code });
+    await audit.append({ ...attempt, outcome: DECLINED_CODES.has(code) ? 'declined' : 'failed', detail: code }, started);
     throw error;
   }
-  await audit.append({ ...attempt, outcome: 'signed', detail: detailOf(result) });
+  await audit.append({ ...attempt, outcome: 'signed', detail: detailOf(result) }, started);
   return result;
 }

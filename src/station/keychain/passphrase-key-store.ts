@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import * as z from 'zod';
 import type { KeyStore } from '../ports/key-store.js';
 import { KeychainError } from './keychain-error.js';
+import { StationError } from '../../core/errors/station-error.js';
 import { writeFileAtomic } from '../files/write-file-atomic.js';
 
 const scrypt = promisify(scryptCallback) as (password: Uint8Array, salt: Uint8Array, length: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
@@ -80,9 +81,25 @@ export class PassphraseKeyStore implements KeyStore {
       }
       throw error;
     }
-    const parsed = fileSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new KeychainError(`${this.description} is damaged.`, { retriable: false });
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw this.#damaged('it is not whole JSON');
+    }
+    const parsed = fileSchema.safeParse(json);
+    if (!parsed.success) throw this.#damaged('it is not a key file');
     return parsed.data;
+  }
+
+  #damaged(why: string): StationError {
+    return new StationError(
+      'ERR_KEYCHAIN_KEY_FILE_DAMAGED',
+      `The passphrase key file ${this.#path} is damaged (${why}). It holds the master key of the station's secrets: put back your copy of it ` +
+        '(a backup, or the same file from where the data directory was copied), or start a new station with `signing-station reset --yes`, ' +
+        'which sets it aside with the store (clients and secrets start empty); see docs/operations.md.',
+      { status: 500, details: { path: this.#path } },
+    );
   }
 
   async #derive(file: KeyFile): Promise<Buffer> {

@@ -92,6 +92,16 @@ export class Database implements SqlExecutor {
     return changed;
   }
 
+  /**
+   * A consistent copy of the whole store written to `path` (VACUUM INTO: one read transaction, so another process
+   * keeps writing meanwhile). `path` must not exist or be an empty file.
+   */
+  backupTo(path: string): Promise<void> {
+    return this.#serialised(
+      () => new Promise<void>((resolve, reject) => this.#db.run('VACUUM INTO ?', [path], (error) => (error ? reject(new StoreError(`Cannot back up the store to ${path}: ${error.message}`, error)) : resolve()))),
+    );
+  }
+
   close(): Promise<void> {
     return this.#serialised(async () => {
       const statements = await Promise.allSettled(this.#statements.values());

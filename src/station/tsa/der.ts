@@ -58,6 +58,14 @@ export function derSmallInteger(value: number): Buffer {
   return out;
 }
 
+/** A non-negative INTEGER from its big-endian magnitude (a token's serial number): minimal, sign bit clear. */
+export function derUnsignedInteger(magnitude: Uint8Array): Buffer {
+  let start = 0;
+  while (start < magnitude.length - 1 && magnitude[start] === 0) start++;
+  const digits = magnitude.subarray(start);
+  return (digits[0] ?? 0) & 0x80 ? derTlv(DerTag.Integer, Uint8Array.of(0), digits) : derTlv(DerTag.Integer, digits.length ? digits : Uint8Array.of(0));
+}
+
 /**
  * GeneralizedTime in UTC as RFC 3161 2.4.2 and X.690 require: `YYYYMMDDhhmmss[.fff]Z`, the fraction without
  * trailing zeros and left out when it is zero. Written digit by digit, since it runs for every token.

@@ -4,14 +4,15 @@ import { AsnConvert } from '@peculiar/asn1-schema';
 import { AlgorithmIdentifier, Certificate, GeneralName } from '@peculiar/asn1-x509';
 import { Attribute, IssuerAndSerialNumber, id_signedData } from '@peculiar/asn1-cms';
 import { id_ct_tstInfo } from '@peculiar/asn1-tsp';
-import { DerTag, derElementAt, derGeneralizedTime, derSmallInteger, derTlv, derTree, derWrite } from './der.js';
+import { DerTag, derElementAt, derGeneralizedTime, derSmallInteger, derTlv, derTree, derUnsignedInteger, derWrite } from './der.js';
 import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
 import { cmsSignatureAlgorithm } from '../signing/cms-signature-algorithm.js';
 import type { TimestampRequest } from './tsa-request-parser.js';
 import type { TsaSigner } from './tsa-signer.js';
 
 export interface GrantedToken {
-  serialNumber: number;
+  /** Big-endian, unsigned (TsaSerialAllocator). */
+  serialNumber: Uint8Array;
   genTime: Date;
 }
 
@@ -108,7 +109,7 @@ export class TimestampResponseEncoder {
         DerTag.Sequence,
         this.#head,
         derTree(DerTag.Sequence, imprintAlgorithm, derTree(DerTag.OctetString, request.hashedMessage)),
-        derSmallInteger(token.serialNumber),
+        derUnsignedInteger(token.serialNumber),
         derGeneralizedTime(token.genTime),
         this.#accuracy,
         // ordering FALSE is the DEFAULT, so DER leaves it out

@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import type { Database } from '../store/database.js';
 import { TsaRejection } from './tsa-rejection.js';
 
@@ -6,11 +7,17 @@ interface Block {
   end: number;
 }
 
+/** Random octets after the counter: 64 bits, so that no state of the store can make a serial repeat. */
+const RANDOM_OCTETS = 8;
+const COUNTER_OCTETS = 8;
+
 /**
- * Serial numbers for timestamp tokens: unique and increasing across restarts and crashes. A block of numbers is
- * reserved in the store (one durable transaction) before any of them is used, so a crash only skips the rest
- * of the block and never reuses a number. The next block is reserved in the background when half of the
- * current one is spent, so requests do not wait for the store.
+ * Serial numbers for timestamp tokens: a counter, then 64 random bits (16 octets, within RFC 3161's 20). A block of
+ * counter values is reserved in the store (one durable transaction) before any of them is used, so a crash only
+ * skips the rest of the block; the next block is reserved in the background when half of the current one is
+ * spent, so requests do not wait for the store. The counter keeps serials increasing; the random part keeps them
+ * unique when the store itself goes back (a WAL cut short by damage, a restored backup, a reset), where the
+ * counter hands out values again.
  */
 export class TsaSerialAllocator {
   readonly #database: Database;
@@ -25,10 +32,11 @@ export class TsaSerialAllocator {
     this.#blockSize = blockSize;
   }
 
-  async next(): Promise<number> {
+  /** The next serial number, big-endian. */
+  async next(): Promise<Buffer> {
     for (;;) {
       if (this.#current.next < this.#current.end) {
-        const serial = this.#current.next++;
+        const serial = withRandomPart(this.#current.next++);
         if (this.#spare === undefined && this.#reserving === undefined && this.#current.end - this.#current.next <= this.#blockSize / 2) {
           this.#reserve().catch(() => undefined); // a failure resurfaces when the block is really needed
         }
@@ -74,4 +82,11 @@ export class TsaSerialAllocator {
       });
     return this.#reserving;
   }
+}
+
+function withRandomPart(counter: number): Buffer {
+  const serial = Buffer.allocUnsafe(COUNTER_OCTETS + RANDOM_OCTETS);
+  serial.writeBigUInt64BE(BigInt(counter), 0);
+  randomFillSync(serial, COUNTER_OCTETS, RANDOM_OCTETS);
+  return serial;
 }

@@ -146,6 +146,7 @@ export const en = {
   'activity.outcome.signed': 'signed',
   'activity.outcome.declined': 'declined',
   'activity.outcome.failed': 'failed',
+  'activity.outcome.started': 'started, not completed',
   'activity.thisWindow': 'this window',
   'prompt.heading': 'Waiting for you',
   'prompt.expires': 'Closes in {time}',

@@ -143,6 +143,7 @@ export const et: Messages = {
   'activity.outcome.signed': 'allkirjastatud',
   'activity.outcome.declined': 'keeldutud',
   'activity.outcome.failed': 'ebaõnnestus',
+  'activity.outcome.started': 'alustatud, lõpetamata',
   'activity.thisWindow': 'see aken',
   'prompt.heading': 'Ootab sinu vastust',
   'prompt.expires': 'Sulgub {time} pärast',

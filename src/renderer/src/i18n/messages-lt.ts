@@ -143,6 +143,7 @@ export const lt: Messages = {
   'activity.outcome.signed': 'pasirašyta',
   'activity.outcome.declined': 'atsisakyta',
   'activity.outcome.failed': 'nepavyko',
+  'activity.outcome.started': 'pradėta, nebaigta',
   'activity.thisWindow': 'šis langas',
   'prompt.heading': 'Laukiama jūsų atsakymo',
   'prompt.expires': 'Užsidarys po {time}',

@@ -143,6 +143,7 @@ export const lv: Messages = {
   'activity.outcome.signed': 'parakstīts',
   'activity.outcome.declined': 'noraidīts',
   'activity.outcome.failed': 'neizdevās',
+  'activity.outcome.started': 'sākts, nav pabeigts',
   'activity.thisWindow': 'šis logs',
   'prompt.heading': 'Gaida jūsu atbildi',
   'prompt.expires': 'Aizvērsies pēc {time}',

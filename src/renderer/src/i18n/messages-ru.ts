@@ -143,6 +143,7 @@ export const ru: Messages = {
   'activity.outcome.signed': 'подписано',
   'activity.outcome.declined': 'отклонено',
   'activity.outcome.failed': 'ошибка',
+  'activity.outcome.started': 'начато, не завершено',
   'activity.thisWindow': 'это окно',
   'prompt.heading': 'Ожидает вашего ответа',
   'prompt.expires': 'Закроется через {time}',

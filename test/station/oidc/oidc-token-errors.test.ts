@@ -266,6 +266,16 @@ describe('token endpoint: single use, recorded before the answer', () => {
     for (const response of responses.filter((r) => r.status !== 200)) expectOAuthError(response, 'invalid_client', 401);
   });
 
+  it('a replayed assertion is refused without using up the code: the rightful client redeems it next', async () => {
+    const used = await rp.assertion();
+    expect((await exchange(rp, await freshCode(station, rp), {}, used)).status).toBe(200);
+    const code = await freshCode(station, rp);
+    expectOAuthError(await exchange(rp, code, {}, used), 'invalid_client', 401);
+    const rightful = await exchange(rp, code);
+    expect(rightful.status).toBe(200);
+    expect(typeof rightful.body.id_token).toBe('string');
+  });
+
   it('one code redeemed in parallel yields tokens once', async () => {
     const code = await freshCode(station, rp);
     const responses = await Promise.all([0, 1, 2, 3].map(async () => exchange(rp, code)));

@@ -52,8 +52,8 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
       async upsert(id, payload, expiresIn) {
         const expiresAt = typeof expiresIn === 'number' ? now() + expiresIn : null;
         if (model === 'ReplayDetection') {
-          // oidc-provider found no record of this jti a moment ago; the store decides between concurrent requests.
-          // oidc-provider always gives a jti its assertion's remaining lifetime; without one it is kept for good.
+          // The store decides whether the jti is new, also between concurrent requests. oidc-provider always gives a
+          // jti its assertion's remaining lifetime; without one it is kept for good.
           if (!(await ledger.recordAssertion(id, JSON.stringify(payload), expiresAt ?? Number.MAX_SAFE_INTEGER))) {
             throw new errors.InvalidClientAuth('client assertion tokens must only be used once');
           }
@@ -67,7 +67,9 @@ export function sqliteOidcAdapter(database: Database, clients: ClientRegistry, c
         );
         await sweep();
       },
-      find: (id) => findWhere('id', id),
+      // oidc-provider looks a jti up before it records it; the conditional insert above decides alone, and a read
+      // of the store fewer per token request is worth having.
+      find: (id) => (model === 'ReplayDetection' ? Promise.resolve(undefined) : findWhere('id', id)),
       findByUid: (uid) => findWhere('uid', uid),
       findByUserCode: (userCode) => findWhere('user_code', userCode),
       async consume(id) {

@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
-import { codeCacheDir } from './code-cache/code-cache-dir.js';
-import { installCodeCache } from './code-cache/install-code-cache.js';
+import { compileCacheDir } from './compile-cache/compile-cache-dir.js';
+import { enablePrivateCompileCache } from './compile-cache/enable-private-compile-cache.js';
 
 interface CliMain {
   main(argv: string[]): Promise<number>;
@@ -11,12 +11,11 @@ const START_MS = 2000;
 
 /**
  * V8 settings for serve's start, each with the value it goes back to once the start is over (V8's default):
- * - no optimizing compiler: what runs hot during the start (module loading, path handling, schema and route
- *   construction) runs once; optimizing it paid nothing back and kept the compiler's own code resident;
- * - a young generation that does not grow: the start's allocations mostly live on, and the space the young
- *   generation grew to for them stayed committed until V8's memory reducer ran, seconds later.
- * Both measured with the startup bench (docs/performance.md#start-up), at no cost to the start's time; the request
- * paths get V8's defaults.
+ * - no optimizing compiler: what runs hot during the start (module loading, schema and route construction) runs
+ *   once, and optimizing it pays nothing back while keeping the compiler's own code resident;
+ * - a young generation that does not grow: the start's allocations mostly live on, and a grown young generation
+ *   stays committed until V8's memory reducer runs.
+ * Measured with the startup bench (docs/performance.md#start-up); the request paths get V8's defaults.
  */
 const START_FLAGS = [
   { names: ['turbofan', 'opt'], start: '--no-turbofan', after: '--turbofan' },
@@ -24,26 +23,27 @@ const START_FLAGS = [
 ];
 
 /**
- * Runs the built CLI (bin/signing-station.js calls this from out/cli/launch.js): the files of `codeDir` compile with
- * the code cache of earlier runs of the same command, written once the start is over and at exit.
+ * Runs the built CLI (bin/signing-station.js calls this from out/cli/launch.js): the runtime's compile cache is
+ * turned on before `loadMain` loads the CLI's modules. Serve writes the cache once its start is over (it may be
+ * stopped by a signal, and never exit normally); other commands write it at exit.
  *
- * Flags are part of what V8 checks before it takes a code cache, so serve's start flags change back only after the
- * start's cache is written: each file's cache carries the flags it is compiled under at the next start too.
+ * V8 takes a cache only under the flags it was made with, so serve's start flags change back after that write:
+ * the next start compiles under the same flags and takes it.
  */
-export function launch(argv: string[], { codeDir, loadMain }: { codeDir: string; loadMain: () => CliMain }): void {
-  const command = argv[2] !== undefined && /^[a-z]+$/.test(argv[2]) ? argv[2] : 'other';
+export function launch(argv: string[], { loadMain }: { loadMain: () => Promise<CliMain> }): void {
+  const serve = argv[2] === 'serve';
   // Not over what the user gave node on its command line.
   const given = process.execArgv.map((flag) => flag.replace(/^--(no-)?/, '').split('=')[0]);
-  const startFlags = command === 'serve' ? START_FLAGS.filter(({ names }) => !names.some((name) => given.includes(name))) : [];
+  const startFlags = serve ? START_FLAGS.filter(({ names }) => !names.some((name) => given.includes(name))) : [];
   for (const { start } of startFlags) setFlagsFromString(start);
-  const cacheDir = codeCacheDir(command);
-  const codeCache = cacheDir ? installCodeCache({ codeDir, cacheDir }) : undefined;
-  setTimeout(() => {
-    codeCache?.save();
-    for (const { after } of startFlags) setFlagsFromString(after);
-  }, START_MS).unref();
-  process.once('exit', () => codeCache?.save());
+  const compileCache = enablePrivateCompileCache(compileCacheDir());
+  if (serve) {
+    setTimeout(() => {
+      compileCache?.flush();
+      for (const { after } of startFlags) setFlagsFromString(after);
+    }, START_MS).unref();
+  }
   void loadMain()
-    .main(argv)
+    .then(({ main }) => main(argv))
     .then((exitCode) => process.exit(exitCode));
 }

@@ -24,7 +24,7 @@ if (!app.requestSingleInstanceLock()) {
   });
 }
 
-/** Electron's Node (22.1 and later) has V8's compile cache built in; the CLI, on Node 20, has src/cli/code-cache. */
+/** Electron's Node has the runtime's compile cache (Node 22.1 and later), as the CLI does (src/cli/launch.ts). */
 const { enableCompileCache } = nodeModule as { enableCompileCache?: (directory: string) => unknown };
 
 async function start(): Promise<void> {

@@ -7,6 +7,7 @@ import pkcs11js from 'pkcs11js';
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import { encodeDigestInfo } from '../../src/station/pki/digest-info.js';
 import { createSoftHsm, SOFTHSM_MODULE } from '../support/pkcs11/pkcs11-softhsm.js';
+import { medianAndSpread } from '../support/bench/median-and-spread.js';
 
 const PIN = '1234';
 const ROUNDS = 3;
@@ -81,7 +82,7 @@ async function bridge(kind: Kind): Promise<number> {
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]): number => medianAndSpread(values).median;
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 
 let worst = 0;

@@ -4,14 +4,16 @@
 // (it shrinks the heap of an idle isolate about 8 s after start). Targets: at most 3x bare node; at most 60 MB.
 // Starts alternate with bare runs so that the shared machine's load hits both sides alike; the CPU time each
 // side used (Linux /proc, 10 ms ticks) is printed too, as it moves less than wall time on a loaded machine.
-// The starts use the CLI's code cache, written by the first start as after an install; a second series without
-// it (SIGNING_STATION_CODE_CACHE=off) shows what a start costs before that.
+// The starts use the runtime's compile cache (Node 22.1 and later), written by the first start as after an install;
+// a second series without it (NODE_DISABLE_COMPILE_CACHE=1) shows what a start costs before that. On a runtime
+// without a compile cache, both series start alike.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { cliPath } from '../support/station/run-cli.js';
+import { medianAndSpread } from '../support/bench/median-and-spread.js';
 
 const RUNS = Number(process.env.STARTUP_BENCH_RUNS ?? 15);
 const EARLY_IDLE_MS = 2000;
@@ -19,7 +21,7 @@ const SETTLED_IDLE_MS = 12_000;
 const TARGET_RATIO = 3;
 const TARGET_RSS_MB = 60;
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]): number => medianAndSpread(values).median;
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
@@ -55,9 +57,9 @@ interface Start {
 }
 
 /** Spawns the station, times the `listening` line and the first /api/health answer, optionally waits idle and reads its RSS, then stops it. */
-async function station(dataDir: string, options: { measureRss?: boolean; codeCache?: boolean } = {}): Promise<Start> {
+async function station(dataDir: string, options: { measureRss?: boolean; compileCache?: boolean } = {}): Promise<Start> {
   const started = performance.now();
-  const env = { ...process.env, ...(options.codeCache === false ? { SIGNING_STATION_CODE_CACHE: 'off' } : {}) };
+  const env = { ...process.env, ...(options.compileCache === false ? { NODE_DISABLE_COMPILE_CACHE: '1' } : {}) };
   const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'ignore'], env });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -93,20 +95,20 @@ const line = (label: string, starts: Start[], bare: { ms: number; cpu: number }[
 
 const dataDir = await mkdtemp(join(tmpdir(), 'startup-bench-'));
 try {
-  await station(join(dataDir, 'data')); // creates the store, keys and TSA certificate, and the code cache
+  await station(join(dataDir, 'data')); // creates the store, keys and TSA certificate, and the compile cache
   const bare: { ms: number; cpu: number }[] = [];
   const starts: Start[] = [];
   const uncached: Start[] = [];
   for (let i = 0; i < RUNS; i++) {
     bare.push(await bareNode());
     starts.push(await station(join(dataDir, 'data')));
-    uncached.push(await station(join(dataDir, 'data'), { codeCache: false }));
+    uncached.push(await station(join(dataDir, 'data'), { compileCache: false }));
   }
   const idle: NonNullable<Start['rss']>[] = [];
   for (let i = 0; i < 3; i++) idle.push((await station(join(dataDir, 'data'), { measureRss: true })).rss!);
   console.log(`bare node -e '': median ${median(bare.map((b) => b.ms)).toFixed(1)} ms, CPU ${median(bare.map((b) => b.cpu))} ms (${RUNS} runs)`);
   console.log(line('signing-station serve', starts, bare));
-  console.log(line('  without the code cache (the first start after an install)', uncached, bare));
+  console.log(line('  without the compile cache (the first start after an install)', uncached, bare));
   const [early, settled] = [median(idle.map((r) => r.early)), median(idle.map((r) => r.settled))];
   console.log(
     `idle RSS (median of 3 stations): ${early.toFixed(1)} MB ${EARLY_IDLE_MS / 1000} s after start; ${settled.toFixed(1)} MB = ${(settled / TARGET_RSS_MB).toFixed(2)}x ` +

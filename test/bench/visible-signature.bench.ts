@@ -8,6 +8,7 @@ import { SignatureEngine } from '../../src/station/signing/signature-engine.js';
 import { softKeySigner } from '../../src/station/signing/soft-key-signer.js';
 import { writeMinimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createTestCa, createTestSigner } from '../support/pki/test-pki.js';
+import { medianAndSpread } from '../support/bench/median-and-spread.js';
 
 const RUNS = 40;
 const dir = await mkdtemp(join(tmpdir(), 'bench-visible-'));
@@ -22,7 +23,7 @@ try {
     await SignatureEngine.sign('pades', input, { certificate: signer.der, sign }, { outputPath: join(dir, `out-${n++}.pdf`), visible, reason: 'Ąžuolas Čiurlionis, Łukasz, Γιώργος, Іван – “agreed”' });
     return performance.now() - start;
   };
-  const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const median = (values: number[]): number => medianAndSpread(values).median;
   await once(false);
   const cold = await once(true);
   const invisible: number[] = [];

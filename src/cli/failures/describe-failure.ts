@@ -1,9 +1,9 @@
 import { CommanderError } from 'commander';
-import { isStationError, type StationError } from '../../core/errors/station-error.js';
+import { isStationError, type StationError, type StationErrorCode } from '../../core/errors/station-error.js';
 import { ExitCode } from './exit-code.js';
 
 /** Codes that mean a part of the station is missing or busy, not that the request was wrong: exit 3. */
-const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
+const UNAVAILABLE_CODES: ReadonlySet<StationErrorCode> = new Set<StationErrorCode>([
   'ERR_KEYCHAIN_UNAVAILABLE',
   'ERR_PCSC_SERVICE_NOT_RUNNING',
   'ERR_TOKEN_NOT_FOUND',
@@ -17,7 +17,7 @@ const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** Codes of a command called wrongly: exit 2. */
-const USAGE_CODES: ReadonlySet<string> = new Set([
+const USAGE_CODES: ReadonlySet<StationErrorCode> = new Set<StationErrorCode>([
   'ERR_INPUT_INVALID',
   'ERR_CONFIG_INVALID',
   'ERR_CONFIG_UNREADABLE',

@@ -3,8 +3,7 @@ import type { Logger } from 'pino';
 import type { ClientRegistry } from '../clients/client-registry.js';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../ports/clock.js';
-import { sqliteOidcAdapter, type AnswerWrites } from './sqlite-oidc-adapter.js';
-import { WritesBeforeAnswer } from './writes-before-answer.js';
+import { sqliteOidcAdapter } from './sqlite-oidc-adapter.js';
 import type { OidcSigningJwk } from './oidc-signing-keys.js';
 import type { OidcAccounts } from './oidc-accounts.js';
 import { personClaims } from './person-claims.js';
@@ -49,14 +48,8 @@ export interface OidcProviderDeps {
  * profile pid, state and nonce required, no UserInfo, no refresh tokens.
  */
 export function createOidcProvider(deps: OidcProviderDeps): Provider {
-  const writesBeforeAnswer = new WritesBeforeAnswer();
-  const answerWrites: AnswerWrites = {
-    hold: (write) => writesBeforeAnswer.hold(currentRequest(), write),
-    defer: (start) => writesBeforeAnswer.defer(currentRequest(), start),
-  };
-
   const configuration: Configuration = {
-    adapter: sqliteOidcAdapter(deps.database, deps.clients, deps.clock, answerWrites),
+    adapter: sqliteOidcAdapter(deps.database, deps.clients, deps.clock),
     jwks: { keys: deps.signingKeys },
     cookies: { keys: deps.cookieKeys },
     clientAuthMethods: ['private_key_jwt'],
@@ -103,7 +96,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
   };
 
   const provider = new Provider(deps.issuer, configuration);
-  provider.use(profileMiddleware(writesBeforeAnswer, deps.logger));
+  provider.use(profileMiddleware());
   provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'OIDC provider failed'));
   return provider;
 }
@@ -149,11 +142,14 @@ const DISCOVERY_EXTRAS: Configuration['discovery'] = {
   claims_in_verified_claims_supported: ['given_name', 'family_name', 'birthdate', 'nationalities', 'place_of_birth', 'personal_administrative_number', 'document_number', 'id_expiry_date'],
 };
 
-/** private_key_jwt as the interface asks: the exact token endpoint audience, a named key, at most 5 minutes. */
+/**
+ * private_key_jwt as the interface asks: the exact token endpoint audience, a named key, at most 5 minutes.
+ * oidc-provider itself makes `sub` the client_id: it finds the client by the assertion's sub and refuses a
+ * client_id parameter that names another.
+ */
 function clientAssertionCheck(tokenEndpoint: string, clock: Clock): NonNullable<Configuration['assertJwtClientAuthClaimsAndHeader']> {
-  return async (_ctx, claims, header, client) => {
+  return async (_ctx, claims, header) => {
     if (claims.aud !== tokenEndpoint) throw new errors.InvalidClientAuth(`aud must be exactly the token endpoint URL ${tokenEndpoint}`);
-    if (claims.sub !== client.clientId) throw new errors.InvalidClientAuth('sub must be the client_id');
     if (typeof header.kid !== 'string' || !header.kid) throw new errors.InvalidClientAuth('the assertion header must name the registered key (kid)');
     if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number') throw new errors.InvalidClientAuth('iat and exp are required');
     if (claims.exp - claims.iat > MAX_ASSERTION_SECONDS) throw new errors.InvalidClientAuth('exp must be at most 5 minutes after iat');
@@ -163,7 +159,7 @@ function clientAssertionCheck(tokenEndpoint: string, clock: Clock): NonNullable<
 }
 
 /** What the station changes in oidc-provider's answers to keep to the beta profile and the station's rules. */
-function profileMiddleware(writesBeforeAnswer: WritesBeforeAnswer, logger: Logger): Parameters<Provider['use']>[0] {
+function profileMiddleware(): Parameters<Provider['use']>[0] {
   return async (ctx, next) => {
     // Other response modes are refused. oidc-provider would deliver that refusal in the mode asked for (a fragment,
     // or a form_post page whose inline script the CSP blocks); an unknown mode name makes it answer in the query.
@@ -171,14 +167,7 @@ function profileMiddleware(writesBeforeAnswer: WritesBeforeAnswer, logger: Logge
     if (ctx.path === OIDC_PATHS.authorization && mode !== undefined && mode !== 'query') {
       ctx.query = { ...ctx.query, response_mode: 'unsupported' };
     }
-    try {
-      await next();
-    } catch (error) {
-      // A deferred write (a jti) still reaches the store when the request fails: a used assertion stays used.
-      await writesBeforeAnswer.settle(ctx).catch(() => undefined);
-      throw error;
-    }
-    await settleHeldWrites(ctx, writesBeforeAnswer, logger);
+    await next();
     // The interface answers the authorization request with a 302 (oidc-provider uses 303; both make a GET).
     if ((ctx.oidc?.route === 'authorization' || ctx.oidc?.route === 'resume') && ctx.status === 303) ctx.status = 302;
     const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : undefined;
@@ -193,33 +182,6 @@ function profileMiddleware(writesBeforeAnswer: WritesBeforeAnswer, logger: Logge
     // Public metadata needs no wildcard CORS: the station never answers Access-Control-Allow-Origin: *.
     if (ctx.response.get('Access-Control-Allow-Origin') === '*') ctx.remove('Access-Control-Allow-Origin');
   };
-}
-
-/**
- * The request oidc-provider is serving in this async context. Its type declarations omit the static `ctx` getter
- * (an AsyncLocalStorage the library sets per request), hence the narrow cast.
- */
-function currentRequest(): object | undefined {
-  return (Provider as unknown as { ctx?: object }).ctx;
-}
-
-/**
- * Holds the answer until the request's store writes committed; a write the store refused answers with its error
- * instead (as oidc-provider's error handler would have), and a store failure with server_error.
- */
-async function settleHeldWrites(ctx: { status: number; body: unknown }, writes: WritesBeforeAnswer, logger: Logger): Promise<void> {
-  try {
-    await writes.settle(ctx);
-  } catch (error) {
-    if (error instanceof errors.OIDCProviderError) {
-      ctx.status = error.statusCode;
-      ctx.body = { error: error.error, error_description: error.error_description };
-      return;
-    }
-    logger.error({ err: error }, 'OIDC provider failed');
-    ctx.status = 500;
-    ctx.body = { error: 'server_error', error_description: 'oops! something went wrong' };
-  }
 }
 
 /**

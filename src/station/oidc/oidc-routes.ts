@@ -3,7 +3,6 @@ import type { HttpRequest } from '../http/server/http-request.js';
 import type { HttpPlugin } from '../http/server/http-scope.js';
 import type Provider from 'oidc-provider';
 import { assertSandbox } from './assert-sandbox.js';
-import { scopeProviderContext } from './provider-context-scope.js';
 import type { OidcRoutesDeps } from './oidc-routes-deps.js';
 import { OIDC_PATHS } from './oidc-paths.js';
 import { loginInteractionRoutes } from './login-interaction-routes.js';
@@ -33,7 +32,7 @@ function providerEndpoints(deps: OidcRoutesDeps): HttpPlugin {
       assertSandbox(deps.mode);
       const provider = await deps.oidc.provider();
       let handler = handlers.get(provider);
-      if (!handler) handlers.set(provider, (handler = { handle: scopeProviderContext(provider.callback()), issuerHost: new URL(provider.issuer).host }));
+      if (!handler) handlers.set(provider, (handler = { handle: provider.callback(), issuerHost: new URL(provider.issuer).host }));
       // The Host guard admitted only the station's own names; oidc-provider builds endpoint URLs from Host, and
       // they must all be the issuer's (the exact token endpoint audience depends on it).
       request.raw.headers.host = handler.issuerHost;

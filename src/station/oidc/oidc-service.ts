@@ -5,7 +5,7 @@ import type { ClientRegistry } from '../clients/client-registry.js';
 import type { SecretVault } from '../keychain/secret-vault.js';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../ports/clock.js';
-import { loadQuietly } from './load-quietly.js';
+import { noteUnsupportedRuntime } from './note-unsupported-runtime.js';
 import { DEFAULT_OIDC_LIFETIMES, type OidcLifetimes } from './oidc-lifetimes.js';
 import { OidcSigningKeys } from './oidc-signing-keys.js';
 import { OidcAccounts } from './oidc-accounts.js';
@@ -74,7 +74,8 @@ export class OidcService {
     const { keys, nextExpiry } = await this.#keys.load();
     this.#rebuildAt = nextExpiry;
     // Loaded on first use, so CLI commands that never serve OIDC never load oidc-provider.
-    const { createOidcProvider } = await loadQuietly(() => import('./create-oidc-provider.js'), this.#deps.logger, 'oidc-provider ');
+    noteUnsupportedRuntime(this.#deps.logger);
+    const { createOidcProvider } = await import('./create-oidc-provider.js');
     return createOidcProvider({
       issuer: this.#deps.issuer(),
       database: this.#deps.database,

@@ -38,8 +38,7 @@ describe('identification sessions', () => {
     const sessions = new IdentitySessions(100);
     const started = await attempt(5_000);
     const token = sessions.open('shop', 'smartid', started);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(started.cancelled()).toBe(true);
+    await expect.poll(() => started.cancelled()).toBe(true);
     await expect(sessions.complete(token, 'shop', 'smartid', 0)).rejects.toMatchObject({ code: 'ERR_IDENTITY_SESSION_NOT_FOUND' });
   });
 

@@ -27,25 +27,25 @@ describe('OneTimeUseLedger (on SQLite)', () => {
   const storeCode = (id: string) =>
     database.run("INSERT INTO oidc_models (model, id, payload, expires_at) VALUES ('AuthorizationCode', ?, '{}', ?)", [id, now + 60]);
 
-  it('lets the first of the same jti in one batch win, and the others lose', async () => {
+  it('lets exactly the first of concurrent uses of the same jti win', async () => {
     const outcomes = await Promise.all([1, 2, 3].map(() => ledger.recordAssertion('jti-a', '{}', now + 300)));
     expect(outcomes).toEqual([true, false, false]);
   });
 
-  it('refuses a jti recorded in an earlier batch until it expires, then takes it again', async () => {
+  it('refuses a recorded jti until it expires, then takes it again', async () => {
     expect(await ledger.recordAssertion('jti-b', '{}', now + 300)).toBe(true);
     expect(await ledger.recordAssertion('jti-b', '{}', now + 300)).toBe(false);
     now += 301;
     expect(await ledger.recordAssertion('jti-b', '{}', now + 300)).toBe(true);
   });
 
-  it('decides each jti of a mixed batch on its own', async () => {
+  it('decides each of several concurrent jtis on its own', async () => {
     expect(await ledger.recordAssertion('seen', '{}', now + 300)).toBe(true);
     const outcomes = await Promise.all(['new-1', 'seen', 'new-2', 'new-1'].map((id) => ledger.recordAssertion(id, '{}', now + 300)));
     expect(outcomes).toEqual([true, false, true, false]);
   });
 
-  it('consumes a stored code once, in one batch or across batches, and never an unknown one', async () => {
+  it('consumes a stored code once, concurrently or one after another, and never an unknown one', async () => {
     await storeCode('code-1');
     await storeCode('code-2');
     expect(await Promise.all([ledger.consume('AuthorizationCode', 'code-1'), ledger.consume('AuthorizationCode', 'code-1')])).toEqual([true, false]);
@@ -68,42 +68,14 @@ describe('OneTimeUseLedger (on SQLite)', () => {
     }
   });
 
-  it('fails every use of a batch the store could not take, and decides none of them', async () => {
+  it('fails the uses the store could not take', async () => {
     await database.close();
     const outcomes = await Promise.allSettled([ledger.recordAssertion('jti-c', '{}', now + 300), ledger.consume('AuthorizationCode', 'x')]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
     expect(outcomes[0]).toMatchObject({ reason: { code: 'ERR_STORE_FAILED' } });
   });
 
-  it('decides the uses that arrive while a batch is at the store', async () => {
-    const first = ledger.recordAssertion('wave-1', '{}', now + 300);
-    await new Promise((resolve) => setImmediate(resolve));
-    const second = Array.from({ length: 20 }, (_, i) => ledger.recordAssertion(`wave-2-${i % 10}`, '{}', now + 300));
-    expect(await first).toBe(true);
-    expect((await Promise.all(second)).filter(Boolean)).toHaveLength(10);
-  });
-
-  it('commits the jtis and codes of one flush together: a consumption the store refuses takes the jtis beside it back', async () => {
-    await storeCode('code-ok');
-    await storeCode('code-poisoned');
-    // The store refuses one update mid-transaction, as a full disk or an I/O error would.
-    await database.run(
-      "CREATE TRIGGER refuse_poisoned BEFORE UPDATE OF consumed_at ON oidc_models WHEN old.id = 'code-poisoned' BEGIN SELECT RAISE(ABORT, 'refused'); END",
-    );
-    const outcomes = await Promise.allSettled([
-      ledger.recordAssertion('jti-beside', '{}', now + 300),
-      ledger.consume('AuthorizationCode', 'code-ok'),
-      ledger.consume('AuthorizationCode', 'code-poisoned'),
-    ]);
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
-    // Nothing of the failed flush stayed: the jti and the good code are as unused as before it.
-    await database.run('DROP TRIGGER refuse_poisoned');
-    expect(await ledger.recordAssertion('jti-beside', '{}', now + 300)).toBe(true);
-    expect(await ledger.consume('AuthorizationCode', 'code-ok')).toBe(true);
-    expect(await ledger.consume('AuthorizationCode', 'code-poisoned')).toBe(true);
-  });
-
-  it('decides jtis and codes of one flush after their common commit, each on its own merits', async () => {
+  it('decides concurrent jtis and codes each on its own merits', async () => {
     await storeCode('code-4');
     expect(await ledger.recordAssertion('jti-old', '{}', now + 300)).toBe(true);
     const outcomes = await Promise.all([

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,15 +21,12 @@ describe('the shared store: the station reloads for writes of other processes on
   let data: StationData;
   let feed: StationStateFeed;
   let reloads = 0;
+  let checks = 0;
   const states: StationState[] = [];
 
-  const stateWith = async (clientId: string): Promise<StationState> => {
-    for (let waited = 0; waited < 5_000; waited += 20) {
-      const state = states.find((candidate) => candidate.clients.some((client) => client.clientId === clientId));
-      if (state) return state;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`no state with client ${clientId} was pushed`);
+  const stateWith = async (clientId: string): Promise<void> => {
+    const pushed = () => states.some((candidate) => candidate.clients.some((client) => client.clientId === clientId));
+    await expect.poll(pushed, { timeout: 5_000, interval: 20 }).toBe(true);
   };
 
   beforeAll(async () => {
@@ -42,7 +39,14 @@ describe('the shared store: the station reloads for writes of other processes on
       audit: data.audit,
       tokens: new TokenRegistry([]),
       prompts: new UiPromptBroker(systemClock),
-      sharedStore: { dataDir, changedElsewhere: () => data.database.changedElsewhere(), reload: async () => void reloads++ },
+      sharedStore: {
+        dataDir,
+        changedElsewhere: () => {
+          checks++;
+          return data.database.changedElsewhere();
+        },
+        reload: async () => void reloads++,
+      },
     });
     await feed.start();
     feed.subscribe((state) => states.push(state));
@@ -56,7 +60,9 @@ describe('the shared store: the station reloads for writes of other processes on
   it('pushes the station’s own write to the window without reloading the store', async () => {
     for (let i = 0; i < 10; i++) await data.clients.upsert({ clientId: `own-write-${i}`, allowedIps: ['127.0.0.1'] });
     await stateWith('own-write-9');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The writes are pushed; the check a little later (for a commit that shows late) is the last decision they cause.
+    const checked = checks;
+    await expect.poll(() => checks, { timeout: 5_000, interval: 20 }).toBeGreaterThan(checked);
     expect(reloads).toBe(0);
   });
 
@@ -99,10 +105,18 @@ describe('the shared store: a commit that becomes visible after its write event'
       sharedStore: { dataDir, changedElsewhere: async () => answers[checks++] ?? false, reload: async () => void reloads++ },
     });
     await feed.start();
-    await writeFile(join(dataDir, 'station.sqlite-wal'), 'frames');
-    for (let waited = 0; reloads === 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The feed's timers run on a fake clock, to their end: a check that re-armed itself would run again and again.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await writeFile(join(dataDir, 'station.sqlite-wal'), 'frames');
+      // The write event comes from the real file watcher, and arms the feed's first timer.
+      const deadline = performance.now() + 5_000;
+      while (vi.getTimerCount() === 0 && performance.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+      await vi.runAllTimersAsync();
+    } finally {
+      vi.useRealTimers();
+    }
     expect(reloads).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect(checks).toBe(2);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/pkcs11-token-source.js';
+import { Pkcs11Token } from '../../../../src/station/tokens/pkcs11/pkcs11-token.js';
 import { createSoftHsm, type SoftHsm, softHsmTokenSource } from '../../../support/pkcs11/pkcs11-softhsm.js';
 import { scriptedPins } from '../../../support/pkcs11/pkcs11-pin-source.js';
 
@@ -52,13 +53,16 @@ describe('PKCS#11 hot-plug', () => {
 
   it('logs out after the idle time: the next signature asks for the PIN again', async () => {
     const token = source.tokens().find((t) => t.label === 'Present')!;
+    if (!(token instanceof Pkcs11Token)) throw new TypeError('a PKCS#11 source gives PKCS#11 tokens');
     const pins = scriptedPins('1234', '1234');
     const sign = () =>
       token.sign({ certificateId: '01', hash: new Uint8Array(32), hashAlgorithm: 'SHA-256', scheme: 'ECDSA', pin: pins.source, purpose: 'sign' });
     await sign();
     await sign();
     expect(pins.requests).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // A logged-in token is busy; the idle timer's logout ends that.
+    expect(token.busy).toBe(true);
+    await expect.poll(() => token.busy, { timeout: 5_000, interval: 20 }).toBe(false);
     await sign();
     expect(pins.requests).toHaveLength(2);
   });

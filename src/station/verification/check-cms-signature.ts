@@ -3,6 +3,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
 import { x509 } from '../pki/x509.js';
+import type { VerdictFinding } from './verdict-finding.js';
 import { VerificationError } from './verification-error.js';
 
 const OID = {
@@ -37,6 +38,8 @@ export interface CmsSignatureCheck {
   /** The encapsulated content (a timestamp token's TSTInfo); undefined for detached signatures. */
   eContent: Uint8Array | undefined;
   intact: boolean;
+  /** Why it is not intact, for the verdict; undefined when intact. */
+  finding: VerdictFinding | undefined;
   problems: string[];
 }
 
@@ -71,6 +74,7 @@ export async function checkCmsSignature(der: Uint8Array, contentDigest?: Content
     eContentType: signedData.encapContentInfo.eContentType,
     eContent: eContent ? new Uint8Array(eContent) : undefined,
     intact: false,
+    finding: undefined,
     problems: [],
   };
   await checkIntegrity(check, signerInfo, contentDigest);
@@ -89,18 +93,22 @@ function parseSignedData(der: Uint8Array): pkijs.SignedData {
 
 async function checkIntegrity(check: CmsSignatureCheck, signerInfo: pkijs.SignerInfo, contentDigest: ContentDigest | undefined): Promise<void> {
   const { digestAlgorithm, signerCertificate } = check;
-  if (!digestAlgorithm) return void check.problems.push(`unsupported digest algorithm ${signerInfo.digestAlgorithm.algorithmId}`);
-  if (!signerCertificate) return void check.problems.push('the signer certificate is not in the signature');
-  if (!signerInfo.signedAttrs) return void check.problems.push('no signed attributes (not a CAdES signature)');
+  const fail = (indication: VerdictFinding['indication'], subIndication: VerdictFinding['subIndication'], reason: string): void => {
+    check.finding = { indication, subIndication, reason };
+    check.problems.push(reason);
+  };
+  if (!digestAlgorithm) return fail('INDETERMINATE', 'CRYPTO_CONSTRAINTS_FAILURE_NO_POE', `unsupported digest algorithm ${signerInfo.digestAlgorithm.algorithmId}`);
+  if (!signerCertificate) return fail('INDETERMINATE', 'NO_SIGNING_CERTIFICATE_FOUND', 'the signer certificate is not in the signature');
+  if (!signerInfo.signedAttrs) return fail('TOTAL-FAILED', 'FORMAT_FAILURE', 'no signed attributes (not a CAdES signature)');
   const expected = signedAttribute(signerInfo, OID.messageDigest);
   const actual = check.eContent ? createHash(HASH_ALGORITHMS[digestAlgorithm].nodeName).update(check.eContent).digest() : await contentDigest?.(digestAlgorithm);
   if (!expected || !actual || !Buffer.from(expected.valueBlock.valueHexView).equals(Buffer.from(actual))) {
-    return void check.problems.push('the signed content was changed after signing (its digest does not match)');
+    return fail('TOTAL-FAILED', 'HASH_FAILURE', 'the signed content was changed after signing (its digest does not match)');
   }
   const signedBytes = new Uint8Array(signerInfo.signedAttrs.encodedValue.byteLength ? signerInfo.signedAttrs.encodedValue : signerInfo.signedAttrs.toSchema().toBER(false)).slice();
   signedBytes[0] = 0x31; // signed as a SET OF, stored as [0] IMPLICIT
   if (!verifySignatureValue(signerInfo.signatureAlgorithm.algorithmId, digestAlgorithm, signerCertificate, signedBytes, check.signatureValue)) {
-    return void check.problems.push('the signature value does not match the signer certificate');
+    return fail('TOTAL-FAILED', 'SIG_CRYPTO_FAILURE', 'the signature value does not match the signer certificate');
   }
   check.intact = true;
 }

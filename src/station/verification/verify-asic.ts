@@ -10,8 +10,10 @@ import { reportCmsSignature } from './report-cms-signature.js';
 import { reportTimestamp } from './report-timestamp.js';
 import { x509 } from '../pki/x509.js';
 import { checkRevocation } from './check-revocation.js';
-import { checkCertificateChain } from './check-certificate-chain.js';
 import { checkTimestampToken } from './check-timestamp-token.js';
+import { judgeTimestampedSignature } from './judge-timestamped-signature.js';
+import type { VerdictFinding } from './verdict-finding.js';
+import type { VerificationContext } from './verification-context.js';
 import { VerificationError } from './verification-error.js';
 
 const NS = { ds: 'http://www.w3.org/2000/09/xmldsig#', xades: 'http://uri.etsi.org/01903/v1.3.2#' };
@@ -24,15 +26,15 @@ Application.setEngine('NodeJS', webcrypto as never);
  * Every signature of an ASiC container: XAdES (ASiC-E, or ASiC-S's signatures.xml) checked by xmldsigjs against the
  * data files; in ASiC-S also a CAdES signature.p7s or an RFC 3161 timestamp.tst over its one data file.
  */
-export async function verifyAsic(path: string, anchors: readonly x509.X509Certificate[]): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
+export async function verifyAsic(path: string, context: VerificationContext): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
   const container = await AsiceContainerReader.open(path, { acceptAsicS: true }).catch((cause: Error) => {
     throw new VerificationError(cause.message, { cause });
   });
   try {
     const signatures: SignatureVerification[] = [];
-    for (const name of container.signatureFiles) signatures.push(await verifyXades(await readEntry(container, name, MAX_SIGNATURE_XML), container, anchors));
+    for (const name of container.signatureFiles) signatures.push(await verifyXades(await readEntry(container, name, MAX_SIGNATURE_XML), container, context));
     if (container.mediaType !== ASICS_MEDIA_TYPE) return { format: 'asice', signatures };
-    signatures.push(...(await verifyAsicSCms(container, anchors)));
+    signatures.push(...(await verifyAsicSCms(container, context)));
     return { format: 'asics', signatures };
   } finally {
     container.close();
@@ -40,7 +42,7 @@ export async function verifyAsic(path: string, anchors: readonly x509.X509Certif
 }
 
 /** ASiC-S's META-INF/signature.p7s (CAdES, detached) and META-INF/timestamp.tst, each over the one data file. */
-async function verifyAsicSCms(container: AsiceContainerReader, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification[]> {
+async function verifyAsicSCms(container: AsiceContainerReader, context: VerificationContext): Promise<SignatureVerification[]> {
   const [dataFile, ...others] = container.dataFiles;
   if (!dataFile || others.length > 0) throw new VerificationError('An ASiC-S container holds exactly one data file.');
   const data = await readEntry(container, dataFile.name, MAX_DATA_FILE);
@@ -50,10 +52,10 @@ async function verifyAsicSCms(container: AsiceContainerReader, anchors: readonly
     const check = await checkCmsSignature(await readEntry(container, 'META-INF/signature.p7s', MAX_SIGNATURE_XML), async (algorithm) =>
       createHash(HASH_ALGORITHMS[algorithm].nodeName).update(data).digest(),
     );
-    results.push(await reportCmsSignature(check, { kind: 'CAdES', anchors }));
+    results.push(await reportCmsSignature(check, { kind: 'CAdES', verification: context }));
   }
   if (names.has('META-INF/timestamp.tst')) {
-    results.push(reportTimestamp(await checkTimestampToken(await readEntry(container, 'META-INF/timestamp.tst', MAX_SIGNATURE_XML), anchors, data), null));
+    results.push(reportTimestamp(await checkTimestampToken(await readEntry(container, 'META-INF/timestamp.tst', MAX_SIGNATURE_XML), context, data), null));
   }
   return results;
 }
@@ -69,24 +71,23 @@ async function readEntry(container: AsiceContainerReader, name: string, maxBytes
   return Buffer.concat(chunks);
 }
 
-async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification> {
+async function verifyXades(xml: Buffer, container: AsiceContainerReader, context: VerificationContext): Promise<SignatureVerification> {
   if (/<!DOCTYPE/i.test(xml.toString('utf8'))) throw new VerificationError('A signature file declares a DOCTYPE, which XAdES never does.');
   const doc = new DOMParser().parseFromString(xml.toString('utf8'), 'application/xml');
   const element = doc.getElementsByTagNameNS(NS.ds, 'Signature')[0];
   if (!element) throw new VerificationError('A signature file holds no ds:Signature.');
   const signer = new x509.X509Certificate(Buffer.from(text(element, NS.ds, 'X509Certificate').replace(/\s+/g, ''), 'base64'));
-  const intact = await xmlSignatureHolds(element, container, signer);
+  const integrity = await xmlSignatureHolds(element, container, signer);
   const token = text(element, NS.xades, 'EncapsulatedTimeStamp');
   const signatureValue = element.getElementsByTagNameNS(NS.ds, 'SignatureValue')[0];
-  const timestamp = token && signatureValue ? await checkTimestampToken(Buffer.from(token.replace(/\s+/g, ''), 'base64'), anchors, timestampedBytes(element, signatureValue)) : undefined;
-  const trustedTime = timestamp?.valid ? new Date(timestamp.time) : new Date();
+  const timestamp = token && signatureValue ? (await checkTimestampToken(Buffer.from(token.replace(/\s+/g, ''), 'base64'), context, timestampedBytes(element, signatureValue))).check : undefined;
   const pool = [...element.getElementsByTagNameNS(NS.ds, 'X509Certificate')].map((c) => new x509.X509Certificate(Buffer.from((c.textContent ?? '').replace(/\s+/g, ''), 'base64')));
-  const chain = await checkCertificateChain(signer, pool, anchors, trustedTime);
   const hasValidationData = element.getElementsByTagNameNS(NS.xades, 'RevocationValues').length > 0;
+  const anchors = (await context.trust.anchorsAt('CA', context.now)).map((a) => a.certificate);
   const issuer = [...pool, ...anchors].find((candidate) => candidate.subject === signer.issuer);
   const revocation = await checkRevocation(signer, issuer, { crls: encapsulated(element, 'EncapsulatedCRLValue'), ocsps: encapsulated(element, 'EncapsulatedOCSPValue') });
   const archived = element.getElementsByTagNameNS('http://uri.etsi.org/01903/v1.4.1#', 'ArchiveTimeStamp').length > 0;
-  const timestampReport = timestamp ? { time: timestamp.time, authority: timestamp.authority, valid: timestamp.valid, trusted: timestamp.trusted, problems: timestamp.problems } : null;
+  const { chain, verdict } = await judgeTimestampedSignature({ integrity, signer, pool, context, timestamp, revocation });
   return {
     kind: 'XAdES',
     signer: signer.subject,
@@ -95,25 +96,16 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors
     claimedTime: text(element, NS.xades, 'SigningTime') || null,
     reason: text(element, NS.xades, 'CommitmentTypeQualifier') || null,
     level: !timestamp ? 'B-B' : !hasValidationData ? 'B-T' : archived ? 'B-LTA' : 'B-LT',
-    intact,
+    intact: integrity === undefined,
     coversWholeDocument: null,
     chain,
     revocation,
-    timestamp: timestampReport,
-    valid: intact && chain.trusted && revocation !== 'revoked' && (!timestampReport || (timestampReport.valid && timestampReport.trusted)),
-    problems: [
-      ...(intact ? [] : ['the signed files or signed properties were changed after signing']),
-      ...chain.problems,
-      ...(revocation === 'revoked' ? ['the signer certificate is revoked'] : []),
-      ...(timestampReport?.problems ?? []),
-    ],
+    timestamp: timestamp ?? null,
+    verdict,
+    problems: [...(integrity ? [integrity.reason] : []), ...chain.problems, ...(revocation === 'revoked' ? ['the signer certificate is revoked'] : []), ...(timestamp?.problems ?? [])],
   };
 }
 
-/**
- * The ds:Signature's references (data files by name, signed properties by id) and its value, by xmldsigjs, with
- * the key of the certificate in its KeyInfo (the one reported as the signer).
- */
 /**
  * Verifies with the signer's key alone. KeyInfo also carries the signer's issuers (a full chain), and xmldsigjs
  * would export every certificate's key with the signature's algorithm: an EC root under an RSA signature throws.
@@ -137,21 +129,28 @@ function encapsulated(element: Element, name: 'EncapsulatedCRLValue' | 'Encapsul
   return [...element.getElementsByTagNameNS(NS.xades, name)].map((value) => new Uint8Array(Buffer.from((value.textContent ?? '').replace(/\s+/g, ''), 'base64')));
 }
 
-async function xmlSignatureHolds(element: Element, container: AsiceContainerReader, signer: x509.X509Certificate): Promise<boolean> {
+/**
+ * The ds:Signature's references (data files by name, signed properties by id) and its value, by xmldsigjs, with
+ * the key of the certificate in its KeyInfo (the one reported as the signer): undefined when it holds, else why not
+ * (a reference to a file the container lacks is SIGNED_DATA_NOT_FOUND, any other mismatch HASH_FAILURE).
+ */
+async function xmlSignatureHolds(element: Element, container: AsiceContainerReader, signer: x509.X509Certificate): Promise<VerdictFinding | undefined> {
   const signed = new SignerKeySignedXml(element.ownerDocument as never, new Uint8Array(signer.rawData));
   signed.LoadXml(element as never);
+  const missing: string[] = [];
   signed.contentHandler = async (reference) => {
     const uri = reference.Uri ?? '';
     if (uri.startsWith('#')) return null;
     const name = decodeURIComponent(uri);
-    if (!container.dataFiles.some((file) => file.name === name)) return new Uint8Array(0);
+    if (!container.dataFiles.some((file) => file.name === name)) {
+      missing.push(name);
+      return new Uint8Array(0);
+    }
     return Uint8Array.from(await readEntry(container, name, MAX_DATA_FILE));
   };
-  try {
-    return await signed.Verify();
-  } catch {
-    return false;
-  }
+  const holds = await signed.Verify().catch(() => false);
+  if (missing.length > 0) return { indication: 'INDETERMINATE', subIndication: 'SIGNED_DATA_NOT_FOUND', reason: `the signed file ${missing[0]} is not in the container` };
+  return holds ? undefined : { indication: 'TOTAL-FAILED', subIndication: 'HASH_FAILURE', reason: 'the signed files or signed properties were changed after signing' };
 }
 
 function text(element: Element, namespace: string, localName: string): string {

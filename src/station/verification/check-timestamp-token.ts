@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { TSTInfo, id_ct_tstInfo } from '@peculiar/asn1-tsp';
 import type { TimestampCheck } from '../../core/schemas/verification-report.js';
-import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
 import type { x509 } from '../pki/x509.js';
 import { checkCertificateChain, type CertificateChainResult } from './check-certificate-chain.js';
 import { checkCmsSignature, type ContentDigest } from './check-cms-signature.js';
 import { decideVerdict } from './decide-verdict.js';
 import type { VerdictFinding } from './verdict-finding.js';
 import type { VerificationContext } from './verification-context.js';
+import { verificationDigestOf, type VerificationDigest } from './verification-digests.js';
 
 /** What a timestamp covers: its bytes (a signature value), or a function hashing them (a file, PDF byte ranges) so big data is streamed. */
 export type TimestampedData = Uint8Array | ContentDigest;
@@ -37,9 +37,9 @@ export async function checkTimestampToken(token: Uint8Array, context: Verificati
   }
   const tstInfo = AsnConvert.parse(cms.eContent, TSTInfo);
   const imprint = tstInfo.messageImprint;
-  const algorithm = Object.values(HASH_ALGORITHMS).find((info) => info.oid === imprint.hashAlgorithm.algorithm);
+  const algorithm = verificationDigestOf(imprint.hashAlgorithm.algorithm);
   let imprintFinding: VerdictFinding | undefined;
-  if (covered && (!algorithm || !Buffer.from(imprint.hashedMessage.buffer).equals(await digestOf(covered, algorithm.name)))) {
+  if (covered && (!algorithm || !Buffer.from(imprint.hashedMessage.buffer).equals(await digestOf(covered, algorithm)))) {
     imprintFinding = { indication: 'TOTAL-FAILED', subIndication: 'HASH_FAILURE', reason: 'the timestamp is over other data (its message imprint does not match)' };
     problems.push(imprintFinding.reason);
   }
@@ -62,6 +62,6 @@ function tsaChainFinding(chain: CertificateChainResult, authority: x509.X509Cert
   return { ...chain.finding, reason: 'timestamp by another Signing Station; trust its certificate to accept it', advice: `trust the certificate of ${authority.issuer}` };
 }
 
-async function digestOf(covered: TimestampedData, algorithm: HashAlgorithm): Promise<Buffer> {
-  return Buffer.from(typeof covered === 'function' ? await covered(algorithm) : createHash(HASH_ALGORITHMS[algorithm].nodeName).update(covered).digest());
+async function digestOf(covered: TimestampedData, algorithm: VerificationDigest): Promise<Buffer> {
+  return Buffer.from(typeof covered === 'function' ? await covered(algorithm) : createHash(algorithm.nodeName).update(covered).digest());
 }

@@ -4,6 +4,7 @@ import { checkCertificateChain, type CertificateChainResult } from './check-cert
 import { decideVerdict } from './decide-verdict.js';
 import type { VerdictFinding } from './verdict-finding.js';
 import type { VerificationContext } from './verification-context.js';
+import type { VerificationDigest } from './verification-digests.js';
 
 export interface SignatureJudgement {
   chain: CertificateChainResult['chain'];
@@ -23,6 +24,8 @@ export async function judgeTimestampedSignature(input: {
   context: VerificationContext;
   timestamp: TimestampCheck | undefined;
   revocation: SignatureVerification['revocation'];
+  /** The digest it signs with, judged by its strength at the time the signature is judged at. */
+  digest?: VerificationDigest | undefined;
 }): Promise<SignatureJudgement> {
   const proven = input.timestamp?.verdict.indication === 'TOTAL-PASSED';
   const judgedAt = proven && input.timestamp ? new Date(input.timestamp.time) : input.context.now;
@@ -30,8 +33,19 @@ export async function judgeTimestampedSignature(input: {
     ? await checkCertificateChain(input.signer, input.pool, input.context.trust, 'CA', judgedAt)
     : { chain: { trusted: false, anchor: null, anchorSource: null, certificates: [], problems: ['no signer certificate'] }, finding: undefined };
   const revoked: VerdictFinding | undefined = input.revocation === 'revoked' ? { indication: 'TOTAL-FAILED', subIndication: 'REVOKED', reason: 'the signer certificate is revoked' } : undefined;
-  const verdict = decideVerdict([input.integrity, chain.finding, revoked, timestampFinding(input.timestamp)], judgedAt, proven ? 'timestamp' : 'validation time');
+  const verdict = decideVerdict([input.integrity, chain.finding, revoked, strengthFinding(input.digest, judgedAt), timestampFinding(input.timestamp)], judgedAt, proven ? 'timestamp' : 'validation time');
   return { chain: chain.chain, verdict };
+}
+
+/**
+ * An algorithm that was strong enough when the signature was made still proves it, if something proves that time:
+ * SHA-1 after its end date without an earlier timestamp is INDETERMINATE/CRYPTO_CONSTRAINTS_FAILURE_NO_POE, never
+ * "broken".
+ */
+function strengthFinding(digest: VerificationDigest | undefined, judgedAt: Date): VerdictFinding | undefined {
+  if (!digest?.acceptableUntil || judgedAt <= digest.acceptableUntil) return undefined;
+  const until = digest.acceptableUntil.toISOString().slice(0, 10);
+  return { indication: 'INDETERMINATE', subIndication: 'CRYPTO_CONSTRAINTS_FAILURE_NO_POE', reason: `${digest.name} was strong enough for signatures until ${until}, and nothing proves this signature existed by then` };
 }
 
 function timestampFinding(timestamp: TimestampCheck | undefined): VerdictFinding | undefined {

@@ -1,10 +1,9 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { DOMParser, type Element } from '@xmldom/xmldom';
-import { Application, CryptoConfig, SignedXml, X509Certificate as XmlDsigCertificate, XmlCanonicalizer } from 'xmldsigjs';
+import { Application, CryptoConfig, SignedXml, X509Certificate as XmlDsigCertificate, XmlCanonicalizer, XmlDsigC14NTransform } from 'xmldsigjs';
 import type { DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
 import { AsiceContainerReader } from '../signing/asice/asice-container-reader.js';
 import { ASICS_MEDIA_TYPE } from '../signing/asice/asic-media-types.js';
-import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
 import { checkCmsSignature } from './check-cms-signature.js';
 import { reportCmsSignature } from './report-cms-signature.js';
 import { reportTimestamp } from './report-timestamp.js';
@@ -21,6 +20,18 @@ const MAX_SIGNATURE_XML = 4 * 1024 * 1024;
 const MAX_DATA_FILE = 512 * 1024 * 1024;
 
 Application.setEngine('NodeJS', webcrypto as never);
+
+const C14N_11 = 'http://www.w3.org/2006/12/xml-c14n11';
+
+/**
+ * Canonical XML 1.1, which Estonian and Latvian signers name, differs from 1.0 only in how xml:id and xml:base
+ * are carried into a document subset, which XAdES signatures do not use; xmldsigjs knows only 1.0, and without
+ * this every such signature would look changed.
+ */
+class C14n11Transform extends XmlDsigC14NTransform {
+  override Algorithm = C14N_11;
+}
+CryptoConfig.RegisterTransform(C14N_11, C14n11Transform);
 
 /**
  * Every signature of an ASiC container: XAdES (ASiC-E, or ASiC-S's signatures.xml) checked by xmldsigjs against the
@@ -50,7 +61,7 @@ async function verifyAsicSCms(container: AsiceContainerReader, context: Verifica
   const results: SignatureVerification[] = [];
   if (names.has('META-INF/signature.p7s')) {
     const check = await checkCmsSignature(await readEntry(container, 'META-INF/signature.p7s', MAX_SIGNATURE_XML), async (algorithm) =>
-      createHash(HASH_ALGORITHMS[algorithm].nodeName).update(data).digest(),
+      createHash(algorithm.nodeName).update(data).digest(),
     );
     results.push(await reportCmsSignature(check, { kind: 'CAdES', verification: context }));
   }

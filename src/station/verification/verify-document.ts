@@ -16,7 +16,6 @@ import { VerificationError } from './verification-error.js';
 import { verifyAsic } from './verify-asic.js';
 import { verifyPdf } from './verify-pdf.js';
 import { reportTimestamp } from './report-timestamp.js';
-import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
 
 export interface VerifyOptions {
   /** Where trust anchors come from: the station's trust list, PEM bundles, NSS databases, its own TSA. */
@@ -54,12 +53,12 @@ async function verifyDer(path: string, context: VerificationContext, data: strin
   const dataPath = data ?? (['.p7s', '.tsr', '.tst', '.p7m'].includes(extname(path).toLowerCase()) ? path.slice(0, -extname(path).length) : undefined);
   if (token) {
     const found = dataPath !== undefined && (await stat(dataPath).catch(() => undefined))?.isFile() === true;
-    const timestamp = await checkTimestampToken(token, context, found ? (algorithm) => hashFile(dataPath, HASH_ALGORITHMS[algorithm].nodeName) : undefined);
+    const timestamp = await checkTimestampToken(token, context, found ? (algorithm) => hashFile(dataPath, algorithm.nodeName) : undefined);
     return { format: 'timestamp', signatures: [reportTimestamp(found ? timestamp : withoutData(timestamp), null)] };
   }
   const check = await checkCmsSignature(der, async (algorithm) => {
     if (!dataPath) throw new VerificationError('This CMS signature is detached: give the signed file with --data FILE.');
-    return hashFile(dataPath, HASH_ALGORITHMS[algorithm].nodeName);
+    return hashFile(dataPath, algorithm.nodeName);
   });
   return { format: 'cms', signatures: [await reportCmsSignature(check, { kind: 'CAdES', verification: context })] };
 }

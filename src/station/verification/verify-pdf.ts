@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { SignatureVerification } from '../../core/schemas/verification-report.js';
-import { HASH_ALGORITHMS, type HashAlgorithm } from '../pki/hash-algorithms.js';
+import type { VerificationDigest } from './verification-digests.js';
 import { checkCmsSignature } from './check-cms-signature.js';
 import { checkTimestampToken } from './check-timestamp-token.js';
 import { reportTimestamp } from './report-timestamp.js';
 import { readPdfSignatures, type PdfSignatureField, type PdfSignatures } from './read-pdf-signatures.js';
 import { reportCmsSignature } from './report-cms-signature.js';
 import type { VerificationContext } from './verification-context.js';
+import { checkByteRange } from './check-byte-range.js';
+import { reportUnreadableSignature } from './report-unreadable-signature.js';
+import type { VerdictFinding } from './verdict-finding.js';
 
 const DOCUMENT_TIMESTAMP = 'ETSI.RFC3161';
 
@@ -18,7 +21,13 @@ export async function verifyPdf(path: string, context: VerificationContext): Pro
     const results: SignatureVerification[] = [];
     for (const [index, field] of fields.entries()) {
       const archived = fields.slice(index + 1).some((later) => later.subFilter === DOCUMENT_TIMESTAMP);
-      results.push(field.subFilter === DOCUMENT_TIMESTAMP ? await verifyDocumentTimestamp(pdf, field, context) : await verifySignature(pdf, field, context, archived));
+      const isTimestamp = field.subFilter === DOCUMENT_TIMESTAMP;
+      try {
+        const report = isTimestamp ? await verifyDocumentTimestamp(pdf, field, context) : await verifySignature(pdf, field, context, archived);
+        results.push(withFormatFinding(report, await checkByteRange(pdf, field.byteRange, field.cms)));
+      } catch (error) {
+        results.push(reportUnreadableSignature(isTimestamp ? 'RFC 3161 timestamp' : 'PAdES', (error as Error).message, context.now));
+      }
     }
     return results;
   } finally {
@@ -26,8 +35,15 @@ export async function verifyPdf(path: string, context: VerificationContext): Pro
   }
 }
 
-async function rangesDigest(pdf: PdfSignatures, field: PdfSignatureField, algorithm: HashAlgorithm): Promise<Uint8Array> {
-  const hash = createHash(HASH_ALGORITHMS[algorithm].nodeName);
+/** A signature whose ByteRange is wrong fails on that, whatever its CMS says: the bytes it claims are not what it signs. */
+function withFormatFinding(report: SignatureVerification, finding: VerdictFinding | undefined): SignatureVerification {
+  if (!finding) return report;
+  const verdict = { ...report.verdict, indication: finding.indication, subIndication: finding.subIndication, reason: finding.reason, advice: null };
+  return { ...report, intact: false, verdict, problems: [finding.reason, ...report.problems] };
+}
+
+async function rangesDigest(pdf: PdfSignatures, field: PdfSignatureField, algorithm: VerificationDigest): Promise<Uint8Array> {
+  const hash = createHash(algorithm.nodeName);
   await pdf.readRanges(field, (chunk) => hash.update(chunk));
   return hash.digest();
 }

@@ -38,7 +38,7 @@ CryptoConfig.RegisterTransform(C14N_11, C14n11Transform);
  * data files; in ASiC-S also a CAdES signature.p7s or an RFC 3161 timestamp.tst over its one data file.
  */
 export async function verifyAsic(path: string, context: VerificationContext): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
-  const container = await AsiceContainerReader.open(path, { acceptAsicS: true }).catch((cause: Error) => {
+  const container = await AsiceContainerReader.open(path, { acceptAsicS: true, lenientMimetype: true }).catch((cause: Error) => {
     throw new VerificationError(cause.message, { cause });
   });
   try {

@@ -3,7 +3,6 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { DocumentVerification } from '../../core/schemas/verification-report.js';
-import { AsiceContainerReader } from '../signing/asice/asice-container-reader.js';
 import { readTimestampReply } from '../tsa/timestamp-reply-reader.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { TrustSource } from '../ports/trust-source.js';
@@ -42,7 +41,7 @@ export async function verifyDocument(path: string, options: VerifyOptions): Prom
 
 async function dispatch(path: string, head: Buffer, context: VerificationContext, data: string | undefined): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
   if (head.subarray(0, 5).toString('latin1') === '%PDF-') return { format: 'pdf', signatures: await verifyPdf(path, context) };
-  if (AsiceContainerReader.looksLikeContainer(head)) return verifyAsic(path, context);
+  if (isZip(head)) return verifyAsic(path, context);
   if (head[0] === 0x30) return verifyDer(path, context, data);
   throw new VerificationError(`${basename(path)} is not a signed PDF, ASiC container, CMS signature or timestamp.`);
 }
@@ -69,6 +68,9 @@ function withoutData({ check, tstInfo }: TimestampTokenCheck): TimestampTokenChe
   const verdict = check.verdict.indication === 'TOTAL-FAILED' ? check.verdict : { ...check.verdict, indication: 'INDETERMINATE' as const, subIndication: 'SIGNED_DATA_NOT_FOUND' as const, reason, advice: null };
   return { check: { ...check, valid: false, problems: [...check.problems, reason], verdict }, ...(tstInfo ? { tstInfo } : {}) };
 }
+
+/** Any zip is read as an ASiC container: others' containers need not start with their mimetype, or have one. */
+const isZip = (head: Buffer): boolean => head.length >= 4 && head.readUInt32LE(0) === 0x04034b50;
 
 /** A TimeStampResp's token, or the file itself when it is a token; undefined for other CMS. */
 function tokenOf(der: Uint8Array): Uint8Array | undefined {

@@ -14,6 +14,7 @@ import { judgeTimestampedSignature } from './judge-timestamped-signature.js';
 import type { VerdictFinding } from './verdict-finding.js';
 import type { VerificationContext } from './verification-context.js';
 import { VerificationError } from './verification-error.js';
+import { withFinding } from './with-finding.js';
 
 const NS = { ds: 'http://www.w3.org/2000/09/xmldsig#', xades: 'http://uri.etsi.org/01903/v1.3.2#' };
 const MAX_SIGNATURE_XML = 4 * 1024 * 1024;
@@ -44,7 +45,7 @@ export async function verifyAsic(path: string, context: VerificationContext): Pr
   try {
     const signatures: SignatureVerification[] = [];
     for (const name of container.signatureFiles) signatures.push(await verifyXades(await readEntry(container, name, MAX_SIGNATURE_XML), container, context));
-    if (container.mediaType !== ASICS_MEDIA_TYPE) return { format: 'asice', signatures };
+    if (container.mediaType !== ASICS_MEDIA_TYPE) return { format: 'asice', signatures: [...signatures, ...(await verifyAsicECades(container, context))] };
     signatures.push(...(await verifyAsicSCms(container, context)));
     return { format: 'asics', signatures };
   } finally {
@@ -69,6 +70,52 @@ async function verifyAsicSCms(container: AsiceContainerReader, context: Verifica
     results.push(reportTimestamp(await checkTimestampToken(await readEntry(container, 'META-INF/timestamp.tst', MAX_SIGNATURE_XML), context, data), null));
   }
   return results;
+}
+
+const ASIC_NS = 'http://uri.etsi.org/02918/v1.2.1#';
+const XML_DIGESTS: Readonly<Record<string, string>> = {
+  'http://www.w3.org/2000/09/xmldsig#sha1': 'sha1',
+  'http://www.w3.org/2001/04/xmldsig-more#sha224': 'sha224',
+  'http://www.w3.org/2001/04/xmlenc#sha256': 'sha256',
+  'http://www.w3.org/2001/04/xmldsig-more#sha384': 'sha384',
+  'http://www.w3.org/2001/04/xmlenc#sha512': 'sha512',
+};
+
+/**
+ * ASiC-E with CAdES (ETSI EN 319 162-1 4.4.3): each META-INF/ASiCManifest*.xml names its signature (a detached CMS
+ * over the manifest's bytes) and the data files it covers with their digests. A file it names that is missing is
+ * SIGNED_DATA_NOT_FOUND; one whose digest differs is HASH_FAILURE.
+ */
+async function verifyAsicECades(container: AsiceContainerReader, context: VerificationContext): Promise<SignatureVerification[]> {
+  const results: SignatureVerification[] = [];
+  for (const name of container.entries.map((e) => e.name).filter((n) => /^META-INF\/ASiCManifest[^/]*\.xml$/i.test(n))) {
+    const manifest = await readEntry(container, name, MAX_SIGNATURE_XML);
+    if (/<!DOCTYPE/i.test(manifest.toString('utf8'))) throw new VerificationError(`The container's ${name} declares a DOCTYPE, which ASiC manifests never do.`);
+    const doc = new DOMParser().parseFromString(manifest.toString('utf8'), 'application/xml');
+    const signatureName = doc.getElementsByTagNameNS(ASIC_NS, 'SigReference')[0]?.getAttribute('URI') ?? '';
+    if (!container.entries.some((e) => e.name === signatureName)) continue;
+    const check = await checkCmsSignature(await readEntry(container, signatureName, MAX_SIGNATURE_XML), async (algorithm) => createHash(algorithm.nodeName).update(manifest).digest());
+    const report = await reportCmsSignature(check, { kind: 'CAdES', verification: context });
+    results.push(withFinding(report, await manifestReferencesFinding(doc, container)));
+  }
+  return results;
+}
+
+async function manifestReferencesFinding(doc: ReturnType<DOMParser['parseFromString']>, container: AsiceContainerReader): Promise<VerdictFinding | undefined> {
+  let missing: VerdictFinding | undefined;
+  for (const reference of [...doc.getElementsByTagNameNS(ASIC_NS, 'DataObjectReference')]) {
+    const name = decodeURIComponent(reference.getAttribute('URI') ?? '');
+    const nodeName = XML_DIGESTS[reference.getElementsByTagNameNS(NS.ds, 'DigestMethod')[0]?.getAttribute('Algorithm') ?? ''];
+    const expected = Buffer.from((reference.getElementsByTagNameNS(NS.ds, 'DigestValue')[0]?.textContent ?? '').replace(/\s+/g, ''), 'base64');
+    if (!container.dataFiles.some((file) => file.name === name)) {
+      missing ??= { indication: 'INDETERMINATE', subIndication: 'SIGNED_DATA_NOT_FOUND', reason: `the signed file ${name} is not in the container` };
+      continue;
+    }
+    if (!nodeName || !createHash(nodeName).update(await readEntry(container, name, MAX_DATA_FILE)).digest().equals(expected)) {
+      return { indication: 'TOTAL-FAILED', subIndication: 'HASH_FAILURE', reason: `the signed file ${name} was changed after signing` };
+    }
+  }
+  return missing;
 }
 
 async function readEntry(container: AsiceContainerReader, name: string, maxBytes: number): Promise<Buffer> {

@@ -9,7 +9,7 @@ import { reportCmsSignature } from './report-cms-signature.js';
 import type { VerificationContext } from './verification-context.js';
 import { checkByteRange } from './check-byte-range.js';
 import { reportUnreadableSignature } from './report-unreadable-signature.js';
-import type { VerdictFinding } from './verdict-finding.js';
+import { withFinding } from './with-finding.js';
 
 const DOCUMENT_TIMESTAMP = 'ETSI.RFC3161';
 
@@ -24,7 +24,7 @@ export async function verifyPdf(path: string, context: VerificationContext): Pro
       const isTimestamp = field.subFilter === DOCUMENT_TIMESTAMP;
       try {
         const report = isTimestamp ? await verifyDocumentTimestamp(pdf, field, context) : await verifySignature(pdf, field, context, archived);
-        results.push(withFormatFinding(report, await checkByteRange(pdf, field.byteRange, field.cms)));
+        results.push(withFinding(report, await checkByteRange(pdf, field.byteRange, field.cms)));
       } catch (error) {
         results.push(reportUnreadableSignature(isTimestamp ? 'RFC 3161 timestamp' : 'PAdES', (error as Error).message, context.now));
       }
@@ -33,13 +33,6 @@ export async function verifyPdf(path: string, context: VerificationContext): Pro
   } finally {
     await pdf.close();
   }
-}
-
-/** A signature whose ByteRange is wrong fails on that, whatever its CMS says: the bytes it claims are not what it signs. */
-function withFormatFinding(report: SignatureVerification, finding: VerdictFinding | undefined): SignatureVerification {
-  if (!finding) return report;
-  const verdict = { ...report.verdict, indication: finding.indication, subIndication: finding.subIndication, reason: finding.reason, advice: null };
-  return { ...report, intact: false, verdict, problems: [finding.reason, ...report.problems] };
 }
 
 async function rangesDigest(pdf: PdfSignatures, field: PdfSignatureField, algorithm: VerificationDigest): Promise<Uint8Array> {

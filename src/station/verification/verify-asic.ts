@@ -15,6 +15,7 @@ import type { VerdictFinding } from './verdict-finding.js';
 import type { VerificationContext } from './verification-context.js';
 import { VerificationError } from './verification-error.js';
 import { withFinding } from './with-finding.js';
+import { reportUnreadableSignature } from './report-unreadable-signature.js';
 
 const NS = { ds: 'http://www.w3.org/2000/09/xmldsig#', xades: 'http://uri.etsi.org/01903/v1.3.2#' };
 const MAX_SIGNATURE_XML = 4 * 1024 * 1024;
@@ -44,7 +45,9 @@ export async function verifyAsic(path: string, context: VerificationContext): Pr
   });
   try {
     const signatures: SignatureVerification[] = [];
-    for (const name of container.signatureFiles) signatures.push(await verifyXades(await readEntry(container, name, MAX_SIGNATURE_XML), container, context));
+    for (const name of container.signatureFiles) {
+      signatures.push(await verifyXades(await readEntry(container, name, MAX_SIGNATURE_XML), container, context).catch((error: Error) => reportUnreadableSignature('XAdES', `${name}: ${error.message}`, context.now)));
+    }
     if (container.mediaType !== ASICS_MEDIA_TYPE) return { format: 'asice', signatures: [...signatures, ...(await verifyAsicECades(container, context))] };
     signatures.push(...(await verifyAsicSCms(container, context)));
     return { format: 'asics', signatures };
@@ -90,8 +93,11 @@ async function verifyAsicECades(container: AsiceContainerReader, context: Verifi
   const results: SignatureVerification[] = [];
   for (const name of container.entries.map((e) => e.name).filter((n) => /^META-INF\/ASiCManifest[^/]*\.xml$/i.test(n))) {
     const manifest = await readEntry(container, name, MAX_SIGNATURE_XML);
-    if (/<!DOCTYPE/i.test(manifest.toString('utf8'))) throw new VerificationError(`The container's ${name} declares a DOCTYPE, which ASiC manifests never do.`);
-    const doc = new DOMParser().parseFromString(manifest.toString('utf8'), 'application/xml');
+    const doc = readManifest(manifest);
+    if (!doc) {
+      results.push(reportUnreadableSignature('CAdES', `its manifest ${name} is not an ASiC manifest`, context.now));
+      continue;
+    }
     const signatureName = doc.getElementsByTagNameNS(ASIC_NS, 'SigReference')[0]?.getAttribute('URI') ?? '';
     if (!container.entries.some((e) => e.name === signatureName)) continue;
     const check = await checkCmsSignature(await readEntry(container, signatureName, MAX_SIGNATURE_XML), async (algorithm) => createHash(algorithm.nodeName).update(manifest).digest());
@@ -99,6 +105,17 @@ async function verifyAsicECades(container: AsiceContainerReader, context: Verifi
     results.push(withFinding(report, await manifestReferencesFinding(doc, container)));
   }
   return results;
+}
+
+/** The manifest's document; undefined when it is not well-formed XML or declares a DOCTYPE (manifests never do). */
+function readManifest(bytes: Buffer): ReturnType<DOMParser['parseFromString']> | undefined {
+  const text = bytes.toString('utf8');
+  if (/<!DOCTYPE/i.test(text)) return undefined;
+  try {
+    return new DOMParser({ onError: () => undefined }).parseFromString(text, 'application/xml');
+  } catch {
+    return undefined;
+  }
 }
 
 async function manifestReferencesFinding(doc: ReturnType<DOMParser['parseFromString']>, container: AsiceContainerReader): Promise<VerdictFinding | undefined> {

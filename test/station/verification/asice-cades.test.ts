@@ -43,11 +43,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function container(name: string, note: Buffer | undefined): Promise<string> {
+async function container(name: string, note: Buffer | undefined, manifestBytes = manifest): Promise<string> {
   const zip = new yazl.ZipFile();
   zip.addBuffer(Buffer.from('application/vnd.etsi.asic-e+zip'), 'mimetype', { compress: false });
   zip.addBuffer(note ?? Buffer.from('another file'), note ? 'note.txt' : 'other.txt');
-  zip.addBuffer(manifest, 'META-INF/ASiCManifest.xml');
+  zip.addBuffer(manifestBytes, 'META-INF/ASiCManifest.xml');
   zip.addBuffer(signature, 'META-INF/signature001.p7s');
   zip.end();
   const path = join(dir, `${name}.asice`);
@@ -62,5 +62,10 @@ describe('ASiC-E with CAdES (a signed ASiCManifest)', () => {
     expect(await verdict(NOTE, 'intact')).toEqual([['CAdES', 'TOTAL-PASSED', null]]);
     expect(await verdict(Buffer.from('the other text'), 'changed')).toEqual([['CAdES', 'TOTAL-FAILED', 'HASH_FAILURE']]);
     expect(await verdict(undefined, 'missing')).toEqual([['CAdES', 'INDETERMINATE', 'SIGNED_DATA_NOT_FOUND']]);
+  });
+
+  it('fails a signature whose manifest is not XML as FORMAT_FAILURE instead of stopping the whole verification', async () => {
+    const report = await verifyDocument(await container('not-xml', NOTE, Buffer.from('bla')), { trust: trustOf(ca.certificate) });
+    expect(report.signatures.map((s) => [s.kind, s.verdict.indication, s.verdict.subIndication])).toEqual([['CAdES', 'TOTAL-FAILED', 'FORMAT_FAILURE']]);
   });
 });

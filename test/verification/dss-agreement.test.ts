@@ -7,7 +7,7 @@ import { verifyAgreement } from '../support/verification/verify-agreement.js';
 const CORPUS = process.env.DSS_CORPUS ?? '/work/shared/dss-corpus/files';
 const present = existsSync(CORPUS);
 // How many of the 74 documents reach the class DSS's tests give them; raise it with each fix, never lower it.
-const AGREEING_AT_LEAST = 55;
+const AGREEING_AT_LEAST = 66;
 
 if (!present) console.warn(`dss-agreement: skipped, the DSS corpus folder ${CORPUS} is absent (set DSS_CORPUS to its files/ folder)`);
 

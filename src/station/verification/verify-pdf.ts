@@ -10,12 +10,16 @@ import type { VerificationContext } from './verification-context.js';
 import { checkByteRange } from './check-byte-range.js';
 import { reportUnreadableSignature } from './report-unreadable-signature.js';
 import { withFinding } from './with-finding.js';
+import { VerificationError } from './verification-error.js';
 
 const DOCUMENT_TIMESTAMP = 'ETSI.RFC3161';
 
 /** Every signature and document timestamp of a PDF, in the order they were added. */
 export async function verifyPdf(path: string, context: VerificationContext): Promise<SignatureVerification[]> {
-  const pdf = await readPdfSignatures(path);
+  const pdf = await readPdfSignatures(path).catch((cause: Error) => {
+    // The reader is the signer's too; a file it cannot read is answered in verification's terms.
+    throw new VerificationError(`The PDF cannot be read for verification: ${cause.message}`, { cause });
+  });
   try {
     const fields = [...pdf.fields].sort((a, b) => a.byteRange[3] + a.byteRange[2] - (b.byteRange[3] + b.byteRange[2]));
     const results: SignatureVerification[] = [];

@@ -61,6 +61,13 @@ describe('PDF signature structure', () => {
     expect(report.signatures[0]!.verdict).toMatchObject({ indication: 'TOTAL-FAILED', subIndication: 'FORMAT_FAILURE', reason: expect.stringContaining('cannot be read') });
   });
 
+  it('answers a PDF too damaged to read in verification’s terms, not as a document that cannot be signed', async () => {
+    const path = await signed('damaged');
+    const bytes = await readFile(path);
+    await writeFile(path, bytes.subarray(0, bytes.lastIndexOf('startxref')));
+    await expect(verify(path)).rejects.toMatchObject({ code: 'ERR_VERIFY_UNSUPPORTED', message: expect.stringContaining('cannot be read for verification') });
+  });
+
   it('reads an encrypted PDF for verification rather than refusing it as if it were to be signed', async () => {
     const path = await signed('to-encrypt');
     const encrypted = join(f.dir, 'encrypted.pdf');

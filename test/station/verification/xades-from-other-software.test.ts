@@ -29,6 +29,11 @@ describe('XAdES canonicalised with Canonical XML 1.1, in containers as other sof
     expect((await verify({ name: 'changed', signedNote: 'the agreed text', note: 'another text' })).verdict).toMatchObject({ indication: 'TOTAL-FAILED', subIndication: 'HASH_FAILURE' });
   });
 
+  it('is INDETERMINATE/SIGNED_DATA_NOT_FOUND, not failed, when the file it signs is not in the container', async () => {
+    const signature = await verify({ name: 'renamed', signedNote: 'the agreed text', note: 'the agreed text', dataName: 'renamed.txt' });
+    expect(signature.verdict).toMatchObject({ indication: 'INDETERMINATE', subIndication: 'SIGNED_DATA_NOT_FOUND', reason: 'the signed file note.txt is not in the container' });
+  });
+
   it('reads a container whose mimetype is compressed, last or missing, and a BDOC 1.0 one', async () => {
     for (const [name, mimetype, mediaType] of [
       ['compressed', 'compressed', undefined],

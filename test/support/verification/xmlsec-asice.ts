@@ -32,6 +32,8 @@ export interface XmlsecAsiceOptions {
   /** How the mimetype entry is written: first and stored (as ASiC wants), first but compressed, last, or none. */
   mimetype?: 'stored-first' | 'compressed' | 'last' | 'none';
   mediaType?: string;
+  /** The name the container holds the data file under; the signature names note.txt. */
+  dataName?: string;
 }
 
 /** An ASiC-E whose one signature another tool (xmlsec1) made and checked, written as `options` say. */
@@ -46,7 +48,7 @@ export async function xmlsecAsice(options: XmlsecAsiceOptions): Promise<string> 
   const zip = new yazl.ZipFile();
   const mimetype = (): void => zip.addBuffer(Buffer.from(options.mediaType ?? 'application/vnd.etsi.asic-e+zip'), 'mimetype', { compress: options.mimetype === 'compressed' });
   if (options.mimetype !== 'last' && options.mimetype !== 'none') mimetype();
-  zip.addBuffer(Buffer.from(options.note), 'note.txt');
+  zip.addBuffer(Buffer.from(options.note), options.dataName ?? 'note.txt');
   zip.addBuffer(Buffer.from(MANIFEST), 'META-INF/manifest.xml');
   zip.addBuffer(await readFile(join(dir, `${name}.xml`)), 'META-INF/signatures0.xml');
   if (options.mimetype === 'last') mimetype();

@@ -31,11 +31,11 @@ afterAll(async () => {
 });
 
 /** Writes the data and its detached .p7s made by `recipe`, and verifies it with the test root trusted. */
-async function verifyMade(name: string, recipe: Omit<CmsSignatureRecipe, 'content'>): Promise<SignatureVerification> {
+async function verifyMade(name: string, recipe: Omit<CmsSignatureRecipe, 'content'>, now?: Date): Promise<SignatureVerification> {
   const content = Buffer.from(`the ${name} document`);
   await writeFile(join(dir, name), content);
   await writeFile(join(dir, `${name}.p7s`), buildCmsSignature({ ...recipe, content }));
-  const report = await verifyDocument(join(dir, `${name}.p7s`), { trust: trustOf(ca.certificate) });
+  const report = await verifyDocument(join(dir, `${name}.p7s`), { trust: trustOf(ca.certificate), ...(now ? { clock: { now: () => now } } : {}) });
   return report.signatures[0]!;
 }
 
@@ -43,6 +43,12 @@ describe('CMS signature forms other signers write', () => {
   it('passes a DER-encoded ECDSA signature made the usual way (the recipe itself is sound)', async () => {
     const signature = await verifyMade('usual.txt', { certificate: ec.der, pkcs8: ec.pkcs8, digest: SHA256, signatureOid: ECDSA_SHA256, dsaEncoding: 'der' });
     expect(signature.verdict).toMatchObject({ indication: 'TOTAL-PASSED' });
+  });
+
+  it('is INDETERMINATE/OUT_OF_BOUNDS_NO_POE, judged at the validation time, when its certificate has expired by then and no timestamp proves earlier', async () => {
+    const later = new Date(Date.now() + 20 * 365 * 86_400_000);
+    const signature = await verifyMade('expired.txt', { certificate: ec.der, pkcs8: ec.pkcs8, digest: SHA256, signatureOid: ECDSA_SHA256, dsaEncoding: 'der' }, later);
+    expect(signature).toMatchObject({ intact: true, verdict: expect.objectContaining({ indication: 'INDETERMINATE', subIndication: 'OUT_OF_BOUNDS_NO_POE', judgedAt: later.toISOString(), judgedAtFrom: 'validation time' }) });
   });
 
   it('passes plain ECDSA (BSI TR-03111 ecdsa-plain-SHA256, r||s values)', async () => {

@@ -39,7 +39,7 @@ describe('signing-station verify', () => {
     await signPdf(f, await writeMinimalPdf(join(f.dir, 'ours-in.pdf')), signed, f.rsa, { reason: 'Approved' });
     const { code, report } = await verify(signed);
     expect(code).toBe(0);
-    expect(report).toMatchObject({ format: 'pdf', valid: true });
+    expect(report).toMatchObject({ format: 'pdf', indication: 'TOTAL-PASSED' });
     expect(report.signatures).toEqual([
       expect.objectContaining({
         kind: 'PAdES',
@@ -51,14 +51,14 @@ describe('signing-station verify', () => {
         chain: expect.objectContaining({ trusted: true, anchor: expect.stringContaining('Signing Station Test Root') }),
         revocation: 'not embedded',
         timestamp: expect.objectContaining({ valid: true, trusted: true, authority: expect.stringContaining('Reference TSA') }),
-        valid: true,
+        verdict: expect.objectContaining({ indication: 'TOTAL-PASSED', subIndication: null, judgedAtFrom: 'timestamp' }),
       }),
     ]);
     const text = await runCli(['verify', signed, '--trust', f.rootPath, '--trust', f.tsa.rootPath, '--data-dir', join(f.dir, 'data')]);
-    expect(text.stdout).toMatch(/^1\. VALID PAdES B-T signature by .*Mari Mägi.*, timestamped \d{4}-.*reason "Approved"/m);
+    expect(text.stdout).toMatch(/^1\. TOTAL-PASSED PAdES B-T signature by .*Mari Mägi.*, timestamped \d{4}-.*reason "Approved".*judged at \d{4}-.* \(timestamp\)/m);
   });
 
-  it('refuses a tampered signed PDF, naming the reason (exit 1)', async () => {
+  it('fails a tampered signed PDF as TOTAL-FAILED/HASH_FAILURE, reason first (exit 1), trusted issuer or not', async () => {
     const signed = join(f.dir, 'tampered.pdf');
     await signPdf(f, await writeMinimalPdf(join(f.dir, 'tampered-in.pdf'), 'Pay 100 EUR'), signed, f.rsa, { timestamp: null });
     const bytes = await readFile(signed);
@@ -67,21 +67,31 @@ describe('signing-station verify', () => {
     await writeFile(signed, bytes);
     const { code, report } = await verify(signed);
     expect(code).toBe(1);
-    expect(report.signatures[0]).toMatchObject({ intact: false, valid: false, level: 'B-B' });
-    expect(report.signatures[0]!.problems.join()).toContain('changed after signing');
+    expect(report).toMatchObject({ indication: 'TOTAL-FAILED' });
+    expect(report.signatures[0]).toMatchObject({ intact: false, level: 'B-B', verdict: expect.objectContaining({ indication: 'TOTAL-FAILED', subIndication: 'HASH_FAILURE', reason: expect.stringContaining('changed after signing') }) });
+    const untrusted = await verify(signed, []);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.report.signatures[0]!.verdict).toMatchObject({ indication: 'TOTAL-FAILED', subIndication: 'HASH_FAILURE' });
+    const text = await runCli(['verify', signed, '--data-dir', join(f.dir, 'data')]);
+    expect(text.stdout).toMatch(/^1\. TOTAL-FAILED\/HASH_FAILURE: the signed content was changed after signing/m);
   });
 
-  it('refuses a signature whose chain ends in no trusted anchor, and one trusted only under another root', async () => {
+  it('calls an intact signature whose chain ends in no trusted anchor INDETERMINATE/NO_CERTIFICATE_CHAIN_FOUND (exit 4), never failed', async () => {
     const signed = join(f.dir, 'untrusted.pdf');
     await signPdf(f, await writeMinimalPdf(join(f.dir, 'untrusted-in.pdf')), signed, f.ec, { timestamp: null });
     const untrusted = await verify(signed, []);
-    expect(untrusted.code).toBe(1);
-    expect(untrusted.report.signatures[0]).toMatchObject({ intact: true, valid: false, chain: expect.objectContaining({ trusted: false }) });
-    expect(untrusted.report.signatures[0]!.problems.join()).toContain('no trusted certificate issued');
+    expect(untrusted.code).toBe(4);
+    expect(untrusted.report).toMatchObject({ indication: 'INDETERMINATE' });
+    expect(untrusted.report.signatures[0]).toMatchObject({
+      intact: true,
+      chain: expect.objectContaining({ trusted: false }),
+      verdict: expect.objectContaining({ indication: 'INDETERMINATE', subIndication: 'NO_CERTIFICATE_CHAIN_FOUND', judgedAtFrom: 'validation time', advice: expect.stringContaining('trust its issuer') }),
+    });
+    expect(untrusted.report.signatures[0]!.verdict.reason).toContain('no trusted certificate issued');
     const otherRoot = join(f.dir, 'other-root.pem');
     await writeFile(otherRoot, (await createTestCa('CN=Signing Station Test Root,O=Impostor,C=EE')).pem);
     const wrongAnchor = await verify(signed, ['--trust', otherRoot]);
-    expect(wrongAnchor.code).toBe(1);
+    expect(wrongAnchor.code).toBe(4);
     expect(wrongAnchor.report.signatures[0]!.chain.trusted).toBe(false);
     const nss = await verify(signed, ['--nss-db', f.nss]);
     expect(nss.code, JSON.stringify(nss.report)).toBe(0);
@@ -98,9 +108,9 @@ describe('signing-station verify', () => {
     await signPdf(f, popplerSigned, both, f.rsa, { reason: 'Station' });
     const { code, report } = await verify(both);
     expect(code, JSON.stringify(report, null, 2)).toBe(0);
-    expect(report.signatures.map((s) => [s.signer?.match(/CN=([^,]+)/)?.[1], s.reason, s.valid, s.coversWholeDocument])).toEqual([
-      ['Poppler Signer', 'Poppler', true, false],
-      ['Mari Mägi', 'Station', true, true],
+    expect(report.signatures.map((s) => [s.signer?.match(/CN=([^,]+)/)?.[1], s.reason, s.verdict.indication, s.coversWholeDocument])).toEqual([
+      ['Poppler Signer', 'Poppler', 'TOTAL-PASSED', false],
+      ['Mari Mägi', 'Station', 'TOTAL-PASSED', true],
     ]);
   });
 
@@ -113,7 +123,7 @@ describe('signing-station verify', () => {
     await AsiceEngine.finish(prepared.state, value, { outputPath: container, timestampClient: f.tsa });
     const { code, report } = await verify(container);
     expect(code, JSON.stringify(report, null, 2)).toBe(0);
-    expect(report.signatures).toEqual([expect.objectContaining({ kind: 'XAdES', level: 'B-T', intact: true, valid: true, signer: expect.stringContaining('Jaan Tamm') })]);
+    expect(report.signatures).toEqual([expect.objectContaining({ kind: 'XAdES', level: 'B-T', intact: true, verdict: expect.objectContaining({ indication: 'TOTAL-PASSED', subIndication: null }), signer: expect.stringContaining('Jaan Tamm') })]);
 
     // The same container with the data file's text changed, repacked as an ASiC-E (stored mimetype first).
     const files = await extractZip(container, join(f.dir, 'note-unzipped'));
@@ -121,7 +131,7 @@ describe('signing-station verify', () => {
     await writeZip(swapped, await Promise.all(files.map(async (name) => [name, name === 'note.txt' ? Buffer.from('the other text') : await readFile(join(f.dir, 'note-unzipped', name))] as [string, Buffer])));
     const refused = await verify(swapped);
     expect(refused.code).toBe(1);
-    expect(refused.report.signatures[0]).toMatchObject({ intact: false, valid: false });
+    expect(refused.report.signatures[0]).toMatchObject({ intact: false, verdict: expect.objectContaining({ indication: 'TOTAL-FAILED', subIndication: 'HASH_FAILURE' }) });
     expect(refused.report.signatures[0]!.problems.join()).toContain('changed after signing');
   });
 
@@ -133,7 +143,7 @@ describe('signing-station verify', () => {
     await exec('openssl', ['cms', '-sign', '-binary', '-in', data, '-signer', join(f.dir, 'rsa-cert.pem'), '-inkey', join(f.dir, 'rsa-key.pem'), '-outform', 'DER', '-out', `${data}.p7s`]);
     const cms = await verify(`${data}.p7s`);
     expect(cms.code, JSON.stringify(cms.report)).toBe(0);
-    expect(cms.report.signatures[0]).toMatchObject({ kind: 'CAdES', level: 'B-B', valid: true, claimedTime: expect.any(String) });
+    expect(cms.report.signatures[0]).toMatchObject({ kind: 'CAdES', level: 'B-B', verdict: expect.objectContaining({ indication: 'TOTAL-PASSED', subIndication: null }), claimedTime: expect.any(String) });
 
     const asics = join(f.dir, 'invoice.asics');
     await writeZip(asics, [
@@ -143,7 +153,7 @@ describe('signing-station verify', () => {
     ]);
     const container = await verify(asics);
     expect(container.code, JSON.stringify(container.report)).toBe(0);
-    expect(container.report).toMatchObject({ format: 'asics', signatures: [expect.objectContaining({ kind: 'CAdES', valid: true })] });
+    expect(container.report).toMatchObject({ format: 'asics', signatures: [expect.objectContaining({ kind: 'CAdES', verdict: expect.objectContaining({ indication: 'TOTAL-PASSED', subIndication: null }) })] });
 
     const tsa = await f.tsa.serveHttp();
     try {
@@ -153,13 +163,13 @@ describe('signing-station verify', () => {
     }
     const stamped = await verify(`${data}.tsr`);
     expect(stamped.code, JSON.stringify(stamped.report)).toBe(0);
-    expect(stamped.report).toMatchObject({ format: 'timestamp', signatures: [expect.objectContaining({ kind: 'RFC 3161 timestamp', valid: true })] });
+    expect(stamped.report).toMatchObject({ format: 'timestamp', signatures: [expect.objectContaining({ kind: 'RFC 3161 timestamp', verdict: expect.objectContaining({ indication: 'TOTAL-PASSED', subIndication: null }) })] });
 
     await writeFile(data, 'invoice 43');
     expect((await verify(`${data}.p7s`)).report.signatures[0]!.problems.join()).toContain('changed after signing');
     const moved = await verify(`${data}.tsr`);
     expect(moved.code).toBe(1);
-    expect(moved.report.signatures[0]!.problems.join()).toContain('message imprint does not match');
+    expect(moved.report.signatures[0]!.verdict).toMatchObject({ indication: 'TOTAL-FAILED', subIndication: 'HASH_FAILURE', reason: expect.stringContaining('message imprint does not match') });
   });
 
   it('answers a file that is not signed in one sentence', async () => {

@@ -238,7 +238,7 @@ describe('station UI in Chromium', () => {
       await screen.getByLabel('Choose files').setInputFiles(signed);
       await screen.getByRole('button', { name: 'Verify', exact: true }).click();
       await expect.poll(() => result.textContent()).toContain('signed.pdf: all 1 valid');
-      expect(await result.textContent()).toContain('VALID PAdES B-B signature by CN=Verified Signer');
+      expect(await result.textContent()).toContain('TOTAL-PASSED PAdES B-B signature by CN=Verified Signer');
       expect(await result.textContent()).toContain('reason "Agreed"');
       expect(await result.getByText('Technical detail').count()).toBe(1);
 
@@ -249,7 +249,7 @@ describe('station UI in Chromium', () => {
       await screen.getByLabel('Choose files').setInputFiles(tampered);
       await screen.getByRole('button', { name: 'Verify', exact: true }).click();
       await expect.poll(() => result.textContent()).toContain('tampered.pdf: NOT valid');
-      expect(await result.textContent()).toContain('changed after signing');
+      expect(await result.textContent()).toContain('TOTAL-FAILED/HASH_FAILURE: the signed content was changed after signing');
     }
   });
 

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import type { DocumentVerification } from '../../core/schemas/verification-report.js';
 import { describeSignature } from '../../core/verification/describe-signature.js';
-import { loadTrustAnchors } from '../../station/verification/load-trust-anchors.js';
+import { writeFileAtomic } from '../../station/files/write-file-atomic.js';
+import { loadTrustSource } from '../../station/verification/load-trust-source.js';
+import { validationReportXml } from '../../station/verification/validation-report-xml.js';
 import { verifyDocument } from '../../station/verification/verify-document.js';
 import { ExitCode } from '../failures/exit-code.js';
 import { helpExamples } from '../help-examples.js';
@@ -11,6 +13,7 @@ import { stationTsaCertificates } from './station-tsa-certificates.js';
 
 interface VerifyOptions extends StationOptionValues {
   json?: boolean;
+  report?: string;
   trust: string[];
   nssDb: string[];
   data?: string;
@@ -18,35 +21,47 @@ interface VerifyOptions extends StationOptionValues {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-/** `signing-station verify FILE`: every signature in plain words; exit 0 only when each one is valid. */
+const EXIT_CODE = { 'TOTAL-PASSED': ExitCode.ok, INDETERMINATE: ExitCode.indeterminate, 'TOTAL-FAILED': ExitCode.failed } as const;
+
+/** `signing-station verify FILE`: every signature's ETSI verdict in plain words; the exit code says the worst one. */
 export function registerVerifyCommand(program: Command): void {
   addStationOptions(
     program
       .command('verify')
-      .description('verify every signature of a PDF, ASiC-E container, detached CMS (.p7s) or RFC 3161 timestamp (.tsr); exit 0 only when all are valid')
+      .description('verify every signature of a PDF, ASiC container, detached CMS (.p7s) or RFC 3161 timestamp (.tsr); exit 0 when all passed, 1 when any failed, 4 when any is indeterminate')
       .argument('<file>', 'the signed file')
       .option('--json', 'every check in detail, machine-readable')
+      .option('--report <file>', 'also write an ETSI TS 119 102-2 style XML validation report to this file')
       .option('--trust <pem>', 'also trust the CA certificates in this PEM file (repeatable)', collect, [])
       .option('--nss-db <dir>', 'also trust the certificates of this NSS database, e.g. a browser profile (repeatable)', collect, [])
       .option('--data <file>', 'the signed file of a detached .p7s or a .tsr (default: the name without that extension)')
       .addHelpText(
         'after',
-        '\nTrusted by default: the station’s trust list (identity.trustedIssuers in the config) and its own TSA.' +
-          helpExamples('verify contract.signed.pdf', 'verify contract.asice --trust my-ca.pem --json', 'verify report.pdf.tsr --data report.pdf'),
+        '\nTrusted by default: the station’s trust list (identity.trustedIssuers in the config) and, for timestamps, its own TSA.' +
+          '\nVerdicts (ETSI EN 319 102-1): TOTAL-PASSED, INDETERMINATE (e.g. the issuer is not trusted here), TOTAL-FAILED (e.g. the document was changed).' +
+          helpExamples('verify contract.signed.pdf', 'verify contract.asice --trust my-ca.pem --json', 'verify report.pdf.tsr --data report.pdf', 'verify contract.signed.pdf --report contract-report.xml'),
       ),
   ).action(async (file: string, options: VerifyOptions) => {
     const report = await withStationData(options, async (data, config) => {
-      const anchors = await loadTrustAnchors(config, await stationTsaCertificates(data), { pemFiles: options.trust, nssDatabases: options.nssDb });
-      return verifyDocument(file, { anchors, ...(options.data ? { data: options.data } : {}) });
+      const trust = await loadTrustSource(config, await stationTsaCertificates(data), { pemFiles: options.trust, nssDatabases: options.nssDb });
+      return verifyDocument(file, { trust, ...(options.data ? { data: options.data } : {}) });
     });
+    if (options.report) await writeFileAtomic(options.report, validationReportXml(report));
     process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
-    process.exitCode = report.valid ? ExitCode.ok : ExitCode.failed;
+    process.exitCode = report.indication ? EXIT_CODE[report.indication] : ExitCode.failed;
   });
 }
 
 function formatReport(report: DocumentVerification): string {
   if (report.signatures.length === 0) return `${report.file}: no signatures\n`;
   const lines = report.signatures.map((signature, index) => `${index + 1}. ${describeSignature(signature)}`);
-  lines.push(report.valid ? `${report.file}: all ${report.signatures.length} valid` : `${report.file}: NOT valid`);
+  const count = report.signatures.length;
+  lines.push(
+    report.indication === 'TOTAL-PASSED'
+      ? `${report.file}: TOTAL-PASSED, all ${count} signatures hold`
+      : report.indication === 'TOTAL-FAILED'
+        ? `${report.file}: TOTAL-FAILED, a signature does not hold`
+        : `${report.file}: INDETERMINATE, validity unknown: no signature failed, but not every one could be confirmed`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -3,12 +3,49 @@ import * as z from 'zod';
 /** ETSI baseline levels, by what the signature embeds: a timestamp (T), validation data (LT), an archive timestamp (LTA). */
 export const baselineLevelSchema = z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']);
 
+/** ETSI EN 319 102-1 main indications: the answer to "does this signature hold?". */
+export const indicationSchema = z.enum(['TOTAL-PASSED', 'INDETERMINATE', 'TOTAL-FAILED']);
+export type Indication = z.infer<typeof indicationSchema>;
+
+/** ETSI EN 319 102-1 sub-indications: why a signature failed or could not be judged (the ones the station gives). */
+export const subIndicationSchema = z.enum([
+  'FORMAT_FAILURE',
+  'HASH_FAILURE',
+  'SIG_CRYPTO_FAILURE',
+  'REVOKED',
+  'NO_SIGNING_CERTIFICATE_FOUND',
+  'NO_CERTIFICATE_CHAIN_FOUND',
+  'OUT_OF_BOUNDS_NO_POE',
+  'CRYPTO_CONSTRAINTS_FAILURE_NO_POE',
+  'SIGNED_DATA_NOT_FOUND',
+  'NO_POE',
+  'TRY_LATER',
+]);
+export type SubIndication = z.infer<typeof subIndicationSchema>;
+
+/**
+ * The verdict on one signature or timestamp: the indication, the sub-indication that decides it (null when
+ * passed), the time it was judged at and where that time comes from, the deciding reason in words and, when a
+ * person can change the outcome, what to do.
+ */
+export const verdictSchema = z.object({
+  indication: indicationSchema,
+  subIndication: subIndicationSchema.nullable(),
+  /** ISO time: the best proof of existence (a passed signature timestamp), else the validation time. */
+  judgedAt: z.string(),
+  judgedAtFrom: z.enum(['timestamp', 'validation time']),
+  reason: z.string(),
+  advice: z.string().nullable(),
+});
+export type Verdict = z.infer<typeof verdictSchema>;
+
 export const timestampCheckSchema = z.object({
   time: z.string(),
   authority: z.string(),
   valid: z.boolean(),
   trusted: z.boolean(),
   problems: z.array(z.string()),
+  verdict: verdictSchema,
 });
 export type TimestampCheck = z.infer<typeof timestampCheckSchema>;
 
@@ -16,6 +53,8 @@ export const chainCheckSchema = z.object({
   trusted: z.boolean(),
   /** Subject of the trust anchor the chain ends in, when it does. */
   anchor: z.string().nullable(),
+  /** Where that anchor comes from (a trust file, an NSS database, this station's TSA). */
+  anchorSource: z.string().nullable(),
   /** Subjects from the signer up. */
   certificates: z.array(z.string()),
   problems: z.array(z.string()),
@@ -39,7 +78,7 @@ export const signatureVerificationSchema = z.object({
   chain: chainCheckSchema,
   revocation: z.enum(['good', 'revoked', 'not embedded']),
   timestamp: timestampCheckSchema.nullable(),
-  valid: z.boolean(),
+  verdict: verdictSchema,
   problems: z.array(z.string()),
 });
 export type SignatureVerification = z.infer<typeof signatureVerificationSchema>;
@@ -48,7 +87,9 @@ export const documentVerificationSchema = z.object({
   file: z.string(),
   format: z.enum(['pdf', 'asice', 'asics', 'cms', 'timestamp']),
   signatures: z.array(signatureVerificationSchema),
-  /** True only when there is at least one signature and every one is valid. */
-  valid: z.boolean(),
+  /** ISO time of the validation: what a signature is judged at when nothing proves an earlier existence. */
+  validatedAt: z.string(),
+  /** The worst indication of its signatures (failed over indeterminate over passed); null when it has none. */
+  indication: indicationSchema.nullable(),
 });
 export type DocumentVerification = z.infer<typeof documentVerificationSchema>;

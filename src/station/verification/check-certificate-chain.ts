@@ -1,33 +1,37 @@
 import type { ChainCheck } from '../../core/schemas/verification-report.js';
 import { x509 } from '../pki/x509.js';
+import type { TrustAnchor, TrustServiceType, TrustSource } from '../ports/trust-source.js';
+import type { VerdictFinding } from './verdict-finding.js';
 
 const MAX_CHAIN_LENGTH = 10;
 
+/** A chain check and, when it does not pass, the finding for the verdict. */
+export interface CertificateChainResult {
+  chain: ChainCheck;
+  finding: VerdictFinding | undefined;
+}
+
 /**
- * Builds the chain from `leaf` up through `pool` (what the signature embeds) to one of `anchors`, checking each
- * link's signature and each certificate's validity at `at` (the trusted time when there is one, else now).
+ * Builds the chain from `leaf` up through `pool` (what the signature embeds) to an anchor `trust` gives for
+ * `serviceType` at `at` (the best proof of existence, else now), checking each link's signature and each
+ * certificate's validity at `at`. No anchor is INDETERMINATE/NO_CERTIFICATE_CHAIN_FOUND (the issuer is unknown
+ * here, not wrong); a certificate outside its validity then is INDETERMINATE/OUT_OF_BOUNDS_NO_POE.
  */
-export async function checkCertificateChain(leaf: x509.X509Certificate, pool: readonly x509.X509Certificate[], anchors: readonly x509.X509Certificate[], at: Date): Promise<ChainCheck> {
+export async function checkCertificateChain(leaf: x509.X509Certificate, pool: readonly x509.X509Certificate[], trust: TrustSource, serviceType: TrustServiceType, at: Date): Promise<CertificateChainResult> {
+  const anchors = await trust.anchorsAt(serviceType, at);
   const chain: x509.X509Certificate[] = [leaf];
-  const problems: string[] = [];
+  const expired: string[] = [];
   for (let current = leaf; chain.length <= MAX_CHAIN_LENGTH; ) {
-    if (current.notBefore > at || current.notAfter < at) problems.push(`${current.subject} was not valid at ${at.toISOString()}`);
-    const anchor = anchors.find((a) => a.equal(current));
-    if (anchor) return result(chain, anchor, problems);
-    const issuer = await findIssuer(current, [...anchors, ...pool]);
-    if (!issuer) {
-      problems.push(`no trusted certificate issued ${current.subject} (issuer ${current.issuer}); give its CA with --trust or --nss-db`);
-      return result(chain, undefined, problems);
-    }
-    if (issuer.equal(current)) {
-      problems.push(`${current.subject} is self-signed and not a trust anchor`);
-      return result(chain, undefined, problems);
-    }
+    if (current.notBefore > at || current.notAfter < at) expired.push(`${current.subject} was not valid at ${at.toISOString()}`);
+    const anchor = anchors.find((a) => a.certificate.equal(current));
+    if (anchor) return result(chain, anchor, expired, undefined);
+    const issuer = await findIssuer(current, [...anchors.map((a) => a.certificate), ...pool]);
+    if (!issuer) return result(chain, undefined, expired, `no trusted certificate issued ${current.subject} (issuer ${current.issuer})`);
+    if (issuer.equal(current)) return result(chain, undefined, expired, `${current.subject} is self-signed and not a trust anchor`);
     chain.push(issuer);
     current = issuer;
   }
-  problems.push('the certificate chain is too long');
-  return result(chain, undefined, problems);
+  return result(chain, undefined, expired, 'the certificate chain is too long');
 }
 
 async function findIssuer(certificate: x509.X509Certificate, candidates: readonly x509.X509Certificate[]): Promise<x509.X509Certificate | undefined> {
@@ -37,6 +41,14 @@ async function findIssuer(certificate: x509.X509Certificate, candidates: readonl
   return undefined;
 }
 
-function result(chain: x509.X509Certificate[], anchor: x509.X509Certificate | undefined, problems: string[]): ChainCheck {
-  return { trusted: anchor !== undefined && problems.length === 0, anchor: anchor?.subject ?? null, certificates: chain.map((c) => c.subject), problems };
+function result(chain: x509.X509Certificate[], anchor: TrustAnchor | undefined, expired: string[], untrusted: string | undefined): CertificateChainResult {
+  const problems = [...(untrusted ? [untrusted] : []), ...expired];
+  const check: ChainCheck = { trusted: anchor !== undefined && problems.length === 0, anchor: anchor?.certificate.subject ?? null, anchorSource: anchor?.source ?? null, certificates: chain.map((c) => c.subject), problems };
+  if (untrusted) {
+    const top = chain[chain.length - 1]!;
+    const advice = `to accept it, trust its issuer's certificate (${top.issuer})`;
+    return { chain: check, finding: { indication: 'INDETERMINATE', subIndication: 'NO_CERTIFICATE_CHAIN_FOUND', reason: `the certificate chain ends in no trusted issuer: ${untrusted}`, advice } };
+  }
+  if (expired.length > 0) return { chain: check, finding: { indication: 'INDETERMINATE', subIndication: 'OUT_OF_BOUNDS_NO_POE', reason: `${expired[0]}, and nothing proves the signature existed while it was` } };
+  return { chain: check, finding: undefined };
 }

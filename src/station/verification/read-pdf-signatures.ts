@@ -21,6 +21,8 @@ export interface PdfSignatures {
   dss: { crls: Uint8Array[]; ocsps: Uint8Array[] } | undefined;
   /** Streams the signed byte ranges of one field through `update`. */
   readRanges(field: PdfSignatureField, update: (chunk: Uint8Array) => void): Promise<void>;
+  /** The bytes at a position (what a ByteRange leaves out), at most what the file holds. */
+  readBytes(position: number, length: number): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -32,7 +34,7 @@ export async function readPdfSignatures(path: string): Promise<PdfSignatures> {
   const file = await open(path, 'r');
   try {
     const { size } = await file.stat();
-    const reader = await PdfDocumentReader.open(file, size);
+    const reader = await PdfDocumentReader.open(file, size, { readEncrypted: true });
     const catalog = await reader.direct(reader.trailer.get('Root'));
     const fields: PdfSignatureField[] = [];
     if (catalog instanceof PdfDict) {
@@ -40,7 +42,12 @@ export async function readPdfSignatures(path: string): Promise<PdfSignatures> {
       if (acroForm instanceof PdfDict) await collectFields(reader, await reader.direct(acroForm.get('Fields')), fields);
     }
     const dss = catalog instanceof PdfDict ? await readDss(reader, await reader.direct(catalog.get('DSS'))) : undefined;
-    return { size, fields, dss, readRanges: (field, update) => readRanges(file, field, update), close: () => file.close() };
+    const readBytes = async (position: number, length: number): Promise<Uint8Array> => {
+      const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - position)));
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, position);
+      return buffer.subarray(0, bytesRead);
+    };
+    return { size, fields, dss, readRanges: (field, update) => readRanges(file, field, update), readBytes, close: () => file.close() };
   } catch (error) {
     await file.close();
     throw error;
@@ -93,7 +100,12 @@ function streamBytes(object: { value: PdfValue; stream?: Uint8Array }): Uint8Arr
   if (!object.stream || !(object.value instanceof PdfDict)) return undefined;
   const filter = object.value.get('Filter');
   if (filter === undefined) return object.stream;
-  return filter instanceof PdfName && filter.name === 'FlateDecode' ? inflateSync(object.stream) : undefined;
+  if (!(filter instanceof PdfName) || filter.name !== 'FlateDecode') return undefined;
+  try {
+    return inflateSync(object.stream);
+  } catch {
+    return undefined; // a damaged entry is validation data that cannot be used, not a reason to refuse the document
+  }
 }
 
 async function readRanges(file: FileHandle, field: PdfSignatureField, update: (chunk: Uint8Array) => void): Promise<void> {

@@ -1,13 +1,13 @@
 import type { SignatureVerification } from '../../core/schemas/verification-report.js';
-import type { x509 } from '../pki/x509.js';
-import { checkCertificateChain } from './check-certificate-chain.js';
 import type { CmsSignatureCheck } from './check-cms-signature.js';
 import { checkRevocation } from './check-revocation.js';
 import { checkTimestampToken } from './check-timestamp-token.js';
+import { judgeTimestampedSignature } from './judge-timestamped-signature.js';
+import type { VerificationContext } from './verification-context.js';
 
 export interface CmsSignatureContext {
   kind: SignatureVerification['kind'];
-  anchors: readonly x509.X509Certificate[];
+  verification: VerificationContext;
   reason?: string | null;
   claimedTime?: Date | null;
   coversWholeDocument?: boolean | null;
@@ -19,25 +19,20 @@ export interface CmsSignatureContext {
 }
 
 /**
- * One CAdES-based signature (PAdES, a .p7s) in plain terms: intact, chained to a trust anchor at the trusted time,
- * not revoked by what is embedded, timestamp valid; its level by what it embeds.
+ * One CAdES-based signature (PAdES, a .p7s) in plain terms and as an ETSI verdict: intact, chained to an anchor
+ * trusted at the time it is judged at, not revoked by what is embedded, timestamp holding; its level by what it
+ * embeds.
  */
 export async function reportCmsSignature(check: CmsSignatureCheck, context: CmsSignatureContext): Promise<SignatureVerification> {
-  const timestamp = check.timestampToken ? await checkTimestampToken(check.timestampToken, context.anchors, check.signatureValue) : undefined;
-  const trustedTime = timestamp?.valid ? new Date(timestamp.time) : new Date();
+  const { trust } = context.verification;
+  const timestamp = check.timestampToken ? (await checkTimestampToken(check.timestampToken, context.verification, check.signatureValue)).check : undefined;
   const signer = check.signerCertificate;
-  const chain = signer ? await checkCertificateChain(signer, check.certificates, context.anchors, trustedTime) : { trusted: false, anchor: null, certificates: [], problems: ['no signer certificate'] };
   const crls = [...check.crls, ...(context.extraCrls ?? [])];
   const ocsps = [...check.ocsps, ...(context.extraOcsps ?? [])];
-  const issuer = signer ? check.certificates.find((c) => c.subject === signer.issuer) ?? context.anchors.find((c) => c.subject === signer.issuer) : undefined;
+  const anchors = (await trust.anchorsAt('CA', context.verification.now)).map((a) => a.certificate);
+  const issuer = signer ? [...check.certificates, ...anchors].find((c) => c.subject === signer.issuer) : undefined;
   const revocation = signer ? await checkRevocation(signer, issuer, { crls, ocsps }) : 'not embedded';
-  const timestampReport = timestamp ? { time: timestamp.time, authority: timestamp.authority, valid: timestamp.valid, trusted: timestamp.trusted, problems: timestamp.problems } : null;
-  const problems = [
-    ...check.problems,
-    ...chain.problems,
-    ...(revocation === 'revoked' ? ['the signer certificate is revoked'] : []),
-    ...(timestampReport?.problems ?? []),
-  ];
+  const { chain, verdict } = await judgeTimestampedSignature({ integrity: check.finding, signer, pool: check.certificates, context: context.verification, timestamp, revocation, digest: check.digestAlgorithm });
   return {
     kind: context.kind,
     signer: signer?.subject ?? null,
@@ -50,9 +45,9 @@ export async function reportCmsSignature(check: CmsSignatureCheck, context: CmsS
     coversWholeDocument: context.coversWholeDocument ?? null,
     chain,
     revocation,
-    timestamp: timestampReport,
-    valid: check.intact && chain.trusted && revocation !== 'revoked' && (!timestampReport || (timestampReport.valid && timestampReport.trusted)),
-    problems,
+    timestamp: timestamp ?? null,
+    verdict,
+    problems: [...check.problems, ...chain.problems, ...(revocation === 'revoked' ? ['the signer certificate is revoked'] : []), ...(timestamp?.problems ?? [])],
   };
 }
 

@@ -1,22 +1,22 @@
 import type { SignatureVerification } from '../../core/schemas/verification-report.js';
-import type { checkTimestampToken } from './check-timestamp-token.js';
+import type { TimestampTokenCheck } from './check-timestamp-token.js';
 
 /** A timestamp token reported as a signature of its own (a PDF document timestamp, a .tsr file). */
-export function reportTimestamp(timestamp: Awaited<ReturnType<typeof checkTimestampToken>>, coversWholeDocument: boolean | null): SignatureVerification {
+export function reportTimestamp({ check, tstInfo }: TimestampTokenCheck, coversWholeDocument: boolean | null): SignatureVerification {
   return {
     kind: 'RFC 3161 timestamp',
-    signer: timestamp.authority,
+    signer: check.authority,
     issuer: null,
-    serialNumber: timestamp.tstInfo ? Buffer.from(timestamp.tstInfo.serialNumber).toString('hex') : null,
-    claimedTime: timestamp.time || null,
+    serialNumber: tstInfo ? Buffer.from(tstInfo.serialNumber).toString('hex') : null,
+    claimedTime: check.time || null,
     reason: null,
     level: null,
-    intact: timestamp.valid,
+    intact: check.valid,
     coversWholeDocument,
-    chain: { trusted: timestamp.trusted, anchor: null, certificates: [timestamp.authority], problems: [] },
+    chain: { trusted: check.trusted, anchor: null, anchorSource: null, certificates: [check.authority], problems: [] },
     revocation: 'not embedded',
-    timestamp: { time: timestamp.time, authority: timestamp.authority, valid: timestamp.valid, trusted: timestamp.trusted, problems: timestamp.problems },
-    valid: timestamp.valid && timestamp.trusted,
-    problems: timestamp.problems,
+    timestamp: check,
+    verdict: check.verdict,
+    problems: check.problems,
   };
 }

@@ -1,41 +1,63 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { DOMParser, type Element } from '@xmldom/xmldom';
-import { Application, CryptoConfig, type Reference, SignedXml, X509Certificate as XmlDsigCertificate, XmlCanonicalizer } from 'xmldsigjs';
+import { Application, CryptoConfig, type Reference, SignedXml, X509Certificate as XmlDsigCertificate, XmlCanonicalizer, XmlDsigC14NTransform } from 'xmldsigjs';
 import type { DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
 import { AsiceContainerReader } from '../signing/asice/asice-container-reader.js';
 import { ASICS_MEDIA_TYPE } from '../signing/asice/asic-media-types.js';
-import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
 import { StationError } from '../../core/errors/station-error.js';
-import { checkCmsSignature } from './check-cms-signature.js';
+import { checkCmsSignature, type ContentDigest } from './check-cms-signature.js';
 import { reportCmsSignature } from './report-cms-signature.js';
 import { reportTimestamp } from './report-timestamp.js';
 import { x509 } from '../pki/x509.js';
 import { checkRevocation } from './check-revocation.js';
-import { checkCertificateChain } from './check-certificate-chain.js';
 import { checkTimestampToken } from './check-timestamp-token.js';
+import { judgeTimestampedSignature } from './judge-timestamped-signature.js';
+import type { VerdictFinding } from './verdict-finding.js';
+import type { VerificationContext } from './verification-context.js';
 import { VerificationError } from './verification-error.js';
 import { ContainerTooLargeError } from '../signing/asice/container-too-large-error.js';
-import { digestAlgorithms } from '../signing/digest-algorithms.js';
+import { withFinding } from './with-finding.js';
+import { reportUnreadableSignature } from './report-unreadable-signature.js';
 
 const NS = { ds: 'http://www.w3.org/2000/09/xmldsig#', xades: 'http://uri.etsi.org/01903/v1.3.2#' };
 const MAX_SIGNATURE_XML = 4 * 1024 * 1024;
 
 Application.setEngine('NodeJS', webcrypto as never);
 
+const C14N_11 = 'http://www.w3.org/2006/12/xml-c14n11';
+
+/**
+ * Canonical XML 1.1, which Estonian and Latvian signers name, differs from 1.0 only in how xml:id and xml:base
+ * are carried into a document subset, which XAdES signatures do not use; xmldsigjs knows only 1.0, and without
+ * this every such signature would look changed.
+ */
+class C14n11Transform extends XmlDsigC14NTransform {
+  override Algorithm = C14N_11;
+}
+CryptoConfig.RegisterTransform(C14N_11, C14n11Transform);
+
 /**
  * Every signature of an ASiC container: XAdES (ASiC-E, or ASiC-S's signatures.xml) checked by xmldsigjs against the
  * data files; in ASiC-S also a CAdES signature.p7s or an RFC 3161 timestamp.tst over its one data file.
  */
-export async function verifyAsic(path: string, anchors: readonly x509.X509Certificate[]): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
-  const container = await AsiceContainerReader.open(path, { acceptAsicS: true }).catch((cause: Error) => {
+export async function verifyAsic(path: string, context: VerificationContext): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
+  const container = await AsiceContainerReader.open(path, { acceptAsicS: true, lenientMimetype: true }).catch((cause: Error) => {
     // Too large is said as such; anything else is a file that cannot be verified.
     throw cause instanceof ContainerTooLargeError ? cause : new VerificationError(cause.message, { cause });
   });
   try {
     const signatures: SignatureVerification[] = [];
-    for (const name of container.signatureFiles) signatures.push(await verifyXades(await readEntry(container, name, MAX_SIGNATURE_XML), container, anchors));
-    if (container.mediaType !== ASICS_MEDIA_TYPE) return { format: 'asice', signatures };
-    signatures.push(...(await verifyAsicSCms(container, anchors)));
+    for (const name of container.signatureFiles) {
+      signatures.push(
+        await verifyXades(await readEntry(container, name, MAX_SIGNATURE_XML), container, context).catch((error: Error) => {
+          // One unreadable signature fails on its own; a data file too large to read is said as such for the whole file.
+          if (error instanceof ContainerTooLargeError) throw error;
+          return reportUnreadableSignature('XAdES', `${name}: ${error.message}`, context.now);
+        }),
+    );
+    }
+    if (container.mediaType !== ASICS_MEDIA_TYPE) return { format: 'asice', signatures: [...signatures, ...(await verifyAsicECades(container, context))] };
+    signatures.push(...(await verifyAsicSCms(container, context)));
     return { format: 'asics', signatures };
   } finally {
     container.close();
@@ -43,25 +65,88 @@ export async function verifyAsic(path: string, anchors: readonly x509.X509Certif
 }
 
 /** ASiC-S's META-INF/signature.p7s (CAdES, detached) and META-INF/timestamp.tst, each over the one data file. */
-async function verifyAsicSCms(container: AsiceContainerReader, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification[]> {
+async function verifyAsicSCms(container: AsiceContainerReader, context: VerificationContext): Promise<SignatureVerification[]> {
   const [dataFile, ...others] = container.dataFiles;
   if (!dataFile || others.length > 0) throw new VerificationError('An ASiC-S container holds exactly one data file.');
   // The data file is digested as it streams, once per algorithm asked for: never held whole.
-  const data = async (algorithm: keyof typeof HASH_ALGORITHMS): Promise<Uint8Array> => {
-    const hash = createHash(HASH_ALGORITHMS[algorithm].nodeName);
-    for await (const chunk of await container.openEntry(dataFile.name)) hash.update(chunk as Buffer);
-    return new Uint8Array(hash.digest());
-  };
+  const data: ContentDigest = async (algorithm) => new Uint8Array(await digestEntry(container, dataFile.name, algorithm.nodeName));
   const names = new Set(container.entries.map((e) => e.name));
   const results: SignatureVerification[] = [];
   if (names.has('META-INF/signature.p7s')) {
     const check = await checkCmsSignature(await readEntry(container, 'META-INF/signature.p7s', MAX_SIGNATURE_XML), data);
-    results.push(await reportCmsSignature(check, { kind: 'CAdES', anchors }));
+    results.push(await reportCmsSignature(check, { kind: 'CAdES', verification: context }));
   }
   if (names.has('META-INF/timestamp.tst')) {
-    results.push(reportTimestamp(await checkTimestampToken(await readEntry(container, 'META-INF/timestamp.tst', MAX_SIGNATURE_XML), anchors, data), null));
+    results.push(reportTimestamp(await checkTimestampToken(await readEntry(container, 'META-INF/timestamp.tst', MAX_SIGNATURE_XML), context, data), null));
   }
   return results;
+}
+
+const ASIC_NS = 'http://uri.etsi.org/02918/v1.2.1#';
+const XML_DIGESTS: Readonly<Record<string, string>> = {
+  'http://www.w3.org/2000/09/xmldsig#sha1': 'sha1',
+  'http://www.w3.org/2001/04/xmldsig-more#sha224': 'sha224',
+  'http://www.w3.org/2001/04/xmlenc#sha256': 'sha256',
+  'http://www.w3.org/2001/04/xmldsig-more#sha384': 'sha384',
+  'http://www.w3.org/2001/04/xmlenc#sha512': 'sha512',
+};
+
+/**
+ * ASiC-E with CAdES (ETSI EN 319 162-1 4.4.3): each META-INF/ASiCManifest*.xml names its signature (a detached CMS
+ * over the manifest's bytes) and the data files it covers with their digests. A file it names that is missing is
+ * SIGNED_DATA_NOT_FOUND; one whose digest differs is HASH_FAILURE.
+ */
+async function verifyAsicECades(container: AsiceContainerReader, context: VerificationContext): Promise<SignatureVerification[]> {
+  const results: SignatureVerification[] = [];
+  for (const name of container.entries.map((e) => e.name).filter((n) => /^META-INF\/ASiCManifest[^/]*\.xml$/i.test(n))) {
+    const manifest = await readEntry(container, name, MAX_SIGNATURE_XML);
+    const doc = readManifest(manifest);
+    if (!doc) {
+      results.push(reportUnreadableSignature('CAdES', `its manifest ${name} is not an ASiC manifest`, context.now));
+      continue;
+    }
+    const signatureName = doc.getElementsByTagNameNS(ASIC_NS, 'SigReference')[0]?.getAttribute('URI') ?? '';
+    if (!container.entries.some((e) => e.name === signatureName)) continue;
+    const check = await checkCmsSignature(await readEntry(container, signatureName, MAX_SIGNATURE_XML), async (algorithm) => createHash(algorithm.nodeName).update(manifest).digest());
+    const report = await reportCmsSignature(check, { kind: 'CAdES', verification: context });
+    results.push(withFinding(report, await manifestReferencesFinding(doc, container)));
+  }
+  return results;
+}
+
+/** The manifest's document; undefined when it is not well-formed XML or declares a DOCTYPE (manifests never do). */
+function readManifest(bytes: Buffer): ReturnType<DOMParser['parseFromString']> | undefined {
+  const text = bytes.toString('utf8');
+  if (/<!DOCTYPE/i.test(text)) return undefined;
+  try {
+    return new DOMParser({ onError: () => undefined }).parseFromString(text, 'application/xml');
+  } catch {
+    return undefined;
+  }
+}
+
+async function manifestReferencesFinding(doc: ReturnType<DOMParser['parseFromString']>, container: AsiceContainerReader): Promise<VerdictFinding | undefined> {
+  let missing: VerdictFinding | undefined;
+  for (const reference of [...doc.getElementsByTagNameNS(ASIC_NS, 'DataObjectReference')]) {
+    const name = decodeURIComponent(reference.getAttribute('URI') ?? '');
+    const nodeName = XML_DIGESTS[reference.getElementsByTagNameNS(NS.ds, 'DigestMethod')[0]?.getAttribute('Algorithm') ?? ''];
+    const expected = Buffer.from((reference.getElementsByTagNameNS(NS.ds, 'DigestValue')[0]?.textContent ?? '').replace(/\s+/g, ''), 'base64');
+    if (!container.dataFiles.some((file) => file.name === name)) {
+      missing ??= { indication: 'INDETERMINATE', subIndication: 'SIGNED_DATA_NOT_FOUND', reason: `the signed file ${name} is not in the container` };
+      continue;
+    }
+    if (!nodeName || !(await digestEntry(container, name, nodeName)).equals(expected)) {
+      return { indication: 'TOTAL-FAILED', subIndication: 'HASH_FAILURE', reason: `the signed file ${name} was changed after signing` };
+    }
+  }
+  return missing;
+}
+
+/** An entry's digest, taken as it streams by: never held whole. */
+async function digestEntry(container: AsiceContainerReader, name: string, nodeName: string): Promise<Buffer> {
+  const hash = createHash(nodeName);
+  for await (const chunk of await container.openEntry(name)) hash.update(chunk as Buffer);
+  return hash.digest();
 }
 
 /** An entry read whole, refused unread when its declared size (which the reader holds it to) is above `maxBytes`. */
@@ -73,24 +158,23 @@ async function readEntry(container: AsiceContainerReader, name: string, maxBytes
   return Buffer.concat(chunks);
 }
 
-async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors: readonly x509.X509Certificate[]): Promise<SignatureVerification> {
+async function verifyXades(xml: Buffer, container: AsiceContainerReader, context: VerificationContext): Promise<SignatureVerification> {
   if (/<!DOCTYPE/i.test(xml.toString('utf8'))) throw new VerificationError('A signature file declares a DOCTYPE, which XAdES never does.');
   const doc = new DOMParser().parseFromString(xml.toString('utf8'), 'application/xml');
   const element = doc.getElementsByTagNameNS(NS.ds, 'Signature')[0];
   if (!element) throw new VerificationError('A signature file holds no ds:Signature.');
   const signer = new x509.X509Certificate(Buffer.from(text(element, NS.ds, 'X509Certificate').replace(/\s+/g, ''), 'base64'));
-  const intact = await xmlSignatureHolds(element, container, signer);
+  const integrity = await xmlSignatureHolds(element, container, signer);
   const token = text(element, NS.xades, 'EncapsulatedTimeStamp');
   const signatureValue = element.getElementsByTagNameNS(NS.ds, 'SignatureValue')[0];
-  const timestamp = token && signatureValue ? await checkTimestampToken(Buffer.from(token.replace(/\s+/g, ''), 'base64'), anchors, timestampedBytes(element, signatureValue)) : undefined;
-  const trustedTime = timestamp?.valid ? new Date(timestamp.time) : new Date();
+  const timestamp = token && signatureValue ? (await checkTimestampToken(Buffer.from(token.replace(/\s+/g, ''), 'base64'), context, timestampedBytes(element, signatureValue))).check : undefined;
   const pool = [...element.getElementsByTagNameNS(NS.ds, 'X509Certificate')].map((c) => new x509.X509Certificate(Buffer.from((c.textContent ?? '').replace(/\s+/g, ''), 'base64')));
-  const chain = await checkCertificateChain(signer, pool, anchors, trustedTime);
   const hasValidationData = element.getElementsByTagNameNS(NS.xades, 'RevocationValues').length > 0;
+  const anchors = (await context.trust.anchorsAt('CA', context.now)).map((a) => a.certificate);
   const issuer = [...pool, ...anchors].find((candidate) => candidate.subject === signer.issuer);
   const revocation = await checkRevocation(signer, issuer, { crls: encapsulated(element, 'EncapsulatedCRLValue'), ocsps: encapsulated(element, 'EncapsulatedOCSPValue') });
   const archived = element.getElementsByTagNameNS('http://uri.etsi.org/01903/v1.4.1#', 'ArchiveTimeStamp').length > 0;
-  const timestampReport = timestamp ? { time: timestamp.time, authority: timestamp.authority, valid: timestamp.valid, trusted: timestamp.trusted, problems: timestamp.problems } : null;
+  const { chain, verdict } = await judgeTimestampedSignature({ integrity, signer, pool, context, timestamp, revocation });
   return {
     kind: 'XAdES',
     signer: signer.subject,
@@ -99,25 +183,16 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors
     claimedTime: text(element, NS.xades, 'SigningTime') || null,
     reason: text(element, NS.xades, 'CommitmentTypeQualifier') || null,
     level: !timestamp ? 'B-B' : !hasValidationData ? 'B-T' : archived ? 'B-LTA' : 'B-LT',
-    intact,
+    intact: integrity === undefined,
     coversWholeDocument: null,
     chain,
     revocation,
-    timestamp: timestampReport,
-    valid: intact && chain.trusted && revocation !== 'revoked' && (!timestampReport || (timestampReport.valid && timestampReport.trusted)),
-    problems: [
-      ...(intact ? [] : ['the signed files or signed properties were changed after signing']),
-      ...chain.problems,
-      ...(revocation === 'revoked' ? ['the signer certificate is revoked'] : []),
-      ...(timestampReport?.problems ?? []),
-    ],
+    timestamp: timestamp ?? null,
+    verdict,
+    problems: [...(integrity ? [integrity.reason] : []), ...chain.problems, ...(revocation === 'revoked' ? ['the signer certificate is revoked'] : []), ...(timestamp?.problems ?? [])],
   };
 }
 
-/**
- * The ds:Signature's references (data files by name, signed properties by id) and its value, by xmldsigjs, with
- * the key of the certificate in its KeyInfo (the one reported as the signer).
- */
 /**
  * Verifies with the signer's key alone. KeyInfo also carries the signer's issuers (a full chain), and xmldsigjs
  * would export every certificate's key with the signature's algorithm: an EC root under an RSA signature throws.
@@ -125,6 +200,8 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, anchors
 class SignerKeySignedXml extends SignedXml {
   readonly #signer: Uint8Array<ArrayBuffer>;
   readonly #container: AsiceContainerReader;
+  /** Data files the signature references that the container lacks, as met while verifying. */
+  readonly missingFiles: string[] = [];
 
   constructor(document: ConstructorParameters<typeof SignedXml>[0], signer: Uint8Array, container: AsiceContainerReader) {
     super(document);
@@ -139,11 +216,12 @@ class SignerKeySignedXml extends SignedXml {
   protected override async DigestReference(source: Parameters<SignedXml['DigestReference']>[0], reference: Reference, checkHmac: boolean): Promise<Uint8Array> {
     const uri = reference.Uri ?? '';
     if (uri === '' || uri.startsWith('#') || (reference.Transforms && reference.Transforms.Count > 0)) return super.DigestReference(source, reference, checkHmac);
-    const algorithm = Object.values(digestAlgorithms).find((info) => info.xmlUri === reference.DigestMethod.Algorithm);
-    if (!algorithm) return super.DigestReference(source, reference, checkHmac);
-    const hash = createHash(algorithm.nodeName);
+    const nodeName = XML_DIGESTS[reference.DigestMethod.Algorithm ?? ''];
+    if (!nodeName) return super.DigestReference(source, reference, checkHmac);
+    const hash = createHash(nodeName);
     const name = decodeURIComponent(uri);
     if (this.#container.dataFiles.some((file) => file.name === name)) for await (const chunk of await this.#container.openEntry(name)) hash.update(chunk as Buffer);
+    else this.missingFiles.push(name);
     return new Uint8Array(hash.digest());
   }
 
@@ -158,16 +236,25 @@ function encapsulated(element: Element, name: 'EncapsulatedCRLValue' | 'Encapsul
   return [...element.getElementsByTagNameNS(NS.xades, name)].map((value) => new Uint8Array(Buffer.from((value.textContent ?? '').replace(/\s+/g, ''), 'base64')));
 }
 
-async function xmlSignatureHolds(element: Element, container: AsiceContainerReader, signer: x509.X509Certificate): Promise<boolean> {
+/**
+ * The ds:Signature's references (data files by name, signed properties by id) and its value, by xmldsigjs, with
+ * the key of the certificate in its KeyInfo (the one reported as the signer): undefined when it holds, else why not
+ * (a reference to a file the container lacks is SIGNED_DATA_NOT_FOUND, any other mismatch HASH_FAILURE).
+ */
+async function xmlSignatureHolds(element: Element, container: AsiceContainerReader, signer: x509.X509Certificate): Promise<VerdictFinding | undefined> {
   const signed = new SignerKeySignedXml(element.ownerDocument as never, new Uint8Array(signer.rawData), container);
   signed.LoadXml(element as never);
+  let holds: boolean;
   try {
-    return await signed.Verify();
+    holds = await signed.Verify();
   } catch (error) {
     // A data file too large or damaged to read is said as such; a digest or signature that does not match is not intact.
     if (error instanceof StationError) throw error;
-    return false;
+    holds = false;
   }
+  const [missing] = signed.missingFiles;
+  if (missing !== undefined) return { indication: 'INDETERMINATE', subIndication: 'SIGNED_DATA_NOT_FOUND', reason: `the signed file ${missing} is not in the container` };
+  return holds ? undefined : { indication: 'TOTAL-FAILED', subIndication: 'HASH_FAILURE', reason: 'the signed files or signed properties were changed after signing' };
 }
 
 function text(element: Element, namespace: string, localName: string): string {

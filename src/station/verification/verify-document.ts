@@ -3,21 +3,24 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { DocumentVerification } from '../../core/schemas/verification-report.js';
-import { AsiceContainerReader } from '../signing/asice/asice-container-reader.js';
 import { readTimestampReply } from '../tsa/timestamp-reply-reader.js';
-import type { x509 } from '../pki/x509.js';
+import { systemClock, type Clock } from '../ports/clock.js';
+import type { TrustSource } from '../ports/trust-source.js';
+import { worstIndication } from '../../core/verification/worst-indication.js';
 import { checkCmsSignature } from './check-cms-signature.js';
-import { checkTimestampToken } from './check-timestamp-token.js';
+import { checkTimestampToken, type TimestampTokenCheck } from './check-timestamp-token.js';
+import type { VerificationContext } from './verification-context.js';
 import { reportCmsSignature } from './report-cms-signature.js';
 import { VerificationError } from './verification-error.js';
 import { verifyAsic } from './verify-asic.js';
 import { verifyPdf } from './verify-pdf.js';
 import { reportTimestamp } from './report-timestamp.js';
-import { HASH_ALGORITHMS } from '../pki/hash-algorithms.js';
 
 export interface VerifyOptions {
-  /** Trust anchors: the station's trust list, a PEM bundle, an NSS database's CAs. */
-  anchors: readonly x509.X509Certificate[];
+  /** Where trust anchors come from: the station's trust list, PEM bundles, NSS databases, its own TSA. */
+  trust: TrustSource;
+  /** The validation time's source; the system clock by default. */
+  clock?: Clock;
   /** The signed data of a detached CMS (.p7s) or of a timestamp (.tsr); default: the file name without that extension. */
   data?: string;
 }
@@ -31,33 +34,43 @@ const MAX_CMS_BYTES = 16 * 1024 * 1024;
  */
 export async function verifyDocument(path: string, options: VerifyOptions): Promise<DocumentVerification> {
   const head = await readHead(path);
-  const { format, signatures } = await dispatch(path, head, options);
-  return { file: basename(path), format, signatures, valid: signatures.length > 0 && signatures.every((s) => s.valid) };
+  const context: VerificationContext = { trust: options.trust, now: (options.clock ?? systemClock).now() };
+  const { format, signatures } = await dispatch(path, head, context, options.data);
+  return { file: basename(path), format, signatures, validatedAt: context.now.toISOString(), indication: worstIndication(signatures.map((s) => s.verdict.indication)) };
 }
 
-async function dispatch(path: string, head: Buffer, options: VerifyOptions): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
-  if (head.subarray(0, 5).toString('latin1') === '%PDF-') return { format: 'pdf', signatures: await verifyPdf(path, options.anchors) };
-  if (AsiceContainerReader.looksLikeContainer(head)) return verifyAsic(path, options.anchors);
-  if (head[0] === 0x30) return verifyDer(path, options);
+async function dispatch(path: string, head: Buffer, context: VerificationContext, data: string | undefined): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
+  if (head.subarray(0, 5).toString('latin1') === '%PDF-') return { format: 'pdf', signatures: await verifyPdf(path, context) };
+  if (isZip(head)) return verifyAsic(path, context);
+  if (head[0] === 0x30) return verifyDer(path, context, data);
   throw new VerificationError(`${basename(path)} is not a signed PDF, ASiC container, CMS signature or timestamp.`);
 }
 
-async function verifyDer(path: string, options: VerifyOptions): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
+async function verifyDer(path: string, context: VerificationContext, data: string | undefined): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
   const der = await readBounded(path);
   const token = tokenOf(der);
-  const dataPath = options.data ?? (['.p7s', '.tsr', '.tst', '.p7m'].includes(extname(path).toLowerCase()) ? path.slice(0, -extname(path).length) : undefined);
+  const dataPath = data ?? (['.p7s', '.tsr', '.tst', '.p7m'].includes(extname(path).toLowerCase()) ? path.slice(0, -extname(path).length) : undefined);
   if (token) {
     const found = dataPath !== undefined && (await stat(dataPath).catch(() => undefined))?.isFile() === true;
-    const timestamp = await checkTimestampToken(token, options.anchors, found ? (algorithm) => hashFile(dataPath, HASH_ALGORITHMS[algorithm].nodeName) : undefined);
-    if (!found) timestamp.problems.push('the timestamped file was not found: give it with --data FILE');
-    return { format: 'timestamp', signatures: [reportTimestamp({ ...timestamp, valid: timestamp.valid && found }, null)] };
+    const timestamp = await checkTimestampToken(token, context, found ? (algorithm) => hashFile(dataPath, algorithm.nodeName) : undefined);
+    return { format: 'timestamp', signatures: [reportTimestamp(found ? timestamp : withoutData(timestamp), null)] };
   }
   const check = await checkCmsSignature(der, async (algorithm) => {
     if (!dataPath) throw new VerificationError('This CMS signature is detached: give the signed file with --data FILE.');
-    return hashFile(dataPath, HASH_ALGORITHMS[algorithm].nodeName);
+    return hashFile(dataPath, algorithm.nodeName);
   });
-  return { format: 'cms', signatures: [await reportCmsSignature(check, { kind: 'CAdES', anchors: options.anchors })] };
+  return { format: 'cms', signatures: [await reportCmsSignature(check, { kind: 'CAdES', verification: context })] };
 }
+
+/** A timestamp whose data is not at hand proves nothing about it: INDETERMINATE/SIGNED_DATA_NOT_FOUND. */
+function withoutData({ check, tstInfo }: TimestampTokenCheck): TimestampTokenCheck {
+  const reason = 'the timestamped file was not found: give it with --data FILE';
+  const verdict = check.verdict.indication === 'TOTAL-FAILED' ? check.verdict : { ...check.verdict, indication: 'INDETERMINATE' as const, subIndication: 'SIGNED_DATA_NOT_FOUND' as const, reason, advice: null };
+  return { check: { ...check, valid: false, problems: [...check.problems, reason], verdict }, ...(tstInfo ? { tstInfo } : {}) };
+}
+
+/** Any zip is read as an ASiC container: others' containers need not start with their mimetype, or have one. */
+const isZip = (head: Buffer): boolean => head.length >= 4 && head.readUInt32LE(0) === 0x04034b50;
 
 /** A TimeStampResp's token, or the file itself when it is a token; undefined for other CMS. */
 function tokenOf(der: Uint8Array): Uint8Array | undefined {

@@ -17,6 +17,7 @@ import { createTestCa, createTestSigner, type TestCa } from '../../support/pki/t
 import { verifyDocument } from '../../../src/station/verification/verify-document.js';
 import { checkRevocation } from '../../../src/station/verification/check-revocation.js';
 import { x509 } from '../../../src/station/pki/x509.js';
+import { trustOf } from '../../support/verification/trust-of.js';
 
 type Signer = Awaited<ReturnType<typeof createTestSigner>>;
 let dir: string;
@@ -246,14 +247,14 @@ describe('ASiC-E (XAdES) baselines', () => {
 
 // The station's own verification (`signing-station verify`, the window's Verify screen) of what these levels embed.
 describe('verification reads the revocation data a signature embeds', () => {
-  const anchors = (): x509.X509Certificate[] => [new x509.X509Certificate(Uint8Array.from(ca.der)), new x509.X509Certificate(readFileSync(tsa.rootPath, 'utf8'))];
-  const verified = async (file: string) => (await verifyDocument(file, { anchors: anchors() })).signatures[0]!;
+  const trust = () => trustOf(new x509.X509Certificate(Uint8Array.from(ca.der)), new x509.X509Certificate(readFileSync(tsa.rootPath, 'utf8')));
+  const verified = async (file: string) => (await verifyDocument(file, { trust: trust() })).signatures[0]!;
 
   it('PAdES B-LT: the OCSP response in /DSS says good; from a CRL too; B-LTA is recognised; B-T embeds none', async () => {
-    expect(await verified(await signAt('verify-lt-ocsp', ocspSigner, 'B-LT'))).toMatchObject({ level: 'B-LT', revocation: 'good', valid: true });
-    expect(await verified(await signAt('verify-lt-crl', crlSigner, 'B-LT'))).toMatchObject({ level: 'B-LT', revocation: 'good', valid: true });
-    expect(await verified(await signAt('verify-lta', ocspSigner, 'B-LTA'))).toMatchObject({ level: 'B-LTA', revocation: 'good', valid: true });
-    expect(await verified(await signAt('verify-t', ocspSigner, 'B-T'))).toMatchObject({ level: 'B-T', revocation: 'not embedded', valid: true });
+    expect(await verified(await signAt('verify-lt-ocsp', ocspSigner, 'B-LT'))).toMatchObject({ level: 'B-LT', revocation: 'good', verdict: expect.objectContaining({ indication: 'TOTAL-PASSED' }) });
+    expect(await verified(await signAt('verify-lt-crl', crlSigner, 'B-LT'))).toMatchObject({ level: 'B-LT', revocation: 'good', verdict: expect.objectContaining({ indication: 'TOTAL-PASSED' }) });
+    expect(await verified(await signAt('verify-lta', ocspSigner, 'B-LTA'))).toMatchObject({ level: 'B-LTA', revocation: 'good', verdict: expect.objectContaining({ indication: 'TOTAL-PASSED' }) });
+    expect(await verified(await signAt('verify-t', ocspSigner, 'B-T'))).toMatchObject({ level: 'B-T', revocation: 'not embedded', verdict: expect.objectContaining({ indication: 'TOTAL-PASSED' }) });
   });
 
   it('XAdES B-LT: the EncapsulatedOCSPValue says good; a CRL too', async () => {
@@ -265,8 +266,8 @@ describe('verification reads the revocation data a signature embeds', () => {
       return output;
     };
     const xadesOcsp = await verified(await signContainer('verify-xades-ocsp', ocspSigner));
-    expect(xadesOcsp, JSON.stringify(xadesOcsp.problems)).toMatchObject({ kind: 'XAdES', level: 'B-LT', revocation: 'good', valid: true });
-    expect(await verified(await signContainer('verify-xades-crl', crlSigner))).toMatchObject({ kind: 'XAdES', level: 'B-LT', revocation: 'good', valid: true });
+    expect(xadesOcsp, JSON.stringify(xadesOcsp.problems)).toMatchObject({ kind: 'XAdES', level: 'B-LT', revocation: 'good', verdict: expect.objectContaining({ indication: 'TOTAL-PASSED' }) });
+    expect(await verified(await signContainer('verify-xades-crl', crlSigner))).toMatchObject({ kind: 'XAdES', level: 'B-LT', revocation: 'good', verdict: expect.objectContaining({ indication: 'TOTAL-PASSED' }) });
   });
 
   it('counts an OCSP response only when it is signed by the issuer and about this certificate; a revoked one says revoked', async () => {

@@ -78,6 +78,7 @@ export const en = {
   'verify.none': '{file}: no signatures',
   'verify.allValid': '{file}: all {count} valid',
   'verify.notValid': '{file}: NOT valid',
+  'verify.indeterminate': '{file}: validity unknown (INDETERMINATE)',
   'verify.details': 'Technical detail',
   'identify.heading': 'Identify',
   'identify.intro': 'Try an integration: the station is an OpenID Connect provider and an identity API with your card or token and, in sandbox mode, simulated methods.',

@@ -75,6 +75,7 @@ export const et: Messages = {
   'verify.none': '{file}: allkirju pole',
   'verify.allValid': '{file}: kõik {count} kehtivad',
   'verify.notValid': '{file}: EI OLE kehtiv',
+  'verify.indeterminate': '{file}: kehtivus teadmata (INDETERMINATE)',
   'verify.details': 'Tehniline teave',
   'identify.heading': 'Tuvasta',
   'identify.intro': 'Proovi liidestust: jaam on OpenID Connecti teenusepakkuja ja isikutuvastuse API sinu kaardi või pulgaga ning liivakastis simuleeritud meetoditega.',

@@ -75,6 +75,7 @@ export const lt: Messages = {
   'verify.none': '{file}: parašų nėra',
   'verify.allValid': '{file}: visi {count} galioja',
   'verify.notValid': '{file}: NEGALIOJA',
+  'verify.indeterminate': '{file}: galiojimas nežinomas (INDETERMINATE)',
   'verify.details': 'Techninė informacija',
   'identify.heading': 'Tapatybės nustatymas',
   'identify.intro': 'Išbandykite integraciją: stotis yra OpenID Connect teikėjas ir tapatybės API su jūsų kortele ar raktu, o smėlio dėžėje – su imituojamais metodais.',

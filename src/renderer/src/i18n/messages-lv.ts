@@ -75,6 +75,7 @@ export const lv: Messages = {
   'verify.none': '{file}: nav parakstu',
   'verify.allValid': '{file}: visi {count} derīgi',
   'verify.notValid': '{file}: NAV derīgs',
+  'verify.indeterminate': '{file}: derīgums nav zināms (INDETERMINATE)',
   'verify.details': 'Tehniskā informācija',
   'identify.heading': 'Identificēt',
   'identify.intro': 'Izmēģiniet integrāciju: stacija ir OpenID Connect pakalpojumu sniedzējs un identitātes API ar jūsu karti vai marķieri un, smilškastē, ar simulētām metodēm.',

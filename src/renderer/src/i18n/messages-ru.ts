@@ -75,6 +75,7 @@ export const ru: Messages = {
   'verify.none': '{file}: подписей нет',
   'verify.allValid': '{file}: все {count} действительны',
   'verify.notValid': '{file}: НЕ действителен',
+  'verify.indeterminate': '{file}: действительность неизвестна (INDETERMINATE)',
   'verify.details': 'Технические подробности',
   'identify.heading': 'Идентификация',
   'identify.intro': 'Попробуйте интеграцию: станция — провайдер OpenID Connect и API идентификации с вашей картой или токеном, а в песочнице — с имитируемыми методами.',

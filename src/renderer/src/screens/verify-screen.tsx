@@ -6,6 +6,8 @@ import type { DocumentVerification } from '../../../core/schemas/verification-re
 import { describeSignature } from '../../../core/verification/describe-signature.js';
 import { verifyFile } from '../verify/verify-flow.js';
 
+const VERDICT_CLASS = { 'TOTAL-PASSED': 'valid', INDETERMINATE: 'indeterminate', 'TOTAL-FAILED': 'invalid' } as const;
+
 /** A signed PDF, ASiC-E container or timestamp token, checked by the station's verification service. */
 export function VerifyScreen(): JSX.Element {
   const { t } = useI18n();
@@ -39,8 +41,14 @@ export function VerifyScreen(): JSX.Element {
       </form>
       {report && (
         <div role="status" aria-label={t('verify.result')}>
-          <p className={report.valid ? 'verdict valid' : 'verdict invalid'}>
-            {report.signatures.length === 0 ? t('verify.none', { file: report.file }) : report.valid ? t('verify.allValid', { file: report.file, count: report.signatures.length }) : t('verify.notValid', { file: report.file })}
+          <p className={`verdict ${VERDICT_CLASS[report.indication ?? 'TOTAL-FAILED']}`}>
+            {report.signatures.length === 0
+              ? t('verify.none', { file: report.file })
+              : report.indication === 'TOTAL-PASSED'
+                ? t('verify.allValid', { file: report.file, count: report.signatures.length })
+                : report.indication === 'INDETERMINATE'
+                  ? t('verify.indeterminate', { file: report.file })
+                  : t('verify.notValid', { file: report.file })}
           </p>
           <ol>
             {report.signatures.map((signature, index) => (

@@ -23,6 +23,7 @@ export const MAX_ASICE_TOTAL_BYTES = 2 * 1024 ** 3;
  */
 export const MAX_ASICE_COMPRESSION_RATIO = 100;
 const RATIO_APPLIES_ABOVE = 1024 * 1024;
+const BDOC_MEDIA_TYPE = 'application/vnd.bdoc-1.0';
 
 export interface AsiceEntry {
   name: string;
@@ -46,7 +47,12 @@ export class AsiceContainerReader {
     return head.length >= 38 && head.readUInt32LE(0) === 0x04034b50 && head.toString('latin1', 30, 38) === 'mimetype';
   }
 
-  static async open(path: string, options: { acceptAsicS?: boolean } = {}): Promise<AsiceContainerReader> {
+  /**
+   * `lenientMimetype` is for verification: containers made by other software may have their mimetype compressed,
+   * not first, or none (their signatures still verify); the media type is then the mimetype entry's wherever it is,
+   * or ASiC-E without one. Signing keeps the strict form, which it also writes.
+   */
+  static async open(path: string, options: { acceptAsicS?: boolean; lenientMimetype?: boolean } = {}): Promise<AsiceContainerReader> {
     const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
       yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z))),
     ).catch((cause: Error) => {
@@ -82,6 +88,10 @@ export class AsiceContainerReader {
     try {
       const first = entries[0];
       reader.mediaType = first && first.name === 'mimetype' && !first.compressed ? (await reader.readText('mimetype', MAX_MIMETYPE_BYTES)).trim() : '';
+      if (!reader.mediaType && options.lenientMimetype) {
+        reader.mediaType = entries.some((e) => e.name === 'mimetype') ? (await reader.readText('mimetype', MAX_MIMETYPE_BYTES)).trim() : ASICE_MEDIA_TYPE;
+        if (reader.mediaType === BDOC_MEDIA_TYPE) reader.mediaType = ASICE_MEDIA_TYPE; // BDOC 1.0: the ASiC-E of Estonian signers
+      }
       if (reader.mediaType !== ASICE_MEDIA_TYPE && !(options.acceptAsicS && reader.mediaType === ASICS_MEDIA_TYPE)) {
         throw new UnsupportedDocumentError('Not an ASiC-E container: the first entry must be a stored mimetype of application/vnd.etsi.asic-e+zip.');
       }

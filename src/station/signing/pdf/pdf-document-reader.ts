@@ -50,9 +50,13 @@ export class PdfDocumentReader {
     readonly size: number,
   ) {}
 
-  static async open(file: FileHandle, size: number): Promise<PdfDocumentReader> {
+  /**
+   * `readEncrypted` lets verification read an encrypted file: its signatures' /ByteRange and /Contents are never
+   * encrypted (ISO 32000-1 7.6.1), so they verify; signing refuses it.
+   */
+  static async open(file: FileHandle, size: number, options: { readEncrypted?: boolean } = {}): Promise<PdfDocumentReader> {
     const reader = new PdfDocumentReader(file, size);
-    await reader.readCrossReferences();
+    await reader.readCrossReferences(options.readEncrypted ?? false);
     return reader;
   }
 
@@ -74,7 +78,7 @@ export class PdfDocumentReader {
     return buf.subarray(0, Math.min(wanted, bytesRead));
   }
 
-  private async readCrossReferences(): Promise<void> {
+  private async readCrossReferences(readEncrypted: boolean): Promise<void> {
     const head = await this.read(0, 1024);
     if (!head.toString('latin1').startsWith('%PDF-')) throw new UnsupportedDocumentError('Not a PDF file (no %PDF- header).');
     const tail = (await this.read(Math.max(0, this.size - 2048), 2048)).toString('latin1');
@@ -98,7 +102,7 @@ export class PdfDocumentReader {
       if (hybrid !== undefined && !section.isStream) await this.readSection(hybrid);
       offset = asInt(section.trailer.get('Prev'));
     }
-    if (this.trailer.get('Encrypt') !== undefined) throw new UnsupportedDocumentError('Encrypted PDFs cannot be signed here.');
+    if (this.trailer.get('Encrypt') !== undefined && !readEncrypted) throw new UnsupportedDocumentError('Encrypted PDFs cannot be signed here.');
     if (!(this.trailer.get('Root') instanceof PdfRef)) throw new UnsupportedDocumentError('Malformed PDF: trailer has no /Root.');
   }
 

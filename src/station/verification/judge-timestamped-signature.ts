@@ -1,0 +1,56 @@
+import type { SignatureVerification, TimestampCheck, Verdict } from '../../core/schemas/verification-report.js';
+import type { x509 } from '../pki/x509.js';
+import { checkCertificateChain, type CertificateChainResult } from './check-certificate-chain.js';
+import { decideVerdict } from './decide-verdict.js';
+import type { VerdictFinding } from './verdict-finding.js';
+import type { VerificationContext } from './verification-context.js';
+import type { VerificationDigest } from './verification-digests.js';
+
+export interface SignatureJudgement {
+  chain: CertificateChainResult['chain'];
+  verdict: Verdict;
+}
+
+/**
+ * The verdict on a signature from its integrity finding, its timestamp and revocation: the time it is judged at is
+ * its timestamp's when that timestamp passed (the best proof of existence), else now; its signer's chain is checked
+ * at that time against the anchors trusted for signatures then. A timestamp that does not pass leaves the
+ * signature indeterminate, never failed: the signature itself may hold.
+ */
+export async function judgeTimestampedSignature(input: {
+  integrity: VerdictFinding | undefined;
+  signer: x509.X509Certificate | undefined;
+  pool: readonly x509.X509Certificate[];
+  context: VerificationContext;
+  timestamp: TimestampCheck | undefined;
+  revocation: SignatureVerification['revocation'];
+  /** The digest it signs with, judged by its strength at the time the signature is judged at. */
+  digest?: VerificationDigest | undefined;
+}): Promise<SignatureJudgement> {
+  const proven = input.timestamp?.verdict.indication === 'TOTAL-PASSED';
+  const judgedAt = proven && input.timestamp ? new Date(input.timestamp.time) : input.context.now;
+  const chain = input.signer
+    ? await checkCertificateChain(input.signer, input.pool, input.context.trust, 'CA', judgedAt)
+    : { chain: { trusted: false, anchor: null, anchorSource: null, certificates: [], problems: ['no signer certificate'] }, finding: undefined };
+  const revoked: VerdictFinding | undefined = input.revocation === 'revoked' ? { indication: 'TOTAL-FAILED', subIndication: 'REVOKED', reason: 'the signer certificate is revoked' } : undefined;
+  const verdict = decideVerdict([input.integrity, chain.finding, revoked, strengthFinding(input.digest, judgedAt), timestampFinding(input.timestamp)], judgedAt, proven ? 'timestamp' : 'validation time');
+  return { chain: chain.chain, verdict };
+}
+
+/**
+ * An algorithm that was strong enough when the signature was made still proves it, if something proves that time:
+ * SHA-1 after its end date without an earlier timestamp is INDETERMINATE/CRYPTO_CONSTRAINTS_FAILURE_NO_POE, never
+ * "broken".
+ */
+function strengthFinding(digest: VerificationDigest | undefined, judgedAt: Date): VerdictFinding | undefined {
+  if (!digest?.acceptableUntil || judgedAt <= digest.acceptableUntil) return undefined;
+  const until = digest.acceptableUntil.toISOString().slice(0, 10);
+  return { indication: 'INDETERMINATE', subIndication: 'CRYPTO_CONSTRAINTS_FAILURE_NO_POE', reason: `${digest.name} was strong enough for signatures until ${until}, and nothing proves this signature existed by then` };
+}
+
+function timestampFinding(timestamp: TimestampCheck | undefined): VerdictFinding | undefined {
+  const verdict = timestamp?.verdict;
+  if (!verdict || verdict.indication === 'TOTAL-PASSED') return undefined;
+  if (verdict.indication === 'INDETERMINATE' && verdict.subIndication) return { indication: 'INDETERMINATE', subIndication: verdict.subIndication, reason: `its timestamp: ${verdict.reason}`, ...(verdict.advice ? { advice: verdict.advice } : {}) };
+  return { indication: 'INDETERMINATE', subIndication: 'NO_POE', reason: `its timestamp does not hold (${verdict.reason}), so nothing proves when it was signed` };
+}

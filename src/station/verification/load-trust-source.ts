@@ -1,0 +1,42 @@
+import type { StationConfig } from '../config/station-config.js';
+import { readPemCertificates } from '../pki/read-pem-certificates.js';
+import { x509 } from '../pki/x509.js';
+import type { TrustAnchor, TrustSource } from '../ports/trust-source.js';
+import { readNssCertificates } from './read-nss-certificates.js';
+import { staticTrustSource } from './static-trust-source.js';
+import { VerificationError } from './verification-error.js';
+
+export interface TrustInputs {
+  /** PEM bundles given for this verification (`--trust`). */
+  pemFiles?: readonly string[];
+  /** NSS databases whose certificates are trusted (`--nss-db`). */
+  nssDatabases?: readonly string[];
+}
+
+/** The report's words for an anchor of this station's own TSA. */
+export const STATION_TSA_SOURCE = "this station's TSA";
+
+/**
+ * The trust a verification uses today: the station's trust list (the issuers it trusts for identification) and
+ * the PEM bundles and NSS databases given, for signatures and timestamps alike; and the root of its own TSA's
+ * chain (`tsaCertificates`), for timestamps only, so its own timestamps verify on this machine.
+ */
+export async function loadTrustSource(config: Pick<StationConfig, 'identity'>, tsaCertificates: readonly Uint8Array[], inputs: TrustInputs = {}): Promise<TrustSource> {
+  const files = [...(config.identity?.trustedIssuers ?? []), ...(inputs.pemFiles ?? [])];
+  const fromFiles = await Promise.all(
+    files.map(async (file) => {
+      const certificates = await readPemCertificates(file).catch((error: Error) => {
+        throw new VerificationError(`The trust file ${file} ${error.message}`, { cause: error });
+      });
+      return certificates.map((certificate) => configured(certificate, `trust file ${file}`));
+    }),
+  );
+  const fromNss = await Promise.all((inputs.nssDatabases ?? []).map(async (dir) => (await readNssCertificates(dir)).map((certificate) => configured(certificate, `NSS database ${dir}`))));
+  const tsaRoot = tsaCertificates[tsaCertificates.length - 1];
+  const station: TrustAnchor[] = tsaRoot ? [{ certificate: new x509.X509Certificate(Uint8Array.from(tsaRoot)), serviceTypes: ['TSA'], status: 'granted', statusSince: null, source: STATION_TSA_SOURCE }] : [];
+  return staticTrustSource([...fromFiles.flat(), ...fromNss.flat(), ...station]);
+}
+
+function configured(certificate: x509.X509Certificate, source: string): TrustAnchor {
+  return { certificate, serviceTypes: ['CA', 'TSA'], status: 'granted', statusSince: null, source };
+}

@@ -1,0 +1,48 @@
+import { DOMImplementation, XMLSerializer, type Document, type Element } from '@xmldom/xmldom';
+import type { DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
+
+const NS = 'http://uri.etsi.org/19102/v1.2.1#';
+const MAIN_INDICATION = { 'TOTAL-PASSED': 'total-passed', INDETERMINATE: 'indeterminate', 'TOTAL-FAILED': 'total-failed' } as const;
+
+/**
+ * An ETSI TS 119 102-2 style validation report of one document: per signature or timestamp, its validation time
+ * and best signature time, the signer, the validation process, and the status with main and sub-indication as the
+ * standard's URIs. Built with a DOM so every value is escaped.
+ */
+export function validationReportXml(report: DocumentVerification): string {
+  const doc = new DOMImplementation().createDocument(NS, 'vr:ValidationReport', null);
+  const root = doc.documentElement!;
+  report.signatures.forEach((signature, index) => root.appendChild(signatureReport(doc, signature, `S-${index + 1}`, report.validatedAt)));
+  const validator = add(doc, root, 'SignatureValidator');
+  add(doc, add(doc, validator, 'DigitalId'), 'OtherId', 'Signing Station');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(doc)}\n`;
+}
+
+function signatureReport(doc: Document, signature: SignatureVerification, id: string, validatedAt: string): Element {
+  const element = doc.createElementNS(NS, 'vr:SignatureValidationReport');
+  const identifier = add(doc, element, 'SignatureIdentifier');
+  identifier.setAttribute('id', id);
+  add(doc, identifier, 'HashOnly', 'false');
+  add(doc, identifier, 'DocHashOnly', 'false');
+  const timeInfo = add(doc, element, 'ValidationTimeInfo');
+  add(doc, timeInfo, 'ValidationTime', validatedAt);
+  const best = add(doc, timeInfo, 'BestSignatureTime');
+  add(doc, best, 'POETime', signature.verdict.judgedAt);
+  add(doc, best, 'TypeOfProof', signature.verdict.judgedAtFrom === 'timestamp' ? 'urn:etsi:019102:poetype:provided' : 'urn:etsi:019102:poetype:validation');
+  if (signature.claimedTime) add(doc, add(doc, add(doc, element, 'SignatureAttributes'), 'SigningTime'), 'Time', signature.claimedTime);
+  if (signature.signer) add(doc, add(doc, element, 'SignerInformation'), 'Signer', signature.signer);
+  add(doc, add(doc, element, 'SignatureValidationProcess'), 'SignatureValidationProcessID', `urn:etsi:019102:validationprocess:${signature.timestamp ? 'LTVM' : 'Basic'}`);
+  const status = add(doc, element, 'SignatureValidationStatus');
+  add(doc, status, 'MainIndication', `urn:etsi:019102:mainindication:${MAIN_INDICATION[signature.verdict.indication]}`);
+  if (signature.verdict.subIndication) add(doc, status, 'SubIndication', `urn:etsi:019102:subindication:${signature.verdict.subIndication}`);
+  const data = add(doc, status, 'AssociatedValidationReportData');
+  add(doc, add(doc, data, 'AdditionalValidationReportData'), 'ReportData', signature.verdict.reason);
+  return element;
+}
+
+function add(doc: Document, parent: Element, name: string, text?: string): Element {
+  const child = doc.createElementNS(NS, `vr:${name}`);
+  if (text !== undefined) child.appendChild(doc.createTextNode(text));
+  parent.appendChild(child);
+  return child;
+}

@@ -1,4 +1,4 @@
-import type { HttpPlugin, HttpScope } from '../../http/server/http-scope.js';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import * as z from 'zod';
 import { pkcs11ModuleAddRequestSchema, type Pkcs11ModulesView } from '../../../core/schemas/pkcs11-modules.js';
 import { NotFoundError } from '../../../core/errors/not-found-error.js';
@@ -24,8 +24,8 @@ const removeQuery = z.object({ path: z.string().min(1) });
  * databases. A change takes effect at once: the source loads or unloads that module without a restart. A library
  * outside the allowlist is loaded only after the user trusts that exact file in the station's own prompt.
  */
-export function pkcs11ModuleRoutes(deps: Pkcs11ModuleRouteDeps): HttpPlugin {
-  return async (app: HttpScope) => {
+export function pkcs11ModuleRoutes(deps: Pkcs11ModuleRouteDeps): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
     const config = { browserAccess: 'station' as const, requiresUiSession: true };
 
     app.get('/pkcs11/modules', { config }, async (): Promise<Pkcs11ModulesView> => {

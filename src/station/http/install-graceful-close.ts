@@ -1,0 +1,54 @@
+import type { ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+
+export interface GracefulCloseTimings {
+  /** The close goes on once no request has arrived or waited for its answer for this long... */
+  quietMs: number;
+  /** ...or after this long at most; whatever connection is still open then is closed. */
+  limitMs: number;
+}
+
+/** Within the 5 s a service manager or the desktop app gives a stop, with the rest of the station's close after it. */
+export const GRACEFUL_CLOSE: GracefulCloseTimings = { quietMs: 100, limitMs: 4000 };
+
+/** Node says nothing when a response's head is written, so the drain looks at the open responses this often. */
+const POLL_MS = 10;
+
+/**
+ * How the server stops (SIGTERM, SIGINT and the desktop app's quit all close the station):
+ * 1. Fastify marks itself closing: a request arriving from then on, on any connection, is answered 503 with
+ *    `Connection: close` (`return503OnClosing`).
+ * 2. Here (preClose): every answer still being made carries `Connection: close`, and the close waits until no
+ *    request has arrived or waited for its answer for `quietMs`. A keep-alive client between two requests sends its
+ *    next one, hears 503 and closes, instead of having its connection closed under a request it has just sent.
+ * 3. Fastify stops listening and closes idle connections (`forceCloseConnections: 'idle'`); at `limitMs` whatever
+ *    is still open (a stream nobody ended) is closed, so the close is bounded.
+ */
+export function installGracefulClose(app: FastifyInstance, timings: GracefulCloseTimings = GRACEFUL_CLOSE): void {
+  const open = new Set<ServerResponse>();
+  let lastArrival = -Infinity;
+  let closing = false;
+  let deadline: NodeJS.Timeout | undefined;
+
+  app.server.on('request', (_request, response: ServerResponse) => {
+    lastArrival = performance.now();
+    open.add(response);
+    response.once('close', () => open.delete(response));
+  });
+
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
+  app.addHook('preClose', async () => {
+    closing = true;
+    const started = performance.now();
+    deadline = setTimeout(() => app.server.closeAllConnections(), timings.limitMs).unref();
+    const waiting = (): boolean => [...open].some((response) => !response.headersSent);
+    while (performance.now() - started < timings.limitMs && (waiting() || performance.now() - lastArrival < timings.quietMs)) await delay(POLL_MS);
+  });
+
+  app.addHook('onClose', async () => clearTimeout(deadline));
+}

@@ -126,6 +126,8 @@ describe('the station’s HTTP server (create-http-server.ts)', () => {
     expect(busy.status).toBe(503);
     expect(busy.headers['retry-after']).toBe('2');
     expect(json(busy.body)).toMatchObject({ code: 'ERR_HTTP_BUSY', retriable: true });
+    // A body over its route's limit is refused for what it is, never counted against the budget first.
+    expect(json((await rawRequest(port, head(4 * CAP))).body)).toMatchObject({ code: 'ERR_HTTP_BODY_TOO_LARGE' });
     // ...until it is answered.
     first.socket.write(body.subarray(1500));
     expect(json((await first.answer).body)).toEqual({ length: body.length });

@@ -20,7 +20,7 @@ export interface LargeBodiesFigures {
 }
 
 const SETTLED_WITHIN_MB = 30;
-const SETTLE_LIMIT_MS = 40_000;
+const SETTLE_LIMIT_MS = 10_000;
 
 /**
  * Eight (by default) simultaneous 60 MB JSON POSTs to prepare-files-for-signing with a wrong secret, against a

@@ -10,7 +10,7 @@ export interface GracefulCloseTimings {
 }
 
 /** Within the 5 s a service manager or the desktop app gives a stop, with the rest of the station's close after it. */
-export const GRACEFUL_CLOSE: GracefulCloseTimings = { quietMs: 100, limitMs: 4000 };
+export const GRACEFUL_CLOSE: GracefulCloseTimings = { quietMs: 300, limitMs: 4000 };
 
 /** Node says nothing when a response's head is written, so the drain looks at the open responses this often. */
 const POLL_MS = 10;

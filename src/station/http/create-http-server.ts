@@ -4,7 +4,7 @@ import './route-config.js';
 import { BodyBudget } from './body-budget.js';
 import { DebugRequestLines } from './debug-request-lines.js';
 import { installErrorHandler } from './install-error-handler.js';
-import { installGracefulClose, type GracefulCloseTimings } from './install-graceful-close.js';
+import { installGracefulClose } from './install-graceful-close.js';
 import { installBodyAdmission } from './guards/install-body-admission.js';
 import { installHostGuard } from './guards/install-host-guard.js';
 import { installOriginGuard, type OriginPolicy } from './guards/install-origin-guard.js';
@@ -20,7 +20,6 @@ export interface HttpServerOptions extends Pick<OriginPolicy, 'clients'> {
   isUiSession: (request: FastifyRequest) => boolean;
   /** Request-body bytes held at once over all requests (BodyBudget); default BODY_MEMORY_CAP. */
   bodyMemoryCap?: number;
-  close?: GracefulCloseTimings;
 }
 
 /** JSON bodies above this are refused with 413 unless a route sets its own (larger or smaller) bodyLimit. */
@@ -74,6 +73,6 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   installOriginGuard(app, { isOwnOrigin, clients: options.clients });
   installBodyAdmission(app, new BodyBudget(options.bodyMemoryCap ?? BODY_MEMORY_CAP));
   installSecurityHeaders(app);
-  installGracefulClose(app, options.close);
+  installGracefulClose(app);
   return app;
 }

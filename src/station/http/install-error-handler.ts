@@ -15,7 +15,8 @@ const LOG_INTERVAL_MS = 10_000;
  * (route config `errorFormat`): the service's JSON error body, an RFC 6749 OAuth error, or an RFC 3161 rejection.
  * A request refused before its body was read is answered with `Connection: close`, so the body is never read.
  */
-export function installErrorHandler(app: FastifyInstance, log = new RateLimitedLog(LOG_INTERVAL_MS)): void {
+export function installErrorHandler(app: FastifyInstance): void {
+  const log = new RateLimitedLog(LOG_INTERVAL_MS);
   app.setErrorHandler((raw, request, reply) => {
     const error = toStationError(raw);
     log.note(error.code, (suppressed) => {

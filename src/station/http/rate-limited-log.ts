@@ -4,17 +4,15 @@
  */
 export class RateLimitedLog {
   readonly #intervalMs: number;
-  readonly #now: () => number;
   readonly #kinds = new Map<string, { nextAt: number; suppressed: number }>();
 
-  constructor(intervalMs: number, now: () => number = () => performance.now()) {
+  constructor(intervalMs: number) {
     this.#intervalMs = intervalMs;
-    this.#now = now;
   }
 
   /** Calls `write` with the number of events of this kind left out since its last line, or counts this one out. */
   note(kind: string, write: (suppressed: number) => void): void {
-    const now = this.#now();
+    const now = performance.now();
     const state = this.#kinds.get(kind);
     if (state && now < state.nextAt) {
       state.suppressed++;

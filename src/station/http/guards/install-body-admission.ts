@@ -1,9 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { StationError } from '../../../core/errors/station-error.js';
 import type { BodyBudget } from '../body-budget.js';
+import { collectGarbage } from '../collect-garbage.js';
 
 /** How long a caller refused for lack of room is asked to wait: bodies in flight are read within seconds. */
 const RETRY_AFTER_SECONDS = 2;
+
+/** A body this large, once answered with nothing else held, is collected at once (collect-garbage.ts). */
+const COLLECT_AFTER_BYTES = 16 * 1024 * 1024;
 
 /**
  * Admits a request's body from its headers, before a byte of it is read: a Content-Length over the route's limit is
@@ -18,7 +22,8 @@ export function installBodyAdmission(app: FastifyInstance, budget: BodyBudget): 
     if (declared !== undefined && declared > limit) {
       return done(new StationError('ERR_HTTP_BODY_TOO_LARGE', 'The request body is larger than this endpoint accepts.', { status: 413 }));
     }
-    const release = budget.reserve(declared ?? limit);
+    const bytes = declared ?? limit;
+    const release = budget.reserve(bytes);
     if (!release) {
       return done(
         new StationError('ERR_HTTP_BUSY', 'The station is receiving other large requests; try again in a moment.', {
@@ -28,7 +33,10 @@ export function installBodyAdmission(app: FastifyInstance, budget: BodyBudget): 
         }),
       );
     }
-    reply.raw.once('close', release);
+    reply.raw.once('close', () => {
+      release();
+      if (bytes >= COLLECT_AFTER_BYTES && budget.heldBytes === 0) setImmediate(collectGarbage);
+    });
     done();
   });
 }

@@ -16,5 +16,7 @@ export const NODE_BUNDLE_OPTIONS = {
   // module (the `module` condition) and copy into a fresh CommonJS object at each of their requires, a visible part
   // of a start (docs/performance.md#start-up). Its CommonJS file is evaluated once.
   alias: { tslib: 'tslib/tslib.js' },
-  external: [...NATIVE_EXTERNALS, ...MODULE_EXTERNALS],
+  // Fastify's JSON schema compilers stay out: the station gives Fastify compiler factories of its own
+  // (create-http-server.ts), so they are never required and need not be parsed with serve's chunk.
+  external: [...NATIVE_EXTERNALS, ...MODULE_EXTERNALS, '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler'],
 };

@@ -1,9 +1,8 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { VerifyRequest } from '../core/schemas/admin-api.js';
 import type { DocumentVerification } from '../core/schemas/verification-report.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HttpRequest } from './http/server/http-request.js';
-import type { HttpApp } from './http/server/http-app.js';
 import type { Logger } from 'pino';
 import { StationError } from '../core/errors/station-error.js';
 import { STATION_NAME } from '../core/constants.js';
@@ -30,6 +29,7 @@ import { healthRoutes } from './http/routes/health-routes.js';
 import { homeRoutes } from './http/routes/home-routes.js';
 import { openApiRoutes } from './http/routes/openapi-routes.js';
 import { docsRoutes, listDocs } from './http/routes/docs-routes.js';
+import type { RegisteredRoute } from './http/openapi/openapi-document.js';
 import { signingSessionRoutes } from './sessions/signing-session-routes.js';
 import { HashSigningService } from './sessions/hash-signing-service.js';
 import { hashSigningMethod } from './sessions/hash-signing-method.js';
@@ -100,7 +100,7 @@ export interface Station {
   readonly prompts: UiPromptBroker;
   readonly userPrompt: UserPrompt;
   readonly clock: Clock;
-  readonly http: HttpApp;
+  readonly http: FastifyInstance;
   readonly logger: Logger;
   readonly oidc: OidcService;
   /** The station window's pushed state, desk and launch links. */
@@ -288,23 +288,26 @@ function ownHosts(address: StationCore['address']): () => ReadonlySet<string> {
 }
 
 /** The HTTP server with its guards (Host, Origin, UI session), before any route. */
-function createStationHttp({ logger, address, config, sessions, data }: StationCore): HttpApp {
-  const isUiSession = (request: HttpRequest): boolean => sessions.isValid(readBearerCredential(request.headers.authorization));
+function createStationHttp({ logger, address, config, sessions, data }: StationCore): FastifyInstance {
+  const isUiSession = (request: FastifyRequest): boolean => sessions.isValid(readBearerCredential(request.headers.authorization));
   return createHttpServer({
     logger,
     allowedHosts: ownHosts(address),
     isUiSession,
-    stationOrigin: address.baseUrl,
     clients: data.clients,
   });
 }
 
 /** The home page, OpenAPI (built from every registered route when first asked), the guides, health. */
-async function registerPublicRoutes(http: HttpApp, { config, version }: StationCore): Promise<void> {
+async function registerPublicRoutes(http: FastifyInstance, { config, version }: StationCore): Promise<void> {
+  const routes: RegisteredRoute[] = [];
+  http.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   const docsDir = join(packageRoot(), 'docs');
   const docs = listDocs(docsDir);
   await http.register(homeRoutes({ name: STATION_NAME, version, mode: config.mode, docs }));
-  await http.register(openApiRoutes({ version, routes: () => http.routes() }));
+  await http.register(openApiRoutes({ version, routes: () => routes }));
   await http.register(docsRoutes(docsDir, docs));
   await http.register(healthRoutes({ version, mode: config.mode }), { prefix: '/api' });
 }
@@ -315,7 +318,7 @@ interface SigningParts {
 }
 
 /** Signing sessions, the browser-facing signing methods (hash-based and sandbox), the TSA, the iframe helper. */
-async function registerSigningRoutes(http: HttpApp, core: StationCore): Promise<SigningParts> {
+async function registerSigningRoutes(http: FastifyInstance, core: StationCore): Promise<SigningParts> {
   const { config, data, tsa, clock, userPrompt, trustedIssuers, timings, logger, address, tokens } = core;
   const pendingSignatures = new PendingSignatures();
   await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
@@ -344,7 +347,7 @@ async function registerSigningRoutes(http: HttpApp, core: StationCore): Promise<
 }
 
 /** The station UI: its page, the browser client files, UI sessions, the window's pushed state and desk, admin. */
-async function registerWindowRoutes(http: HttpApp, core: StationCore, signing: SigningParts, identity: IdentityService): Promise<StationWindow> {
+async function registerWindowRoutes(http: FastifyInstance, core: StationCore, signing: SigningParts, identity: IdentityService): Promise<StationWindow> {
   const { config, data, tokens, builtInSources, prompts, userPrompt, sessions, version, address, ports, tsa } = core;
   await http.register(uiRoutes(), { prefix: '/ui' });
   await http.register(clientRoutes({ clients: data.clients }), { prefix: '/client' });
@@ -379,7 +382,7 @@ async function registerWindowRoutes(http: HttpApp, core: StationCore, signing: S
 
 /** OpenID Connect, the identity API, the browser clients' readCard, simulated providers, the integrator side. */
 async function registerIdentityRoutes(
-  http: HttpApp,
+  http: FastifyInstance,
   { config, data, address }: StationCore,
   { oidc, identity, providerDecisions }: { oidc: OidcService; identity: IdentityService; providerDecisions: ProviderDecisions },
 ): Promise<void> {
@@ -393,7 +396,7 @@ async function registerIdentityRoutes(
 }
 
 /** Listens on the configured address; on failure closes everything opened so far and says why in words. */
-async function listenOrUndo(http: HttpApp, { config, tokens, tsa, data, address }: StationCore, stationWindow: StationWindow): Promise<void> {
+async function listenOrUndo(http: FastifyInstance, { config, tokens, tsa, data, address }: StationCore, stationWindow: StationWindow): Promise<void> {
   try {
     await http.listen({ host: config.host, port: config.port });
   } catch (error) {
@@ -412,7 +415,7 @@ function uiUrlOf({ address, sessions }: StationCore): string {
 /** The running station as its host sees it; sweeps expired signing sessions until it closes. */
 function stationHandle(
   core: StationCore,
-  { http, oidc, stationWindow, pending }: { http: HttpApp; oidc: OidcService; stationWindow: StationWindow; pending: PendingSignatures },
+  { http, oidc, stationWindow, pending }: { http: FastifyInstance; oidc: OidcService; stationWindow: StationWindow; pending: PendingSignatures },
 ): Station {
   const { config, data, tokens, tsa, prompts, userPrompt, clock, logger, sessions, address } = core;
   const sweep = (): void => {

@@ -28,6 +28,9 @@ export const plainFileNameSchema = z
 const reservedInAsice = (name: string): boolean => name === 'mimetype' || /^meta-inf$/i.test(name);
 
 /** POST /api/signatures/prepare-files-for-signing (integrator server, with its secret). */
+/** The client's credentials alone: checked before anything else of a large body is validated or decoded. */
+export const clientSecretSchema = z.object({ client_id: clientIdSchema, secret: z.string().min(1) });
+
 export const prepareFilesRequestSchema = z
   .object({
     client_id: clientIdSchema,

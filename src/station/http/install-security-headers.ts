@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { HttpScope } from './server/http-scope.js';
+import type { FastifyInstance } from 'fastify';
 
 const ALWAYS: ReadonlyArray<readonly [string, string]> = [
   ['x-content-type-options', 'nosniff'],
@@ -12,14 +12,15 @@ const NOT_FRAMED_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'no
  * Headers every response carries. Pages that must be framed (the iframe helper) set their own
  * Content-Security-Policy with frame-ancestors from the client's origins; everything else refuses framing.
  */
-export function installSecurityHeaders(app: HttpScope): void {
-  app.addHook('onSend', (_request, reply) => {
+export function installSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     for (const [name, value] of ALWAYS) reply.header(name, value);
     if (!reply.hasHeader('content-security-policy')) {
       reply.header('content-security-policy', NOT_FRAMED_CSP);
       reply.header('x-frame-options', 'DENY');
     }
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 }
 

@@ -1,11 +1,11 @@
 /**
- * Per-route policy, set as a route's `config`. The server's hooks and its one error handler read it, so a
- * route states what it is instead of re-implementing checks.
+ * Per-route policy, set as a route's Fastify `config` and read back from `request.routeOptions.config`. The
+ * server's hooks and its one error handler read it, so a route states what it is instead of re-implementing checks.
  */
 export interface StationRouteConfig {
   /**
    * How errors are answered: 'json' `{status:"error", message, code, errors?}` (default), 'oauth' RFC 6749
-   * `{error, error_description}`, 'tsa' a DER TimeStampResp with a PKIStatus rejection where one is possible.
+   * `{error, error_description}`, 'tsa' a DER TimeStampResp with a PKIStatus rejection, for every failure.
    */
   errorFormat?: 'json' | 'oauth' | 'tsa';
   /**
@@ -25,4 +25,8 @@ export interface StationRouteConfig {
   requiresUiSession?: boolean;
   /** Requires the station's own Origin, without a credential: the exchange of a launch token for one. */
   requiresOwnOrigin?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig extends StationRouteConfig {}
 }

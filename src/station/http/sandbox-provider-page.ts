@@ -1,5 +1,5 @@
+import type { FastifyReply } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import type { HttpReply } from './server/http-reply.js';
 
 const html = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -9,7 +9,7 @@ const html = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${c
  * the form may also go to that origin (CSP form-action covers redirects after a submission). A provider shown in
  * an iframe (ZealiD-type) names the one origin allowed to frame it; every other page refuses framing.
  */
-export function sendProviderPage(reply: HttpReply, page: { title: string; detail: string; action: string; returnOrigin?: string; framedBy?: string }): HttpReply {
+export function sendProviderPage(reply: FastifyReply, page: { title: string; detail: string; action: string; returnOrigin?: string; framedBy?: string }): FastifyReply {
   const button = (decision: string, label: string): string => `<button name="decision" value="${decision}">${label}</button>`;
   // With the station's usual no-referrer, the form's POST would carry `Origin: null` and be refused: the page
   // narrows it to same-origin (the header is set for every response; the meta element updates it here).
@@ -25,7 +25,7 @@ export function sendProviderPage(reply: HttpReply, page: { title: string; detail
  * The last page of a provider shown in an iframe: instead of navigating, it posts where the provider's flow ends
  * (an address with `code` or `error`) to the framing page, at that page's origin only.
  */
-export function sendFrameResultPage(reply: HttpReply, result: { parentOrigin: string; message: string }): HttpReply {
+export function sendFrameResultPage(reply: FastifyReply, result: { parentOrigin: string; message: string }): FastifyReply {
   const nonce = randomBytes(16).toString('base64');
   // JSON inside a script element: `<` escaped so that no value can close the element.
   const json = (value: string): string => JSON.stringify(value).replace(/</g, '\\u003c');

@@ -1,4 +1,4 @@
-import type { HttpPlugin } from '../http/server/http-scope.js';
+import type { FastifyPluginAsync } from 'fastify';
 import * as z from 'zod';
 import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import {
@@ -26,7 +26,7 @@ const paramsSchema = z.object({ client_id: clientIdSchema, method: z.string().re
  * server to server, so any browser Origin is refused; the client_id in the body must be the one in the path and the
  * secret must match the one in the vault. complete answers `status: "OK"` with the person only on success.
  */
-export function identityRoutes(deps: IdentityRoutesDeps): HttpPlugin {
+export function identityRoutes(deps: IdentityRoutesDeps): FastifyPluginAsync {
   return async (app) => {
     const config = { browserAccess: 'none', errorFormat: 'json' } as const;
 

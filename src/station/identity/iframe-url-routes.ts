@@ -1,4 +1,4 @@
-import type { HttpPlugin } from '../http/server/http-scope.js';
+import type { FastifyPluginAsync } from 'fastify';
 import * as z from 'zod';
 import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import { parseZod } from '../validation/parse-zod.js';
@@ -14,7 +14,7 @@ const paramsSchema = z.object({ client_id: clientIdSchema });
  * registered origins only): answers `{status:"OK", url}`, the provider page to frame. The page is the station's
  * simulated provider, framed by the requesting origin only and posting its answer to it; refused in production.
  */
-export function iframeUrlRoutes(deps: { identity: IdentityService; baseUrl: () => string }): HttpPlugin {
+export function iframeUrlRoutes(deps: { identity: IdentityService; baseUrl: () => string }): FastifyPluginAsync {
   return async (app) => {
     const config = { browserAccess: 'client', originRequired: true } as const;
     app.get('/identity/:client_id/zealid/get_iframe_url', { config }, async (request) => {

@@ -1,4 +1,4 @@
-import type { HttpPlugin } from '../http/server/http-scope.js';
+import type { FastifyPluginAsync } from 'fastify';
 import * as z from 'zod';
 import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import { parseZod } from '../validation/parse-zod.js';
@@ -12,7 +12,7 @@ const paramsSchema = z.object({ client_id: clientIdSchema, method: z.enum(ID_CAR
  * client's registered origins only). It starts the card login, whose prompts name the requesting origin, and
  * answers `{status:"OK", token}`; the integrator's server then completes that token through the identity API.
  */
-export function readCardRoutes(deps: { identity: IdentityService }): HttpPlugin {
+export function readCardRoutes(deps: { identity: IdentityService }): FastifyPluginAsync {
   return async (app) => {
     const config = { browserAccess: 'client', originRequired: true } as const;
     app.get('/identity/:client_id/:method/read-card', { config }, async (request) => {

@@ -1,5 +1,5 @@
-import type { HttpReply } from '../http/server/http-reply.js';
-import type { HttpPlugin } from '../http/server/http-scope.js';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { WithParams, WithQuery } from '../http/route-types.js';
 import * as z from 'zod';
 import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
@@ -10,7 +10,6 @@ import { readDecision, sendFrameResultPage, sendProviderPage } from '../http/san
 import type { IdentityService } from './identity-service.js';
 import type { ProviderDecisions } from './redirect-provider-simulator.js';
 import { IFRAME_IDENTIFICATION_METHODS } from './iframe-url-routes.js';
-import { textBodyParser } from '../http/server/body-parser.js';
 
 const methodSchema = z.string().regex(/^[a-z0-9-]{1,64}$/);
 const redirectQuerySchema = z.object({
@@ -42,12 +41,12 @@ const VISIT_LIFETIME_MS = 180_000;
  *  - `GET /oauth/frame/<method>?client_id&parent_origin` is the same page inside the client's page (framed by that
  *    registered origin only); the answer is posted to it as an address carrying `code` or `error`.
  */
-export function redirectProviderRoutes(deps: { identity: IdentityService; decisions: ProviderDecisions; clients: Pick<ClientRegistry, 'find'> }): HttpPlugin {
+export function redirectProviderRoutes(deps: { identity: IdentityService; decisions: ProviderDecisions; clients: Pick<ClientRegistry, 'find'> }): FastifyPluginAsync {
   return async (app) => {
     const visits = new Map<string, Visit>();
-    app.addBodyParser('application/x-www-form-urlencoded', { ...textBodyParser, limit: 1024 });
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
 
-    const open = async (reply: HttpReply, code: string, clientId: string, back: Return): Promise<HttpReply> => {
+    const open = async (reply: FastifyReply, code: string, clientId: string, back: Return): Promise<FastifyReply> => {
       const started = await deps.identity.start(code, {}, { clientId, requester: 'parentOrigin' in back ? back.parentOrigin : clientId });
       const nonce = started.nonce!;
       visits.set(nonce, { token: started.token, back });
@@ -60,7 +59,7 @@ export function redirectProviderRoutes(deps: { identity: IdentityService; decisi
       });
     };
 
-    const redirected = async (method: string | undefined, query: unknown, reply: HttpReply): Promise<HttpReply> => {
+    const redirected = async (method: string | undefined, query: unknown, reply: FastifyReply): Promise<FastifyReply> => {
       const request = parseZod(redirectQuerySchema, query, 'Invalid provider request');
       const code = method ?? request.method;
       if (!code) throw new InvalidInputError('The identification method is missing.', { method: ['required'] });
@@ -69,9 +68,9 @@ export function redirectProviderRoutes(deps: { identity: IdentityService; decisi
       return open(reply, code, request.client_id, { redirectUri: request.redirect_uri, state: request.state });
     };
 
-    app.get('/start/:method', async (request, reply) => redirected(request.params.method, request.query, reply));
+    app.get<WithParams<'method'> & WithQuery>('/start/:method', async (request, reply) => redirected(request.params.method, request.query, reply));
     app.get('/authorize', async (request, reply) => redirected(undefined, request.query, reply));
-    app.get('/frame/:method', async (request, reply) => {
+    app.get<WithParams<'method'>>('/frame/:method', async (request, reply) => {
       const method = parseZod(z.enum(IFRAME_IDENTIFICATION_METHODS), request.params.method, 'Not an iframe identification method');
       const query = parseZod(frameQuerySchema, request.query, 'Invalid provider request');
       const parentOrigin = new URL(query.parent_origin).origin;
@@ -80,7 +79,7 @@ export function redirectProviderRoutes(deps: { identity: IdentityService; decisi
       return open(reply, method, query.client_id, { parentOrigin });
     });
 
-    app.post('/decision/:nonce', async (request, reply) => {
+    app.post<WithParams<'nonce'>>('/decision/:nonce', async (request, reply) => {
       const { nonce } = request.params;
       const found = visits.get(nonce);
       visits.delete(nonce);

@@ -1,6 +1,7 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { WithParams } from '../http/route-types.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HttpPlugin, HttpScope } from '../http/server/http-scope.js';
 import * as z from 'zod';
 import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import { hashSigningMethodSchema } from '../../core/schemas/hash-signing-api.js';
@@ -43,8 +44,8 @@ const ASSETS = {
  * pages embed, its script and style, and the two calls the page makes to its own station. The calls accept the
  * station's own origin only (the framed page), each bound to the ticket the page was served with.
  */
-export function iframeHelperRoutes(deps: IframeHelperRouteDeps): HttpPlugin {
-  return async (app: HttpScope) => {
+export function iframeHelperRoutes(deps: IframeHelperRouteDeps): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
     app.get('/os-broker/:client_id/:method', async (request, reply) => {
       const { client_id: clientId, method } = parseZod(pageParams, request.params, 'Unknown iframe method');
       const { doc_id: docId } = parseZod(pageQuery, request.query, 'Invalid iframe query');
@@ -56,7 +57,7 @@ export function iframeHelperRoutes(deps: IframeHelperRouteDeps): HttpPlugin {
       return reply.type('text/html; charset=utf-8').header('content-security-policy', iframePageCsp(frame)).send(renderIframePage(frame));
     });
 
-    app.get('/assets/:name', async (request, reply) => {
+    app.get<WithParams<'name'>>('/assets/:name', async (request, reply) => {
       const { name } = request.params;
       if (!(name in ASSETS)) throw new StationError('ERR_HTTP_NOT_FOUND', 'No such asset.', { status: 404 });
       const body = await readFile(join(packageRoot(), 'out', 'iframe', name)).catch(() => {

@@ -1,4 +1,4 @@
-import type { HttpPlugin } from '../http/server/http-scope.js';
+import type { FastifyPluginAsync } from 'fastify';
 import * as z from 'zod';
 import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import { StationError } from '../../core/errors/station-error.js';
@@ -22,7 +22,7 @@ const browserBodySchema = z.object({ method: z.string().regex(/^[a-z0-9-]{1,64}$
  * added (whatever the browser put there is replaced), and the service's answer comes back unchanged. The secret
  * is never in any response.
  */
-export function integratorRoutes(deps: IntegratorRoutesDeps): HttpPlugin {
+export function integratorRoutes(deps: IntegratorRoutesDeps): FastifyPluginAsync {
   return async (app) => {
     const config = { browserAccess: 'client', originRequired: true, errorFormat: 'json' } as const;
     const route = (step: 'start' | 'finish') =>

@@ -1,6 +1,5 @@
-import type { HttpReply } from '../http/server/http-reply.js';
-import type { HttpRequest } from '../http/server/http-request.js';
-import type { HttpPlugin } from '../http/server/http-scope.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { WithParams, WithQuery } from '../http/route-types.js';
 import type Provider from 'oidc-provider';
 import { StationError } from '../../core/errors/station-error.js';
 import { toStationError } from '../http/to-station-error.js';
@@ -16,7 +15,8 @@ import { renderLoginPage, renderWaitPage } from './views/login-page.js';
 import { renderConsentPage, renderContinuePage } from './views/consent-page.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
-type UidRequest = HttpRequest;
+type UidRoute = WithParams<'uid'> & WithQuery;
+type UidRequest = FastifyRequest<UidRoute>;
 
 /** How long one wait-page request may hold for the result before the page refreshes itself. */
 const WAIT_SECONDS = 1;
@@ -31,23 +31,25 @@ const USER_CANCELLED = { error: 'access_denied', error_description: 'The user ca
  * uid) and the Origin guard (POST only from the station's own pages) keep other sites out of a user's login.
  * Long only as a route table: one short handler per path, read top to bottom in the order a login takes them.
  */
-export function loginInteractionRoutes(deps: OidcRoutesDeps): HttpPlugin {
+export function loginInteractionRoutes(deps: OidcRoutesDeps): FastifyPluginAsync {
   return async (app) => {
-    app.addBodyParser('application/x-www-form-urlencoded', { limit: 4096, parse: (body) => Object.fromEntries(new URLSearchParams(body.toString('utf8'))) });
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
     const logins = new LoginInteractionService({ identity: deps.identity, accounts: deps.oidc.accounts, interactionSeconds: deps.oidc.lifetimes.interaction });
 
     app.get(`${OIDC_PATHS.assets}/login.css`, async (_request, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGIN_CSS),
     );
 
-    app.get(`${OIDC_PATHS.interaction}/:uid`, async (request, reply) =>
+    app.get<UidRoute>(`${OIDC_PATHS.interaction}/:uid`, async (request, reply) =>
       html(reply, async () => {
         const { details } = await interaction(deps, request, reply);
         return { status: 200, html: details.prompt.name === 'consent' ? consentPage(details) : loginPage(deps, details) };
       }),
     );
 
-    app.post(`${OIDC_PATHS.interaction}/:uid/consent`, async (request, reply) =>
+    app.post<UidRoute>(`${OIDC_PATHS.interaction}/:uid/consent`, async (request, reply) =>
       html(reply, async () => {
         const { provider, details } = await interaction(deps, request, reply);
         if (details.prompt.name !== 'consent') return redirect(reply, interactionPath(details));
@@ -58,7 +60,7 @@ export function loginInteractionRoutes(deps: OidcRoutesDeps): HttpPlugin {
       }),
     );
 
-    app.post(`${OIDC_PATHS.interaction}/:uid/start`, async (request, reply) =>
+    app.post<UidRoute>(`${OIDC_PATHS.interaction}/:uid/start`, async (request, reply) =>
       html(reply, async () => {
         const { details } = await interaction(deps, request, reply);
         const form = parseLoginStartForm(request.body);
@@ -71,7 +73,7 @@ export function loginInteractionRoutes(deps: OidcRoutesDeps): HttpPlugin {
       }),
     );
 
-    app.get(`${OIDC_PATHS.interaction}/:uid/wait`, async (request, reply) =>
+    app.get<UidRoute>(`${OIDC_PATHS.interaction}/:uid/wait`, async (request, reply) =>
       html(reply, async () => {
         const { provider, details } = await interaction(deps, request, reply);
         const view = logins.waiting(details.uid);
@@ -90,7 +92,7 @@ export function loginInteractionRoutes(deps: OidcRoutesDeps): HttpPlugin {
       }),
     );
 
-    app.get(`${OIDC_PATHS.interaction}/:uid/abort`, async (request, reply) =>
+    app.get<UidRoute>(`${OIDC_PATHS.interaction}/:uid/abort`, async (request, reply) =>
       html(reply, async () => {
         const { provider, details } = await interaction(deps, request, reply);
         logins.forget(details.uid);
@@ -104,10 +106,10 @@ interface Page {
   status: number;
   html: string;
 }
-type PageResult = Page | HttpReply;
+type PageResult = Page | FastifyReply;
 
 /** Runs a page handler; any failure becomes the station's error page, never a JSON body in the user's browser. */
-async function html(reply: HttpReply, work: () => Promise<PageResult>): Promise<HttpReply> {
+async function html(reply: FastifyReply, work: () => Promise<PageResult>): Promise<FastifyReply> {
   let result: PageResult;
   try {
     result = await work();
@@ -121,7 +123,7 @@ async function html(reply: HttpReply, work: () => Promise<PageResult>): Promise<
   return reply.code(result.status).type('text/html; charset=utf-8').header('content-security-policy', LOGIN_PAGE_CSP).header('x-frame-options', 'DENY').send(result.html);
 }
 
-function redirect(reply: HttpReply, location: string): HttpReply {
+function redirect(reply: FastifyReply, location: string): FastifyReply {
   return reply.code(303).header('location', location).send();
 }
 
@@ -130,7 +132,7 @@ function interactionPath(details: Interaction): string {
 }
 
 /** The interaction of this browser (its cookie), which must be the one the page's path names. */
-async function interaction(deps: OidcRoutesDeps, request: UidRequest, reply: HttpReply): Promise<{ provider: Provider; details: Interaction }> {
+async function interaction(deps: OidcRoutesDeps, request: UidRequest, reply: FastifyReply): Promise<{ provider: Provider; details: Interaction }> {
   assertSandbox(deps.mode);
   const provider = await deps.oidc.provider();
   const details = await provider.interactionDetails(request.raw, reply.raw);

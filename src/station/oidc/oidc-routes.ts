@@ -1,6 +1,4 @@
-import type { HttpReply } from '../http/server/http-reply.js';
-import type { HttpRequest } from '../http/server/http-request.js';
-import type { HttpPlugin } from '../http/server/http-scope.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { assertSandbox } from './assert-sandbox.js';
 import type { OidcRoutesDeps } from './oidc-routes-deps.js';
@@ -13,22 +11,22 @@ import { setSecurityHeaders } from '../http/install-security-headers.js';
  * The OIDC endpoints (SERVICE-INTERFACE 4.1) served by oidc-provider's own request handler under their exact
  * paths, and the station's login pages. Only in sandbox mode: the service's OIDC flow is a sandbox-only beta.
  */
-export function oidcRoutes(deps: OidcRoutesDeps): HttpPlugin {
+export function oidcRoutes(deps: OidcRoutesDeps): FastifyPluginAsync {
   return async (app) => {
     await app.register(providerEndpoints(deps));
     await app.register(loginInteractionRoutes(deps));
   };
 }
 
-function providerEndpoints(deps: OidcRoutesDeps): HttpPlugin {
+function providerEndpoints(deps: OidcRoutesDeps): FastifyPluginAsync {
   return async (app) => {
     // oidc-provider reads and limits request bodies itself: leave the stream untouched for it.
-    app.removeAllBodyParsers();
-    app.addBodyParser('*', { streamed: true });
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
     // Koa composes its middleware on every callback() call: keep one handler per provider instance.
     const handlers = new WeakMap<Provider, { handle: ReturnType<Provider['callback']>; issuerHost: string }>();
-    const forward = async (request: HttpRequest, reply: HttpReply): Promise<void> => {
+    const forward = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       assertSandbox(deps.mode);
       const provider = await deps.oidc.provider();
       let handler = handlers.get(provider);

@@ -1,4 +1,4 @@
-import type { HttpPlugin } from '../http/server/http-scope.js';
+import type { FastifyPluginAsync } from 'fastify';
 import type { StationMode } from '../../core/schemas/station-mode.js';
 import type { ClientRegistry } from '../clients/client-registry.js';
 import { allowRegisteredOrigin } from '../http/allow-registered-origin.js';
@@ -10,7 +10,7 @@ import { assertSandboxSigning } from './sandbox-signing-mode.js';
  * PIN and confirmation code with, as `{publicKey: base64 of the PEM}`; readable by any registered client's page.
  * The simulated provider's key, so refused in production.
  */
-export function chaveMovelKeyRoutes(deps: { key: SandboxRsaKey; mode: () => StationMode; clients: Pick<ClientRegistry, 'allOrigins'> }): HttpPlugin {
+export function chaveMovelKeyRoutes(deps: { key: SandboxRsaKey; mode: () => StationMode; clients: Pick<ClientRegistry, 'allOrigins'> }): FastifyPluginAsync {
   return async (app) => {
     app.get('/api/chave-movel-public-key', async (request, reply) => {
       assertSandboxSigning(deps.mode, 'chave-movel-qes-signature');

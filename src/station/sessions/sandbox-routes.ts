@@ -1,11 +1,11 @@
-import type { HttpPlugin } from '../http/server/http-scope.js';
+import type { FastifyPluginAsync } from 'fastify';
+import type { WithParams } from '../http/route-types.js';
 import type { StationMode } from '../../core/schemas/station-mode.js';
 import { NotFoundError } from '../../core/errors/not-found-error.js';
 import type { SandboxTestCa } from './sandbox-test-ca.js';
 import type { SandboxOutbox } from './sandbox-outbox.js';
 import type { RedirectSigningSimulator } from './redirect-signing-simulator.js';
 import { readDecision, sendProviderPage } from '../http/sandbox-provider-page.js';
-import { textBodyParser } from '../http/server/body-parser.js';
 
 const OUTBOX_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
 const html = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -16,15 +16,15 @@ const html = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${c
  * Sandbox mode only. Pages of other origins get no CORS here, so only the
  * user (or a local script) reads the outbox.
  */
-export function sandboxRoutes(deps: { ca: SandboxTestCa; outbox: SandboxOutbox; redirect: RedirectSigningSimulator; mode: () => StationMode }): HttpPlugin {
+export function sandboxRoutes(deps: { ca: SandboxTestCa; outbox: SandboxOutbox; redirect: RedirectSigningSimulator; mode: () => StationMode }): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onRequest', async () => {
       if (deps.mode() !== 'sandbox') throw new NotFoundError('ERR_SANDBOX_ONLY', 'The sandbox pages exist in sandbox mode only.');
     });
     app.get('/test-ca.pem', async (_request, reply) => reply.type('application/x-pem-file').send(await deps.ca.rootPem()));
     app.get('/outbox.json', async (_request, reply) => reply.header('cache-control', 'no-store').send({ messages: deps.outbox.messages() }));
-    app.addBodyParser('application/x-www-form-urlencoded', { ...textBodyParser, limit: 1024 });
-    app.get('/provider/sign/:id', async (request, reply) => {
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
+    app.get<WithParams<'id'>>('/provider/sign/:id', async (request, reply) => {
       const { id } = request.params;
       const visit = deps.redirect.visit(id);
       return sendProviderPage(reply, {
@@ -34,7 +34,7 @@ export function sandboxRoutes(deps: { ca: SandboxTestCa; outbox: SandboxOutbox; 
         returnOrigin: new URL(visit.returnTo).origin,
       });
     });
-    app.post('/provider/sign/:id', async (request, reply) => {
+    app.post<WithParams<'id'>>('/provider/sign/:id', async (request, reply) => {
       const { id } = request.params;
       return reply.redirect(await deps.redirect.decide(id, readDecision(request.body) === 'approve'), 303);
     });

@@ -1,4 +1,4 @@
-import type { HttpPlugin } from '../http/server/http-scope.js';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
 import type { StationMode } from '../../core/schemas/station-mode.js';
 import type { Clock } from '../ports/clock.js';
@@ -36,7 +36,7 @@ export interface SandboxSigningOptions {
  * and outbox, the routes that show those (test CA certificate, outbox page, provider page, under /sandbox) and the
  * providers' own entry points (ZealiD's signature start, Chave Móvel's public key, at the root). Refused in production mode.
  */
-export function sandboxSigning(options: SandboxSigningOptions): { methods: SigningMethod[]; routes: HttpPlugin; entryRoutes: HttpPlugin } {
+export function sandboxSigning(options: SandboxSigningOptions): { methods: SigningMethod[]; routes: FastifyPluginAsync; entryRoutes: FastifyPluginAsync } {
   const ca = new SandboxTestCa(options.clock);
   const outbox = new SandboxOutbox(options.logger);
   const deps = { service: options.service, ca, signings: new SimulatedSignings(), timings: options.timings, mode: options.mode };

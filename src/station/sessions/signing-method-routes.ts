@@ -1,6 +1,4 @@
-import type { HttpReply } from '../http/server/http-reply.js';
-import type { HttpRequest } from '../http/server/http-request.js';
-import type { HttpPlugin, HttpScope } from '../http/server/http-scope.js';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { parseZod } from '../validation/parse-zod.js';
 import { NotFoundError } from '../../core/errors/not-found-error.js';
@@ -15,8 +13,8 @@ const signTypeOf = (body: unknown): unknown => (typeof body === 'object' && body
  * The browser-facing signing endpoints: each is one lookup in the method table and a hand-over. Origins are
  * checked before this by the origin guard (`browserAccess: 'client'`).
  */
-export function signingMethodRoutes(methods: SigningMethodTable): HttpPlugin {
-  return async (app: HttpScope) => {
+export function signingMethodRoutes(methods: SigningMethodTable): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
     const config = { browserAccess: 'client' as const };
 
     app.post('/start-signing', { config }, async (request, reply) => methods.forSignType(signTypeOf(request.body)).start(request.body, contextOf(request, reply)));
@@ -35,6 +33,6 @@ export function signingMethodRoutes(methods: SigningMethodTable): HttpPlugin {
   };
 }
 
-function contextOf(request: HttpRequest, reply: HttpReply): SigningRequestContext {
+function contextOf(request: FastifyRequest, reply: FastifyReply): SigningRequestContext {
   return { origin: request.headers.origin, signal: requesterGoneSignal(reply) };
 }

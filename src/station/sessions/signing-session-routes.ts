@@ -1,5 +1,6 @@
-import type { HttpPlugin, HttpScope } from '../http/server/http-scope.js';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import {
+  clientSecretSchema,
   downloadRequestSchema,
   prepareFilesRequestSchema,
   reasonAcceptRequestSchema,
@@ -25,15 +26,17 @@ export interface SigningSessionRouteDeps {
  * server-to-server calls authenticated by the client's secret, which never belongs in a browser; status and reason
  * acceptance are called from the integrator's pages and admitted for the origins that client registered.
  */
-export function signingSessionRoutes(deps: SigningSessionRouteDeps): HttpPlugin {
+export function signingSessionRoutes(deps: SigningSessionRouteDeps): FastifyPluginAsync {
   const authenticate = async (clientId: string, secret: string): Promise<void> => {
     if (!(await deps.clients.verifySecret(clientId, secret))) throw new ClientAuthenticationError();
   };
 
-  return async (app: HttpScope) => {
+  return async (app: FastifyInstance) => {
     app.post('/prepare-files-for-signing', { bodyLimit: PREPARE_BODY_LIMIT, config: { browserAccess: 'none' } }, async (request) => {
+      // The secret first: a wrong one costs no validation of the documents, nor their decoding.
+      const credentials = parseZod(clientSecretSchema, request.body, 'Invalid prepare-files request');
+      await authenticate(credentials.client_id, credentials.secret);
       const body = parseZod(prepareFilesRequestSchema, request.body, 'Invalid prepare-files request');
-      await authenticate(body.client_id, body.secret);
       const session = await deps.sessions.prepare(body);
       return { status: 'OK', doc_id: session.docId, expires_at: session.expiresAt };
     });

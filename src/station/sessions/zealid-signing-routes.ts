@@ -1,4 +1,4 @@
-import type { HttpPlugin } from '../http/server/http-scope.js';
+import type { FastifyPluginAsync } from 'fastify';
 import * as z from 'zod';
 import { clientIdSchema } from '../../core/schemas/client-registration.js';
 import { docIdSchema } from '../../core/schemas/signing-session-api.js';
@@ -15,7 +15,7 @@ const querySchema = z.object({ client_id: clientIdSchema, doc_id: docIdSchema })
  * (no start-signing call first). In sandbox mode it opens the simulated provider page, which signs with the test CA
  * on Approve and goes back to the client's redirect URI; refused in production.
  */
-export function zealIdSigningRoutes(redirect: Pick<RedirectSigningSimulator, 'open'>): HttpPlugin {
+export function zealIdSigningRoutes(redirect: Pick<RedirectSigningSimulator, 'open'>): FastifyPluginAsync {
   return async (app) => {
     app.get('/zealid/signature/start', async (request, reply) => {
       const query = parseZod(querySchema, request.query, 'Invalid ZealiD signing request');

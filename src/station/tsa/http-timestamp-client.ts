@@ -1,4 +1,5 @@
 import { TimestampClientError } from './timestamp-client-error.js';
+import { readTimestampReply } from './timestamp-reply-reader.js';
 import { exchangeTimestamp, type TimestampExchange, type TimestampExchangeOptions } from './timestamp-exchange.js';
 import type { HashAlgorithm } from '../pki/hash-algorithms.js';
 import type { TimestampClient } from './timestamp-client.js';
@@ -84,10 +85,15 @@ async function readLimited(response: Response, url: string): Promise<Uint8Array>
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-/** The station's JSON errors (403 for an unlisted IP) carry a message worth showing. */
+/** What a refusal says: the station's TSA answers a TimeStampResp rejection with its reason; others may send JSON. */
 function errorText(response: Response, body: Uint8Array): string {
-  if (!response.headers.get('content-type')?.startsWith('application/json')) return '';
+  const type = response.headers.get('content-type') ?? '';
   try {
+    if (type.startsWith('application/timestamp-reply')) {
+      const said = readTimestampReply(body).statusText.join('; ');
+      return said ? `: ${said}` : '';
+    }
+    if (!type.startsWith('application/json')) return '';
     const parsed = JSON.parse(Buffer.from(body).toString('utf8')) as { message?: unknown };
     return typeof parsed.message === 'string' ? `: ${parsed.message}` : '';
   } catch {

@@ -75,7 +75,7 @@ export class TimestampAuthority {
 
   /**
    * Answers a request with a granted token, or with a PKIStatus rejection for anything RFC 3161 lets a TSA
-   * refuse. Throws only when the station itself fails (store, signer): the boundary answers systemFailure.
+   * refuse. Throws only when the station itself fails (store, signer): the HTTP error handler answers a systemFailure rejection.
    */
   async respond(requestDer: Uint8Array): Promise<Buffer> {
     try {
@@ -87,11 +87,6 @@ export class TimestampAuthority {
       if (error instanceof TsaRejection && error.failInfo !== 'systemFailure') return rejectionResponse(error.failInfo, error.message);
       throw error;
     }
-  }
-
-  /** A rejection response for failures outside the request (station errors); the boundary uses it. */
-  static systemFailure(): Buffer {
-    return rejectionResponse('systemFailure', 'The TSA failed to issue a timestamp; try again later.');
   }
 
   /** The parser and encoder, loaded and built for the first request: a start that issues no token skips them. */

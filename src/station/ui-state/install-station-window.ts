@@ -1,4 +1,4 @@
-import type { HttpScope } from '../http/server/http-scope.js';
+import type { FastifyInstance } from 'fastify';
 import type { Overview } from '../../core/schemas/admin-api.js';
 import type { StationData } from '../open-station-data.js';
 import type { TokenRegistry } from '../tokens/token-registry.js';
@@ -18,7 +18,7 @@ import { registerDeskClient } from '../desk/desk-client.js';
 import { defaultOutputDirectory } from '../desk/output-directory.js';
 
 export interface StationWindowDeps {
-  http: HttpScope;
+  http: FastifyInstance;
   data: StationData;
   dataDir: string;
   tokens: TokenRegistry;

@@ -70,6 +70,9 @@ describe('signing sessions and signing reasons', () => {
     const wrong = await post('/prepare-files-for-signing', { client_id: 'shop', secret: 'nope', container_type: 'pdf', files: [{ fileName: 'a.pdf', mimeType: 'application/pdf', fileContent: pdf.toString('base64') }] });
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toMatchObject({ status: 'error', code: 'ERR_CLIENT_AUTH_FAILED' });
+    // The secret is checked before the documents are validated or decoded: bad files with a wrong secret are a 401.
+    const wrongWithBadFiles = await post('/prepare-files-for-signing', { client_id: 'shop', secret: 'nope', container_type: 'zip', files: [{ fileName: '../x', mimeType: 'a', fileContent: '***' }] });
+    expect(wrongWithBadFiles.status).toBe(401);
 
     const fromBrowser = await post(
       '/prepare-files-for-signing',

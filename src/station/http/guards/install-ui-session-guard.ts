@@ -1,14 +1,14 @@
-import type { HttpRequest } from '../server/http-request.js';
-import type { HttpScope } from '../server/http-scope.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../../../core/errors/forbidden-error.js';
 import { UiSessionRequiredError } from '../ui-session-required-error.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 export interface UiSessionPolicy {
-  stationOrigin(): string;
+  /** Whether an Origin is one of the station's own (its address, or `localhost` with its port). */
+  isOwnOrigin(origin: string): boolean;
   /** Whether the request carries a valid station UI credential (`Authorization: Bearer`). */
-  isUiSession(request: HttpRequest): boolean;
+  isUiSession(request: FastifyRequest): boolean;
 }
 
 /**
@@ -17,19 +17,19 @@ export interface UiSessionPolicy {
  * that or, as browsers send no Origin on same-origin GETs, `Sec-Fetch-Site: same-origin`. A request without either
  * (curl, another local process) is refused even with a valid credential.
  */
-export function installUiSessionGuard(app: HttpScope, policy: UiSessionPolicy): void {
-  app.addHook('onRequest', (request) => {
-    const config = request.routeConfig;
-    if (!config.requiresOwnOrigin && !config.requiresUiSession) return;
-    if (!fromOwnPage(request, policy.stationOrigin())) {
-      throw new ForbiddenError('ERR_HTTP_ORIGIN_FORBIDDEN', 'Only the station’s own pages may call this endpoint (Origin must be the station’s address).');
+export function installUiSessionGuard(app: FastifyInstance, policy: UiSessionPolicy): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const config = request.routeOptions.config;
+    if (!config.requiresOwnOrigin && !config.requiresUiSession) return done();
+    if (!fromOwnPage(request, policy)) {
+      return done(new ForbiddenError('ERR_HTTP_ORIGIN_FORBIDDEN', 'Only the station’s own pages may call this endpoint (Origin must be the station’s address).'));
     }
-    if (config.requiresUiSession && !policy.isUiSession(request)) throw new UiSessionRequiredError();
+    done(config.requiresUiSession && !policy.isUiSession(request) ? new UiSessionRequiredError() : undefined);
   });
 }
 
-function fromOwnPage(request: HttpRequest, stationOrigin: string): boolean {
+function fromOwnPage(request: FastifyRequest, policy: UiSessionPolicy): boolean {
   const origin = request.headers.origin;
-  if (origin !== undefined) return origin === stationOrigin;
+  if (origin !== undefined) return policy.isOwnOrigin(origin);
   return SAFE_METHODS.has(request.method) && request.headers['sec-fetch-site'] === 'same-origin';
 }

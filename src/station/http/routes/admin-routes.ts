@@ -1,4 +1,4 @@
-import type { HttpPlugin, HttpScope } from '../server/http-scope.js';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import * as z from 'zod';
 import { clientCreateRequestSchema, promptAnswerSchema, verifyRequestSchema, type Overview, type VerifyRequest } from '../../../core/schemas/admin-api.js';
 import type { DocumentVerification } from '../../../core/schemas/verification-report.js';
@@ -27,8 +27,8 @@ const promptParams = z.object({ id: z.string().uuid() });
 const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(10_000).default(100) });
 
 /** The station UI's API (/admin/api): overview, clients, and answers to the station's own prompts. */
-export function adminRoutes(deps: AdminRouteDeps): HttpPlugin {
-  return async (app: HttpScope) => {
+export function adminRoutes(deps: AdminRouteDeps): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
     const config = { browserAccess: 'station' as const, requiresUiSession: true };
 
     app.get('/overview', { config }, async (): Promise<Overview> => {

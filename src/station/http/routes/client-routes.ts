@@ -1,7 +1,8 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { WithParams } from '../route-types.js';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import type { HttpPlugin } from '../server/http-scope.js';
 import { StationError } from '../../../core/errors/station-error.js';
 import type { ClientRegistry } from '../../clients/client-registry.js';
 import { packageRoot } from '../../files/package-root.js';
@@ -18,10 +19,10 @@ const FILES: Readonly<Record<string, string>> = {
  * The URL carries no version, so caches revalidate after five minutes by ETag. A registered client's origin gets
  * its own origin back in CORS, which `<script integrity crossorigin>` (SRI) needs; no wildcard.
  */
-export function clientRoutes(deps: { clients: Pick<ClientRegistry, 'allOrigins'> }): HttpPlugin {
+export function clientRoutes(deps: { clients: Pick<ClientRegistry, 'allOrigins'> }): FastifyPluginAsync {
   return async (app) => {
     const root = join(packageRoot(), 'out', 'client');
-    app.get('/:file', async (request, reply) => {
+    app.get<WithParams<'file'>>('/:file', async (request, reply) => {
       const { file } = request.params;
       const contentType = FILES[file];
       if (!contentType) throw new StationError('ERR_CLIENT_FILE_NOT_FOUND', `No client file "${file}"; there are ${Object.keys(FILES).join(', ')}.`, { status: 404 });

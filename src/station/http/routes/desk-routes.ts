@@ -1,4 +1,4 @@
-import type { HttpPlugin, HttpScope } from '../server/http-scope.js';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import {
   deskPrepareRequestSchema,
   deskSessionParamsSchema,
@@ -22,8 +22,8 @@ const DESK_BODY_LIMIT = 400 * 1024 * 1024;
  * prepare files as a signing session of the station's own client (signed through the browser client, as web pages
  * sign), save the signed result, timestamp a file, try an identification method. Each handler parses and hands over; the services decide.
  */
-export function deskRoutes(deps: { signing: DeskSigningService; timestamps: DeskTimestampService; identify: DeskIdentifyService }): HttpPlugin {
-  return async (app: HttpScope) => {
+export function deskRoutes(deps: { signing: DeskSigningService; timestamps: DeskTimestampService; identify: DeskIdentifyService }): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
     const config = { browserAccess: 'station' as const, requiresUiSession: true };
 
     app.post('/desk/sessions', { config, bodyLimit: DESK_BODY_LIMIT }, async (request, reply) => {

@@ -1,7 +1,8 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { WithParams } from '../route-types.js';
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HttpPlugin } from '../server/http-scope.js';
 import { NotFoundError } from '../../../core/errors/not-found-error.js';
 
 /** The guides in `dir` (the package's docs/), by name without `.md`. */
@@ -17,10 +18,10 @@ export function listDocs(dir: string): string[] {
 }
 
 /** GET /docs/:name: a guide as Markdown; only names listed at start are served, so no path reaches the disk. */
-export function docsRoutes(dir: string, names: readonly string[]): HttpPlugin {
+export function docsRoutes(dir: string, names: readonly string[]): FastifyPluginAsync {
   const known = new Set(names);
   return async (app) => {
-    app.get('/docs/:name', async (request, reply) => {
+    app.get<WithParams<'name'>>('/docs/:name', async (request, reply) => {
       if (!known.has(request.params.name)) throw new NotFoundError('ERR_DOCS_NOT_FOUND', `No guide named ${request.params.name}.`);
       const text = await readFile(join(dir, `${request.params.name}.md`), 'utf8');
       return reply.type('text/markdown; charset=utf-8').send(text);

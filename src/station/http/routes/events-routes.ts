@@ -1,5 +1,4 @@
-import type { HttpReply } from '../server/http-reply.js';
-import type { HttpPlugin, HttpScope } from '../server/http-scope.js';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { StationState } from '../../../core/schemas/station-state.js';
 import type { StationStateFeed } from '../../ui-state/station-state-feed.js';
 import { setSecurityHeaders } from '../install-security-headers.js';
@@ -13,11 +12,11 @@ const HEARTBEAT_MS = 20_000;
  * - GET /events: server-sent events, one `state` event with the whole state now and after every change. The page
  *   reads it with fetch (EventSource cannot send the Authorization header the credential travels in).
  */
-export function eventsRoutes(feed: StationStateFeed): HttpPlugin {
-  return async (app: HttpScope) => {
+export function eventsRoutes(feed: StationStateFeed): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
     const config = { browserAccess: 'station' as const, requiresUiSession: true };
     // Open streams never finish on their own: closing the server ends them, or it would wait for them forever.
-    const open = new Set<HttpReply>();
+    const open = new Set<FastifyReply>();
     app.addHook('preClose', async () => {
       for (const reply of open) reply.raw.end();
     });
@@ -42,7 +41,7 @@ export function eventsRoutes(feed: StationStateFeed): HttpPlugin {
 }
 
 /** The stream is written by hand from here on, so it carries the headers the server's hooks would have set. */
-function openEventStream(reply: HttpReply): void {
+function openEventStream(reply: FastifyReply): void {
   reply.hijack();
   setSecurityHeaders(reply.raw);
   reply.raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsync } from 'fastify';
 import { createHash } from 'node:crypto';
-import type { HttpPlugin } from '../server/http-scope.js';
 import type { StationMode } from '../../../core/schemas/station-mode.js';
 import { escapeHtml } from '../../oidc/views/html.js';
 
@@ -53,7 +53,7 @@ The UI is never opened from this page: its link carries a credential meant for t
 }
 
 /** GET /: what a person opening the station's address in a browser should see. */
-export function homeRoutes(info: HomePageInfo): HttpPlugin {
+export function homeRoutes(info: HomePageInfo): FastifyPluginAsync {
   const html = homePage(info);
   return async (app) => {
     app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', HOME_CSP).header('x-frame-options', 'DENY').send(html));

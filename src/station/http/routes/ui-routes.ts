@@ -1,8 +1,7 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { WithParams } from '../route-types.js';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import type { HttpReply } from '../server/http-reply.js';
-import type { HttpRequest } from '../server/http-request.js';
-import type { HttpPlugin, HttpScope } from '../server/http-scope.js';
 import { StationError } from '../../../core/errors/station-error.js';
 import { packageRoot } from '../../files/package-root.js';
 import { NotFoundError } from '../../../core/errors/not-found-error.js';
@@ -14,12 +13,13 @@ const UI_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src
  * show comes from /admin/api, which needs the credential the page gets from its launch link (ui-session-routes.ts).
  * `Referrer-Policy: no-referrer` (security headers) and the fragment keep the launch token out of other servers.
  */
-export function uiRoutes(): HttpPlugin {
-  return async (app: HttpScope) => {
+export function uiRoutes(): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
     const root = join(packageRoot(), 'out', 'renderer');
 
-    app.addHook('onSend', (_request, reply) => {
+    app.addHook('onSend', (_request, reply, payload, done) => {
       reply.header('content-security-policy', UI_CSP).header('x-frame-options', 'DENY').header('cache-control', 'no-store');
+      done(null, payload);
     });
 
     if (!existsSync(join(root, 'index.html'))) {
@@ -28,7 +28,7 @@ export function uiRoutes(): HttpPlugin {
       });
       return;
     }
-    app.get('/*', (request, reply) => sendUiFile(root, request, reply));
+    app.get<WithParams<'*'>>('/*', (request, reply) => sendUiFile(root, request, reply));
   };
 }
 
@@ -36,11 +36,11 @@ export function uiRoutes(): HttpPlugin {
  * One file of the UI through @fastify/send (traversal, dotfiles, ranges, ETag), imported on the first UI request:
  * @fastify/static would load it, glob and mime on every start, for a page most starts never serve.
  */
-async function sendUiFile(root: string, request: HttpRequest<'*'>, reply: HttpReply): Promise<HttpReply> {
+async function sendUiFile(root: string, request: FastifyRequest<WithParams<'*'>>, reply: FastifyReply): Promise<FastifyReply> {
   const { default: send } = await import('@fastify/send');
   const path = encodeURI(`/${request.params['*']}`);
   const result = await send(request.raw, path, { root, index: ['index.html'], dotfiles: 'deny', cacheControl: false });
   if (result.type === 'file') return reply.code(result.statusCode).headers(result.headers).send(result.stream);
   if (result.type === 'error' && result.statusCode >= 500) throw result.metadata.error;
-  throw new NotFoundError('ERR_HTTP_NOT_FOUND', `No file ${request.path} in the station UI.`);
+  throw new NotFoundError('ERR_HTTP_NOT_FOUND', `No file /${request.params['*']} in the station UI.`);
 }

@@ -1,4 +1,4 @@
-import type { HttpPlugin, HttpScope } from '../server/http-scope.js';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { uiSessionRequestSchema, type UiSession } from '../../../core/schemas/admin-api.js';
 import { StationError } from '../../../core/errors/station-error.js';
 import { parseZod } from '../../validation/parse-zod.js';
@@ -9,8 +9,8 @@ import { UI_CREDENTIAL_TTL_MS, type UiSessions } from '../ui-sessions.js';
  * which never reaches a server log or a Referer) for the credential it keeps. Only the station's own origin may
  * ask (`requiresOwnOrigin`), so a page on another port cannot redeem a link it has seen.
  */
-export function uiSessionRoutes(sessions: UiSessions): HttpPlugin {
-  return async (app: HttpScope) => {
+export function uiSessionRoutes(sessions: UiSessions): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
     app.post('/session', { config: { browserAccess: 'station', requiresOwnOrigin: true } }, async (request): Promise<UiSession> => {
       const { launchToken } = parseZod(uiSessionRequestSchema, request.body, 'Invalid UI session request');
       const credential = sessions.redeem(launchToken);

@@ -1,4 +1,4 @@
-import type { HttpPlugin, HttpScope } from '../../http/server/http-scope.js';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import * as z from 'zod';
 import { pkcs11ModuleAddRequestSchema, type Pkcs11ModulesView } from '../../../core/schemas/pkcs11-modules.js';
 import { NotFoundError } from '../../../core/errors/not-found-error.js';
@@ -21,8 +21,8 @@ const removeQuery = z.object({ path: z.string().min(1) });
  * outside the allowlist is refused here, whoever holds the UI credential: trusting code to load is decided on the
  * user's own terminal (the refusal names the command) or in the config file, never by an answer over HTTP.
  */
-export function pkcs11ModuleRoutes(deps: Pkcs11ModuleRouteDeps): HttpPlugin {
-  return async (app: HttpScope) => {
+export function pkcs11ModuleRoutes(deps: Pkcs11ModuleRouteDeps): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
     const config = { browserAccess: 'station' as const, requiresUiSession: true };
 
     app.get('/pkcs11/modules', { config }, async (): Promise<Pkcs11ModulesView> => {

@@ -2,7 +2,7 @@ import { appendFile, copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HttpApp } from '../../../../src/station/http/server/http-app.js';
+import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pkcs11ModulesViewSchema } from '../../../../src/core/schemas/pkcs11-modules.js';
@@ -23,7 +23,7 @@ let dir: string;
 let database: Database;
 let softhsm: SoftHsm;
 let source: Pkcs11TokenSource;
-let app: HttpApp;
+let app: FastifyInstance;
 let authorization: string;
 let prompts: UiPromptBroker;
 let registry: Pkcs11ModuleRegistry;
@@ -45,7 +45,6 @@ beforeAll(async () => {
   app = createHttpServer({
     logger: pino({ level: 'silent' }),
     allowedHosts: () => new Set([new URL(ORIGIN).host]),
-    stationOrigin: () => ORIGIN,
     clients: { find: async () => undefined, allOrigins: async () => new Set<string>() },
     isUiSession: (request) => sessions.isValid(readBearerCredential(request.headers.authorization)),
   });

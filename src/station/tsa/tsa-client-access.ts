@@ -1,0 +1,36 @@
+import type { ClientRegistry } from '../clients/client-registry.js';
+import { TsaIpAllowlist } from './tsa-ip-allowlist.js';
+
+/**
+ * Each client's allowed IP addresses for timestamping, read from the registry at most once per `cacheMs` (a read
+ * costs about as much CPU as the rest of a request without its signature, so a changed list applies within that
+ * time). An unknown client id takes exactly the path of a known one: the same registry read, an allow list (empty)
+ * cached the same way, the same check. Nothing in the answer or its timing tells which ids exist. The cache keeps
+ * the `maxEntries` ids looked up last, so made-up ids cannot grow it.
+ */
+export class TsaClientAccess {
+  readonly #clients: Pick<ClientRegistry, 'find'>;
+  readonly #cacheMs: number;
+  readonly #maxEntries: number;
+  readonly #cache = new Map<string, { expires: number; allowlist: Promise<TsaIpAllowlist> }>();
+
+  constructor(clients: Pick<ClientRegistry, 'find'>, { cacheMs = 1000, maxEntries = 1024 }: { cacheMs?: number; maxEntries?: number } = {}) {
+    this.#clients = clients;
+    this.#cacheMs = cacheMs;
+    this.#maxEntries = maxEntries;
+  }
+
+  allowlist(clientId: string): Promise<TsaIpAllowlist> {
+    const now = performance.now();
+    const cached = this.#cache.get(clientId);
+    if (cached && cached.expires > now) return cached.allowlist;
+    const allowlist = this.#clients.find(clientId).then((client) => new TsaIpAllowlist(client?.allowedIps ?? []));
+    this.#cache.delete(clientId); // re-inserted last: the Map's order is the order of use
+    this.#cache.set(clientId, { expires: now + this.#cacheMs, allowlist });
+    if (this.#cache.size > this.#maxEntries) this.#cache.delete(this.#cache.keys().next().value!);
+    allowlist.catch(() => {
+      if (this.#cache.get(clientId)?.allowlist === allowlist) this.#cache.delete(clientId);
+    });
+    return allowlist;
+  }
+}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser/browser.js';
 import { seriousAxeFindings } from '../support/browser/axe-audit.js';
@@ -89,12 +90,13 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     // The consent takes the focus: Tab to its Sign button.
     const consent = page.getByRole('article', { name: /asks you to sign/ });
     await expect.poll(() => consent.textContent()).toContain('I approve this contract');
-    expect(await consent.textContent()).toContain(station.baseUrl);
+    // The station's own window asks: it says so, rather than showing its loopback address.
+    expect(await consent.textContent()).toContain('This window asks you to sign.');
     await tabTo(page, '.prompt .button.primary');
     await page.keyboard.press('Enter');
 
     const pin = page.getByRole('form', { name: 'PIN' });
-    await expect.poll(() => pin.isVisible()).toBe(true);
+    await expect.poll(() => pin.isVisible(), { timeout: 10_000 }).toBe(true);
     await page.keyboard.type('0000');
     await page.keyboard.press('Enter');
     await expect.poll(() => pin.textContent()).toContain('Wrong PIN.');
@@ -261,6 +263,50 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const entries = await extractZip(path, join(dir, 'asice-2'));
     expect(entries).toEqual(expect.arrayContaining(['notes.txt', 'data.csv', 'META-INF/signatures0.xml', 'META-INF/signatures1.xml']));
     expect(entries).not.toContain('existing.asice');
+  });
+
+  it('asks consent for a container of three files naming all three (size, fingerprint on demand), the window as requester and the level; Activity lists all three', async () => {
+    const names = ['contract.txt', 'Lisa 1.txt', 'Lisa 2 – hinnad.csv'];
+    const paths = await Promise.all(
+      names.map(async (name, index) => {
+        const path = join(dir, name);
+        await writeFile(path, `file ${index}\n`.repeat(index + 1));
+        return path;
+      }),
+    );
+    await page.locator('input[type=file]').first().setInputFiles(paths);
+    await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
+    const consent = page.getByRole('article', { name: 'This window asks you to sign.' });
+    const files = consent.getByRole('list', { name: 'Files signed (3)' });
+    await expect.poll(() => files.getByRole('listitem').allTextContents()).toHaveLength(3);
+    const items = await files.getByRole('listitem').allTextContents();
+    names.forEach((name, index) => {
+      expect(items[index]).toContain(name);
+      expect(items[index]).toContain(`(${Buffer.byteLength(`file ${index}\n`.repeat(index + 1))} bytes)`);
+    });
+    expect(await consent.textContent()).toContain('Baseline B-T (with a trusted time)');
+    // The fingerprint is there for whoever compares it, one click away.
+    const second = files.getByRole('listitem').nth(1);
+    expect(await second.locator('.digest').isVisible()).toBe(false);
+    await second.getByText('SHA-256 fingerprint').click();
+    expect(await second.locator('.digest').textContent()).toBe(createHash('sha256').update(await readFile(paths[1]!)).digest('hex'));
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    await consent.getByRole('button', { name: 'Sign' }).click();
+    // The token may still be logged in from the signature before: the PIN is asked only if it is not.
+    const pin = page.getByRole('form', { name: 'PIN' });
+    await page.getByTestId('saved-path').or(pin).first().waitFor({ timeout: 15_000 });
+    if ((await pin.count()) > 0) {
+      await pin.getByLabel('PIN').fill('1234');
+      await pin.getByLabel('PIN').press('Enter');
+    }
+    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/\.asice$/);
+    const entries = await extractZip((await page.getByTestId('saved-path').textContent())!, join(dir, 'asice-3'));
+    expect(entries).toEqual(expect.arrayContaining(names));
+
+    await page.getByRole('navigation').getByRole('button', { name: 'Activity' }).click();
+    const row = page.getByRole('table', { name: 'Signature log' }).getByRole('row', { name: /Lisa 2/ }).first();
+    await expect.poll(() => row.textContent()).toContain('contract.txt, Lisa 1.txt, Lisa 2 – hinnad.csv');
+    await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
   });
 
   it('timestamps a file; the .tsr verifies with openssl against the station TSA', async () => {

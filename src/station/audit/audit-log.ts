@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../../core/schemas/audit-entry.js';
+import { auditEntrySchema, type AuditEntry } from '../../core/schemas/audit-entry.js';
 import type { Database } from '../store/database.js';
 import type { Migration } from '../store/migration.js';
 import type { Clock } from '../ports/clock.js';
@@ -26,9 +26,15 @@ export const auditLogMigrations: readonly Migration[] = [
     sql: `ALTER TABLE audit_log ADD COLUMN source TEXT NOT NULL DEFAULT 'web-page';
     ALTER TABLE audit_log ADD COLUMN requester TEXT;`,
   },
+  {
+    // JSON list of {name, sha256}; null for the entries of one document, which document_name says in full.
+    id: 'audit-003-files',
+    sql: `ALTER TABLE audit_log ADD COLUMN files TEXT;`,
+  },
 ];
 
-type NewEntry = Omit<AuditEntry, 'id' | 'time'>;
+/** `files` only when the attempt covered several files (a new container); one document is named by itself. */
+type NewEntry = Omit<AuditEntry, 'id' | 'time' | 'files'> & Partial<Pick<AuditEntry, 'files'>>;
 
 interface Row {
   id: number;
@@ -42,6 +48,7 @@ interface Row {
   detail: string | null;
   source: AuditEntry['source'];
   requester: string | null;
+  files: string | null;
 }
 
 /** Every signature attempt's outcome and what started it (CLI, window, web page), append-only (triggers refuse updates and deletes), in the store. */
@@ -56,7 +63,7 @@ export class AuditLog {
 
   async append(entry: NewEntry): Promise<void> {
     await this.#database.run(
-      'INSERT INTO audit_log (time, client_id, method, signer, document_name, document_digest, outcome, detail, source, requester) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO audit_log (time, client_id, method, signer, document_name, document_digest, outcome, detail, source, requester, files) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [
         this.#clock.now().toISOString(),
         entry.clientId,
@@ -68,6 +75,7 @@ export class AuditLog {
         entry.detail,
         entry.source,
         entry.requester,
+        entry.files ? JSON.stringify(entry.files) : null,
       ],
     );
   }
@@ -87,6 +95,12 @@ export class AuditLog {
       detail: row.detail,
       source: row.source,
       requester: row.requester,
+      files: filesOf(row),
     }));
   }
+}
+
+function filesOf(row: Row): AuditEntry['files'] {
+  if (row.files !== null) return auditEntrySchema.shape.files.parse(JSON.parse(row.files));
+  return row.document_name === null ? [] : [{ name: row.document_name, sha256: row.document_digest }];
 }

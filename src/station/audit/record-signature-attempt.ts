@@ -2,7 +2,7 @@ import { isStationError } from '../../core/errors/station-error.js';
 import type { AuditEntry } from '../../core/schemas/audit-entry.js';
 import type { AuditLog } from './audit-log.js';
 
-export type SignatureAttempt = Omit<AuditEntry, 'id' | 'time' | 'outcome' | 'detail'>;
+export type SignatureAttempt = Omit<AuditEntry, 'id' | 'time' | 'outcome' | 'detail' | 'files'>;
 
 /** The codes of a signature the person chose not to make (cancelled the PIN prompt, declined consent). */
 const DECLINED_CODES: ReadonlySet<string> = new Set(['ERR_TOKEN_USER_CANCELLED', 'ERR_SIGNING_DECLINED']);

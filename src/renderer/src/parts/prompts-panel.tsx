@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type JSX } from 'react';
 import type { PendingPrompt, PromptAnswer } from '../../../core/schemas/admin-api.js';
+import type { ConsentDocument, SignatureConsentRequest } from '../../../core/schemas/prompts.js';
 import type { MessageKey } from '../i18n/messages-en.js';
 import { useI18n, type Translate } from '../i18n/i18n.js';
 import { stationApi } from '../station-api.js';
@@ -142,21 +143,28 @@ type ConsentPromptProps = Omit<BodyProps, 'cancel' | 'requester'> & { prompt: Ex
 
 function ConsentPrompt({ prompt, busy, answer, t }: ConsentPromptProps): JSX.Element {
   const r = prompt.request;
-  const ask = t(`prompt.consent.${r.purpose}` as MessageKey, { requester: r.requester });
+  const ask = t(`prompt.consent.${r.purpose}` as MessageKey, { requester: requesterName(r, t) });
   return (
     <article aria-label={ask}>
       <p className="prompt-question">{ask}</p>
+      {r.documents && <ConsentDocuments documents={r.documents} t={t} />}
       <dl className="facts">
-        {r.documentName && (
+        {!r.documents && r.documentName && (
           <>
             <dt>{t('prompt.document')}</dt>
             <dd>{r.documentName}</dd>
           </>
         )}
-        {r.documentDigest && (
+        {!r.documents && r.documentDigest && (
           <>
             <dt>SHA-256</dt>
             <dd className="mono">{r.documentDigest}</dd>
+          </>
+        )}
+        {r.level && (
+          <>
+            <dt>{t('sign.baseline')}</dt>
+            <dd>{t(`sign.baseline.${r.level.replace('-', '').toLowerCase()}` as MessageKey)}</dd>
           </>
         )}
         <dt>{t('prompt.signer')}</dt>
@@ -179,6 +187,37 @@ function ConsentPrompt({ prompt, busy, answer, t }: ConsentPromptProps): JSX.Ele
         {t('prompt.decline')}
       </button>
     </article>
+  );
+}
+
+/**
+ * Who asks, in words a person recognises: the station's own window says so; a web page is named by its site,
+ * with the full origin beside it, since the scheme and port are part of who it is.
+ */
+function requesterName(request: SignatureConsentRequest, t: Translate): string {
+  if (request.requesterKind === 'window') return t('prompt.requester.window');
+  if (request.requesterKind !== 'web-page') return request.requester;
+  return t('prompt.requester.site', { site: new URL(request.requester).host, origin: request.requester });
+}
+
+/** Every file the signature covers, each with its size; its fingerprint one click away, for those who compare it. */
+function ConsentDocuments({ documents, t }: { documents: ConsentDocument[]; t: Translate }): JSX.Element {
+  const heading = t('prompt.files', { n: documents.length });
+  return (
+    <>
+      <p className="prompt-files">{heading}</p>
+      <ol className="list" aria-label={heading}>
+        {documents.map((document, index) => (
+          <li key={`${index}/${document.name}`}>
+            {document.name} <span className="muted">({t('prompt.module.bytes', { n: document.sizeBytes })})</span>
+            <details>
+              <summary>{t('prompt.showDigest')}</summary>
+              <span className="mono digest">{document.sha256}</span>
+            </details>
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }
 

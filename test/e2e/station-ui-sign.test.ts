@@ -275,6 +275,8 @@ describe('signing and timestamping from the station window, in Chromium, with a 
       }),
     );
     await page.locator('input[type=file]').first().setInputFiles(paths);
+    // The level chosen for an earlier signature is kept with the screen: this one is set back to B-T.
+    await page.getByLabel('Level').selectOption('B-T');
     await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
     const consent = page.getByRole('article', { name: 'This window asks you to sign.' });
     const files = consent.getByRole('list', { name: 'Files signed (3)' });
@@ -310,15 +312,16 @@ describe('signing and timestamping from the station window, in Chromium, with a 
   });
 
   it('timestamps a file; the .tsr verifies with openssl against the station TSA', async () => {
+    // The Sign screen, kept with its last result while hidden, also holds a result: only the shown one is read.
     const file = join(dir, 'minutes.txt');
     await writeFile(file, 'minutes of the meeting\n');
     await page.getByRole('navigation').getByRole('button', { name: 'Timestamp' }).click();
-    await page.locator('input[type=file]').setInputFiles(file);
+    await page.locator('input[type=file]:visible').setInputFiles(file);
     await page.getByRole('button', { name: 'Timestamp', exact: true }).last().click();
-    const result = page.getByTestId('result');
+    const result = page.getByTestId('result').filter({ visible: true });
     await expect.poll(() => result.textContent()).toContain('Timestamped.');
     await page.screenshot({ path: screenshotPath('timestamp.png'), fullPage: true });
-    const path = (await page.getByTestId('saved-path').textContent())!;
+    const path = (await page.getByTestId('saved-path').filter({ visible: true }).textContent())!;
     const root = join(dir, 'tsa-root.pem');
     await writeFile(root, pem('CERTIFICATE', station.tsa.certificates.at(-1)!));
     const verified = await opensslTsVerify(await readFile(file), await readFile(path), root);
@@ -329,11 +332,11 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const file = join(dir, 'report.txt');
     await writeFile(file, 'quarterly report\n');
     await page.getByRole('navigation').getByRole('button', { name: 'Timestamp' }).click();
-    await page.locator('input[type=file]').setInputFiles(file);
+    await page.locator('input[type=file]:visible').setInputFiles(file);
     await page.getByLabel('ASiC-S container with the file and its timestamp (.asics)').check();
     await page.getByRole('button', { name: 'Timestamp', exact: true }).last().click();
-    await expect.poll(() => page.getByTestId('saved-path').textContent()).toMatch(/report( \(\d+\))?\.asics$/);
-    const path = (await page.getByTestId('saved-path').textContent())!;
+    await expect.poll(() => page.getByTestId('saved-path').filter({ visible: true }).textContent()).toMatch(/report( \(\d+\))?\.asics$/);
+    const path = (await page.getByTestId('saved-path').filter({ visible: true }).textContent())!;
 
     // The first entry is "mimetype", stored (method 0), with no extra field, holding the ASiC-S media type.
     const zip = await readFile(path);

@@ -70,7 +70,14 @@ function Station(): JSX.Element {
         ) : state ? (
           <>
             <PromptsPanel prompts={state.prompts} />
-            <ScreenView screen={screen} state={state} opened={opened} />
+            {/*
+              The Sign screen stays mounted while another is shown: its files, placement and reason wait for the user,
+              and a signing under way goes on (its prompt above every screen), rather than ending with the screen.
+            */}
+            <div hidden={screen !== 'sign'}>
+              <SignScreen state={state} opened={opened} />
+            </div>
+            {screen !== 'sign' && <ScreenView screen={screen} state={state} />}
           </>
         ) : (
           <p>{t('app.loading')}</p>
@@ -80,10 +87,8 @@ function Station(): JSX.Element {
   );
 }
 
-function ScreenView({ screen, state, opened }: { screen: Screen; state: StationState; opened: File[] | undefined }): JSX.Element {
+function ScreenView({ screen, state }: { screen: Exclude<Screen, 'sign'>; state: StationState }): JSX.Element {
   switch (screen) {
-    case 'sign':
-      return <SignScreen state={state} opened={opened} />;
     case 'timestamp':
       return <TimestampScreen />;
     case 'verify':

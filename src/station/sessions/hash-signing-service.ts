@@ -5,6 +5,7 @@ import type { ClientRegistry } from '../clients/client-registry.js';
 import type { UserPrompt } from '../ports/user-prompt.js';
 import type { Clock } from '../ports/clock.js';
 import type { AuditLog } from '../audit/audit-log.js';
+import { failedAttemptOutcome } from '../audit/failed-attempt-outcome.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
 import type { SignatureEngine } from '../signing/signature-engine.js';
 import type { PrepareOptions } from '../signing/signing-options.js';
@@ -113,6 +114,19 @@ export class HashSigningService {
   async abandon(token: string, clientId: string, docId: string): Promise<void> {
     const pending = this.#deps.pending.take(token, clientId, docId);
     if (pending) await (await loadSignatureEngine()).abort(pending.state);
+  }
+
+  /**
+   * A prepared signature the token never made (the PIN prompt cancelled, the PIN blocked, the page gone): its
+   * prepared copy is dropped and the attempt logged, so a cancelled signing is in the log like a declined one.
+   */
+  async unsigned(clientId: string, docId: string, error: unknown, origin: string): Promise<void> {
+    const pending = this.#deps.pending.takeByDocument(clientId, docId);
+    if (!pending) return;
+    await (await loadSignatureEngine()).abort(pending.state);
+    const session = await this.#deps.sessions.get(clientId, docId);
+    const { outcome, detail } = failedAttemptOutcome(error);
+    await this.#audit(session, pending.method, await this.#signerSubject(pending), outcome, detail, origin);
   }
 
   async #askConsent(session: SigningSession, certificate: Uint8Array, method: string, context: SigningRequestContext): Promise<void> {

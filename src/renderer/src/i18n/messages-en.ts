@@ -56,6 +56,7 @@ export const en = {
   'sign.progress.save': 'Saving…',
   'sign.done': 'Signed.',
   'sign.failed': 'Not signed: {message}',
+  'sign.cancelled': 'Not signed: you cancelled the signing. Nothing was saved.',
   'sign.place.visible': 'Visible signature on the page',
   'sign.place.label': 'Signature',
   'sign.place.box': 'Signature box on page {page}, {x} pt from the left, {y} pt from the top. Arrow keys move it.',

@@ -53,6 +53,7 @@ export const et: Messages = {
   'sign.progress.save': 'Salvestan…',
   'sign.done': 'Allkirjastatud.',
   'sign.failed': 'Ei allkirjastatud: {message}',
+  'sign.cancelled': 'Ei allkirjastatud: katkestasite allkirjastamise. Midagi ei salvestatud.',
   'sign.place.visible': 'Nähtav allkiri lehel',
   'sign.place.label': 'Allkiri',
   'sign.place.box': 'Allkirja kast lehel {page}, vasakult {x} pt, ülevalt {y} pt. Nooleklahvid liigutavad seda.',

@@ -53,6 +53,7 @@ export const lt: Messages = {
   'sign.progress.save': 'Išsaugoma…',
   'sign.done': 'Pasirašyta.',
   'sign.failed': 'Nepasirašyta: {message}',
+  'sign.cancelled': 'Nepasirašyta: atšaukėte pasirašymą. Niekas neišsaugota.',
   'sign.place.visible': 'Matomas parašas puslapyje',
   'sign.place.label': 'Parašas',
   'sign.place.box': 'Parašo langelis {page} puslapyje, {x} pt nuo kairės, {y} pt nuo viršaus. Rodyklių klavišai jį perkelia.',

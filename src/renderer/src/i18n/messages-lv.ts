@@ -53,6 +53,7 @@ export const lv: Messages = {
   'sign.progress.save': 'Saglabāju…',
   'sign.done': 'Parakstīts.',
   'sign.failed': 'Nav parakstīts: {message}',
+  'sign.cancelled': 'Nav parakstīts: jūs atcēlāt parakstīšanu. Nekas netika saglabāts.',
   'sign.place.visible': 'Redzams paraksts lapā',
   'sign.place.label': 'Paraksts',
   'sign.place.box': 'Paraksta lauks {page}. lapā, {x} pt no kreisās malas, {y} pt no augšas. Bultiņu taustiņi to pārvieto.',

@@ -53,6 +53,7 @@ export const ru: Messages = {
   'sign.progress.save': 'Сохранение…',
   'sign.done': 'Подписано.',
   'sign.failed': 'Не подписано: {message}',
+  'sign.cancelled': 'Не подписано: вы отменили подписание. Ничего не сохранено.',
   'sign.place.visible': 'Видимая подпись на странице',
   'sign.place.label': 'Подпись',
   'sign.place.box': 'Поле подписи на странице {page}, {x} pt слева, {y} pt сверху. Клавиши со стрелками перемещают его.',

@@ -32,6 +32,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
   const choices = signingChoices(state);
   const single = files.length === 1 && /\.pdf$/i.test(files[0]!.name);
   const containerType = single ? 'pdf' : 'asice';
+  const documentsKey = files.map((file) => `${file.name}/${file.size}/${file.lastModified}`).join('\n');
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -51,7 +52,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       });
       setOutcome({ files, saved });
     } catch (reason) {
-      setOutcome({ files, error: t('sign.failed', { message: messageOf(reason) }) });
+      setOutcome({ files, error: isCancel(reason) ? t('sign.cancelled') : t('sign.failed', { message: messageOf(reason) }) });
     } finally {
       setStep(undefined);
     }
@@ -64,9 +65,10 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       <form className="stack" aria-label={t('sign.heading')} onSubmit={(event) => void submit(event)}>
         <FilePicker multiple label={t('common.chooseFiles')} onFiles={setFiles} />
         <ChosenFiles files={files} single={single} />
-        {single && <PreviewAndPlacement file={files[0]!} onPlacement={setPlacement} />}
+        {/* Keyed by the documents: a new document starts with no box and no reason, never the last one's. */}
+        {single && <PreviewAndPlacement key={documentsKey} file={files[0]!} onPlacement={setPlacement} />}
         <CertificateChoice choices={choices} />
-        <ReasonAndLevel />
+        <ReasonAndLevel documentsKey={documentsKey} />
         <div>
           <button type="submit" className="button primary" disabled={step !== undefined || files.length === 0 || choices.length === 0}>
             {t('sign.submit')}
@@ -79,6 +81,9 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
     </section>
   );
 }
+
+/** The browser client marks a flow the user ended (a declined consent, a cancelled PIN prompt) as a cancel. */
+const isCancel = (reason: unknown): boolean => typeof reason === 'object' && reason !== null && (reason as { isCancel?: unknown }).isCancel === true;
 
 /** How signing `files` ended: where the signed file went, or why it was not signed. */
 interface SignOutcome {
@@ -103,14 +108,23 @@ function useOpenedFiles(opened: File[] | undefined): [File[], (files: File[]) =>
 function SigningOutcome(props: { step: SignStep | undefined; sent: number | undefined; saved: DeskSavedFile | undefined; error: string | undefined; pinpad: boolean }): JSX.Element {
   const { step, sent, saved, error } = props;
   const { t } = useI18n();
+  // The outcome may be far below the form: the view and the keyboard focus go to it, so it is seen and read first.
+  const outcome = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!saved && !error) return;
+    outcome.current?.focus({ preventScroll: true });
+    outcome.current?.scrollIntoView({ block: 'nearest' });
+  }, [saved, error]);
   return (
     <>
       <p role="status" aria-live="polite" className="muted">
         {step ? t(step === 'consent' && props.pinpad ? 'sign.progress.consentPinpad' : (`sign.progress.${step}` as MessageKey)) : ''}
       </p>
       {step === 'prepare' && sent !== undefined && <progress max={1} value={sent} aria-label={t('sign.progress.prepare')} />}
-      {saved && <SavedFile saved={saved} heading={t('sign.done')} />}
-      <ErrorAlert message={error} />
+      <div ref={outcome} tabIndex={-1} className="outcome" data-testid="sign-outcome">
+        {saved && <SavedFile saved={saved} heading={t('sign.done')} />}
+        <ErrorAlert message={error} />
+      </div>
     </>
   );
 }
@@ -132,14 +146,14 @@ function PreviewAndPlacement({ file, onPlacement }: { file: File; onPlacement(pl
   );
 }
 
-/** The signing reason and the baseline level (B-T by default). */
-function ReasonAndLevel(): JSX.Element {
+/** The signing reason (each set of documents starts with none) and the baseline level (B-T by default). */
+function ReasonAndLevel({ documentsKey }: { documentsKey: string }): JSX.Element {
   const { t } = useI18n();
   return (
     <>
       <label className="field">
         {t('sign.reason')}
-        <input name="reason" maxLength={1000} />
+        <input key={documentsKey} name="reason" maxLength={1000} />
       </label>
       <label className="field">
         {t('sign.baseline')}

@@ -45,12 +45,15 @@ describe('the station window keeps a signing and its choices across screens, in 
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('a signing whose PIN prompt is cancelled says so, saves nothing, and is in Activity as declined', async () => {
+  it('a signing whose PIN prompt is cancelled after a wrong PIN says so, saves nothing, and is in Activity as declined', async () => {
     await page.locator('input[type=file]:visible').setInputFiles(await pdf('cancelled.pdf', 'To be cancelled'));
     await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
     await page.getByRole('article', { name: 'This window asks you to sign.' }).getByRole('button', { name: 'Sign' }).click();
     const pin = page.getByRole('form', { name: 'PIN' });
     await pin.waitFor({ timeout: 10_000 });
+    await pin.getByLabel('PIN').fill('0000');
+    await pin.getByLabel('PIN').press('Enter');
+    await expect.poll(() => pin.textContent(), { timeout: 10_000 }).toContain('Wrong PIN.');
     await pin.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toBe('Not signed: you cancelled the signing. Nothing was saved.');
     // Nothing saved: the output folder holds no copy of it (it is not even made before a first save).
@@ -81,6 +84,8 @@ describe('the station window keeps a signing and its choices across screens, in 
     await page.getByRole('article', { name: 'This window asks you to sign.' }).getByRole('button', { name: 'Sign' }).click();
     const pin = page.getByRole('form', { name: 'PIN' });
     await pin.waitFor({ timeout: 10_000 });
+    // The wrong PIN typed before the last signing was cancelled belongs to that signing: this prompt starts afresh.
+    expect(await pin.textContent()).not.toContain('Wrong PIN.');
     // Elsewhere in the window, the prompt is still there, above the other screen: the PIN typed there finishes it.
     await go('Settings');
     await page.getByRole('heading', { name: 'Cards, tokens and certificate stores' }).waitFor();

@@ -62,6 +62,8 @@ describe('the station window keeps a signing and its choices across screens, in 
     const row = page.getByRole('table', { name: 'Signature log' }).getByRole('row', { name: /cancelled\.pdf/ });
     await expect.poll(() => row.textContent()).toContain('declined');
     await go('Sign');
+    // Not signed, so it stays chosen until taken out.
+    await page.getByRole('button', { name: 'Remove cancelled.pdf' }).click();
   });
 
   it('keeps the files, box and reason while other screens are shown, and a signing goes on with its PIN prompt answered from another screen', async () => {
@@ -126,8 +128,11 @@ describe('the station window keeps a signing and its choices across screens, in 
 
   it('starts a new document with no result, reason or box of the last one', async () => {
     expect(await page.getByTestId('result').count()).toBe(1);
-    await page.getByLabel('Reason (optional)').fill('Only for focused.pdf');
+    await page.locator('input[type=file]:visible').setInputFiles(await pdf('first.pdf', 'The first document'));
+    await page.getByLabel('Reason (optional)').fill('Only for first.pdf');
     await page.getByLabel('Visible signature on the page').check();
+    await page.getByTestId('signature-box').waitFor();
+    await page.getByRole('button', { name: 'Remove first.pdf' }).click();
     await page.locator('input[type=file]:visible').setInputFiles(await pdf('next.pdf', 'The next document'));
     await expect.poll(() => page.getByTestId('result').count()).toBe(0);
     expect(await page.getByLabel('Reason (optional)').inputValue()).toBe('');

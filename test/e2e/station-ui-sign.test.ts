@@ -107,7 +107,7 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const result = page.getByTestId('result');
     await expect.poll(() => result.textContent(), { timeout: 15_000 }).toContain('Signed.');
     const path = (await page.getByTestId('saved-path').textContent())!;
-    expect(path).toMatch(/contract-signed( \(\d+\))?\.pdf$/);
+    expect(path).toMatch(/contract\.signed( \(\d+\))?\.pdf$/);
     expect(path.startsWith(station.window.outputDir)).toBe(true);
     // Signed the way a web page signs: the browser client framed the station's iframe helper for the USB-token method.
     const helper = await page.getByTestId('signing-helper').locator('iframe').getAttribute('src');
@@ -128,10 +128,10 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const original = join(dir, 'level.pdf');
     await writeFile(original, minimalPdf('Level B-B'));
     await page.locator('input[type=file]').first().setInputFiles(original);
-    await page.getByLabel('Level').selectOption('B-B');
+    await page.locator('select[name=baseline]').selectOption('B-B');
     await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
     await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
-    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/level-signed( \(\d+\))?\.pdf$/);
+    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/level\.signed( \(\d+\))?\.pdf$/);
     const [signature] = embeddedSignatures(await readFile((await page.getByTestId('saved-path').textContent())!));
     expect(cmsParts(signature!.cms).timestampToken).toBeUndefined();
 
@@ -139,6 +139,7 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     expect(await page.getByTestId('result').textContent()).toContain('Signed.');
     await page.locator('input[type=file]').first().setInputFiles(join(dir, 'contract.pdf'));
     await expect.poll(() => page.getByTestId('result').count()).toBe(0);
+    await page.getByRole('button', { name: 'Remove contract.pdf' }).click();
   });
 
   it('previews a Japanese PDF whose font is not embedded: pdf.js loads the predefined CMap from the station and draws the text', async () => {
@@ -155,6 +156,9 @@ describe('signing and timestamping from the station window, in Chromium, with a 
         return dark;
       });
     await expect.poll(darkPixels, { timeout: 10_000 }).toBeGreaterThan(200);
+    // Files are added pick by pick: this one is taken out before the next test picks its own.
+    await page.getByRole('button', { name: 'Remove japanese.pdf' }).click();
+    expect(await page.getByRole('list', { name: 'Files' }).count()).toBe(0);
   });
 
   it('previews a PDF page by page and signs visibly in the box placed by dragging and the arrow keys, on a turned, cropped second page', async () => {
@@ -175,7 +179,8 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     await expect.poll(() => preview.getByRole('img').evaluate((canvas) => canvas.clientHeight)).toBe(Math.round((420 * 512) / 712));
     expect(await seriousAxeFindings(page)).toEqual([]);
 
-    // Dragged to about (300, 150) pt, then 12 pt right and 36 pt down with the keyboard.
+    // Dragged to about (300, 150) pt, then 12 pt right and 36 pt down with the keyboard; the whole page in view first.
+    await preview.evaluate((element) => element.scrollIntoView({ block: 'start' }));
     const area = (await preview.getByRole('img').boundingBox())!;
     const grabbed = (await box.boundingBox())!;
     const scale = area.width / 712;
@@ -199,7 +204,7 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     await page.getByLabel('Reason (optional)').fill('Placed on page two');
     await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
     await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
-    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/two-pages-signed( \(\d+\))?\.pdf$/);
+    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/two-pages\.signed( \(\d+\))?\.pdf$/);
     const path = (await page.getByTestId('saved-path').textContent())!;
     expect(await readFile(original)).toEqual(bytes);
     const report = await pdfsig(await createNssDb(join(dir, 'nss-placed'), softhsm.ca.pem), path);
@@ -226,6 +231,8 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const log = page.getByRole('table', { name: 'Signature log' });
     await expect.poll(() => log.getByRole('row', { name: /declined\.pdf/ }).first().textContent()).toContain('declined');
     await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
+    // Not signed, so the file stays chosen until taken out.
+    await page.getByRole('button', { name: 'Remove declined.pdf' }).click();
   });
 
   it('puts several files into an ASiC-E container, showing the upload progress; the token stays logged in briefly, so no second PIN', async () => {
@@ -265,7 +272,7 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     expect(entries).not.toContain('existing.asice');
   });
 
-  it('asks consent for a container of three files naming all three (size, fingerprint on demand), the window as requester and the level; Activity lists all three', async () => {
+  it('adds files pick by pick, reorders and names the container; its consent names all three (size, fingerprint on demand), the window as requester and the level; Activity lists all three', async () => {
     const names = ['contract.txt', 'Lisa 1.txt', 'Lisa 2 – hinnad.csv'];
     const paths = await Promise.all(
       names.map(async (name, index) => {
@@ -274,9 +281,16 @@ describe('signing and timestamping from the station window, in Chromium, with a 
         return path;
       }),
     );
-    await page.locator('input[type=file]').first().setInputFiles(paths);
+    // Picked in two goes, the second adding to the first; then the last file moved up and the container named.
+    await page.locator('input[type=file]').first().setInputFiles(paths[0]!);
+    await page.locator('input[type=file]').first().setInputFiles([paths[2]!, paths[1]!]);
+    const chosen = page.getByRole('list', { name: 'Files' }).getByRole('listitem');
+    await expect.poll(() => chosen.allTextContents()).toHaveLength(3);
+    await page.getByRole('button', { name: 'Move Lisa 1.txt up' }).click();
+    expect((await chosen.allTextContents()).map((text) => text.replace(/ \(.*$/, ''))).toEqual(names);
+    await page.getByLabel('Container name').fill('Contract with annexes');
     // The level chosen for an earlier signature is kept with the screen: this one is set back to B-T.
-    await page.getByLabel('Level').selectOption('B-T');
+    await page.locator('select[name=baseline]').selectOption('B-T');
     await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
     const consent = page.getByRole('article', { name: 'This window asks you to sign.' });
     const files = consent.getByRole('list', { name: 'Files signed (3)' });
@@ -301,7 +315,7 @@ describe('signing and timestamping from the station window, in Chromium, with a 
       await pin.getByLabel('PIN').fill('1234');
       await pin.getByLabel('PIN').press('Enter');
     }
-    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/\.asice$/);
+    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/\/Contract with annexes( \(\d+\))?\.asice$/);
     const entries = await extractZip((await page.getByTestId('saved-path').textContent())!, join(dir, 'asice-3'));
     expect(entries).toEqual(expect.arrayContaining(names));
 

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type JSX } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type Dispatch, type FormEvent, type JSX, type SetStateAction } from 'react';
 import type { StationState } from '../../../core/schemas/station-state.js';
 import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
@@ -6,6 +6,7 @@ import type { MessageKey } from '../i18n/messages-en.js';
 import { useI18n } from '../i18n/i18n.js';
 import { FilePicker } from '../parts/file-picker.js';
 import { SavedFile } from '../parts/saved-file.js';
+import { ChosenFiles } from '../parts/chosen-files.js';
 import { ErrorAlert, messageOf } from '../parts/error-alert.js';
 import { commonName } from '../parts/humane-name.js';
 import { signDocuments, type SignStep } from '../signing/sign-flow.js';
@@ -28,11 +29,13 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
   const [pinpad, setPinpad] = useState(false);
   const helperHolder = useRef<HTMLDivElement>(null);
   // A result speaks of the files it was made from: once others are chosen it would read as theirs, so it is not shown.
-  const shown = outcome?.files === files ? outcome : undefined;
+  const shown = outcome && (outcome.files === files || files.length === 0) ? outcome : undefined;
   const choices = signingChoices(state);
   const single = files.length === 1 && /\.pdf$/i.test(files[0]!.name);
   const containerType = single ? 'pdf' : 'asice';
   const documentsKey = files.map((file) => `${file.name}/${file.size}/${file.lastModified}`).join('\n');
+  // Each drop or pick adds to the files; one of the same name replaces the earlier (a container holds one of a name).
+  const addFiles = (added: File[]): void => setFiles((current) => [...current.filter((file) => !added.some((next) => next.name === file.name)), ...added]);
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -41,16 +44,20 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
     if (!chosen || files.length === 0) return;
     const reason = String(form.get('reason') ?? '').trim();
     const baseline = BASELINES.find((level) => level === form.get('baseline')) ?? 'B-T';
+    const containerName = String(form.get('containerName') ?? '').trim();
     setOutcome(undefined);
     setPinpad(chosen.token.pin.pinpad);
     try {
       const placed = single && placement ? { placement } : {};
-      const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}), ...placed } as const;
+      const named = containerName ? { containerName } : {};
+      const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}), ...placed, ...named } as const;
       const saved = await signDocuments(order, helperHolder.current!, (next, fraction) => {
         setStep(next);
         setSent(fraction);
       });
       setOutcome({ files, saved });
+      // Signed: the form is ready for the next documents, the result stays until they are chosen.
+      setFiles([]);
     } catch (reason) {
       setOutcome({ files, error: isCancel(reason) ? t('sign.cancelled') : t('sign.failed', { message: messageOf(reason) }) });
     } finally {
@@ -63,8 +70,9 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       <h2 id="sign-heading">{t('sign.heading')}</h2>
       <p className="muted">{t('sign.intro')}</p>
       <form className="stack" aria-label={t('sign.heading')} onSubmit={(event) => void submit(event)}>
-        <FilePicker multiple label={t('common.chooseFiles')} onFiles={setFiles} />
-        <ChosenFiles files={files} single={single} />
+        <FilePicker multiple label={t('common.chooseFiles')} onFiles={addFiles} />
+        <ChosenFiles files={files} onFiles={setFiles} />
+        <SignatureFormat key={documentsKey} files={files} single={single} />
         {/* Keyed by the documents: a new document starts with no box and no reason, never the last one's. */}
         {single && <PreviewAndPlacement key={documentsKey} file={files[0]!} onPlacement={setPlacement} />}
         <CertificateChoice choices={choices} />
@@ -93,7 +101,7 @@ interface SignOutcome {
 }
 
 /** The files to sign, starting with those the app was opened with ("open with", a deep link). */
-function useOpenedFiles(opened: File[] | undefined): [File[], (files: File[]) => void] {
+function useOpenedFiles(opened: File[] | undefined): [File[], Dispatch<SetStateAction<File[]>>] {
   const [files, setFiles] = useState<File[]>([]);
   useEffect(() => {
     if (opened) setFiles(opened);
@@ -181,21 +189,22 @@ function signingChoices(state: StationState): Choice[] {
   );
 }
 
-function ChosenFiles({ files, single }: { files: File[]; single: boolean }): JSX.Element | null {
+/** What the files become; a new container gets a name, its first file's by default (keyed by the files, so it follows them). */
+function SignatureFormat({ files, single }: { files: File[]; single: boolean }): JSX.Element | null {
   const { t } = useI18n();
   if (files.length === 0) return null;
+  const existing = files.length === 1 && /\.(asice|sce)$/i.test(files[0]!.name);
   return (
     <>
-      <ul className="list" aria-label={t('common.files')}>
-        {files.map((file) => (
-          <li key={file.name}>
-            {file.name} <span className="muted">({t('prompt.module.bytes', { n: file.size })})</span>
-          </li>
-        ))}
-      </ul>
       <p>
-        {t('sign.container')}: <strong>{t(single ? 'sign.container.pdf' : files.length === 1 && /\.(asice|sce)$/i.test(files[0]!.name) ? 'sign.container.existing' : 'sign.container.asice')}</strong>
+        {t('sign.container')}: <strong>{t(single ? 'sign.container.pdf' : existing ? 'sign.container.existing' : 'sign.container.asice')}</strong>
       </p>
+      {!single && !existing && (
+        <label className="field">
+          {t('sign.containerName')}
+          <input name="containerName" maxLength={200} defaultValue={files[0]!.name.replace(/\.[^.]*$/, '') || files[0]!.name} />
+        </label>
+      )}
     </>
   );
 }

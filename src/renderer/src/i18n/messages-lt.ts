@@ -181,7 +181,7 @@ export const lt: Messages = {
   'prompt.module.refuse': 'Atsisakyti',
   'prompt.answered.accepted': 'Atsakyta: sutikote.',
   'prompt.answered.declined': 'Atsakyta: atsisakėte.',
-  'name.CN': 'Vardas',
+  'name.CN': 'Vardas, pavardė',
   'name.serialNumber': 'Serijos numeris',
   'name.givenName': 'Vardas',
   'name.surname': 'Pavardė',

@@ -181,7 +181,7 @@ export const lv: Messages = {
   'prompt.module.refuse': 'Atteikt',
   'prompt.answered.accepted': 'Atbildēts: jūs piekritāt.',
   'prompt.answered.declined': 'Atbildēts: jūs atteicāt.',
-  'name.CN': 'Vārds',
+  'name.CN': 'Vārds, uzvārds',
   'name.serialNumber': 'Sērijas numurs',
   'name.givenName': 'Vārds',
   'name.surname': 'Uzvārds',

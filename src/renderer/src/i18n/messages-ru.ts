@@ -181,7 +181,7 @@ export const ru: Messages = {
   'prompt.module.refuse': 'Отказать',
   'prompt.answered.accepted': 'Ответ: вы согласились.',
   'prompt.answered.declined': 'Ответ: вы отказались.',
-  'name.CN': 'Имя',
+  'name.CN': 'Полное имя',
   'name.serialNumber': 'Серийный номер',
   'name.givenName': 'Имя',
   'name.surname': 'Фамилия',

@@ -139,4 +139,25 @@ describe('the station window keeps a signing and its choices across screens, in 
     expect(await page.getByLabel('Visible signature on the page').isChecked()).toBe(false);
     expect(await page.getByTestId('signature-box').count()).toBe(0);
   });
+  it('fits Settings into 800 px in Russian: no sideways scroll, each Remove button inside its card', async () => {
+    await station.data.clients.upsert({ clientId: 'shop-with-a-long-client-id', allowedOrigins: ['https://shop.example', 'https://www.shop.example'] });
+    await page.getByLabel('Language').selectOption('ru');
+    try {
+      await page.getByRole('navigation').getByRole('button', { name: 'Настройки' }).click();
+      const remove = page.getByRole('button', { name: 'Удалить' });
+      await expect.poll(() => remove.count()).toBeGreaterThan(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+      for (const button of await remove.all()) {
+        const inside = await button.evaluate((element) => {
+          const card = element.closest('.panel')!.getBoundingClientRect();
+          const own = element.getBoundingClientRect();
+          return own.left >= card.left && own.right <= card.right;
+        });
+        expect(inside).toBe(true);
+      }
+      expect(await seriousAxeFindings(page)).toEqual([]);
+    } finally {
+      await page.getByLabel('Язык').first().selectOption('en');
+    }
+  });
 });

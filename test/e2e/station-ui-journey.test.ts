@@ -117,6 +117,8 @@ describe('the station window keeps a signing and its choices across screens, in 
     }
     await result.waitFor({ timeout: 15_000 });
     expect(await result.textContent()).toContain('focused');
+    // The signing is over: the line saying what was answered in its prompts is gone, the result speaks instead.
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Answered' }).count(), { timeout: 2_000 }).toBe(0);
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName)).toBe('sign-outcome');
     const inView = await result.evaluate((element) => {
       const rect = element.getBoundingClientRect();

@@ -19,12 +19,14 @@ const ANSWER_SHOWN_MS = 8_000;
 /**
  * The station's own trusted prompts, above every screen: consent names the real requester, the document and the
  * signer; the PIN is typed only here. Each counts down to the moment the station declines it by itself, and says
- * what was answered afterwards.
+ * what was answered afterwards, until the window's signing ends (`settled` changes).
  */
-export function PromptsPanel({ prompts }: { prompts: PendingPrompt[] }): JSX.Element | null {
+export function PromptsPanel({ prompts, settled }: { prompts: PendingPrompt[]; settled?: number }): JSX.Element | null {
   const { t } = useI18n();
   // Wrapped in a fresh object per answer, so that a second answer alike restarts the timer.
   const [answered, setAnswered] = useState<{ answer: Answered }>();
+  // Once the signing the answers were for has ended, its result (or error) speaks instead.
+  useEffect(() => setAnswered(undefined), [settled]);
   useEffect(() => {
     if (!answered) return;
     const timer = setTimeout(() => setAnswered(undefined), ANSWER_SHOWN_MS);

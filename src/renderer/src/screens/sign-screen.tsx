@@ -19,7 +19,7 @@ const PagePlacement = lazy(() => import('../pdf-preview/page-placement.js'));
 const BASELINES: readonly SignatureBaseline[] = ['B-B', 'B-T', 'B-LT', 'B-LTA'];
 
 /** Pick or drop files, choose a signing certificate among those plugged in now, sign, and see where it went. */
-export function SignScreen({ state, opened }: { state: StationState; opened?: File[] | undefined }): JSX.Element {
+export function SignScreen({ state, opened, onSettled }: { state: StationState; opened?: File[] | undefined; onSettled?(): void }): JSX.Element {
   const { t } = useI18n();
   const [files, setFiles] = useOpenedFiles(opened);
   const [step, setStep] = useState<SignStep>();
@@ -62,6 +62,7 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       setOutcome({ files, error: isCancel(reason) ? t('sign.cancelled') : t('sign.failed', { message: messageOf(reason) }) });
     } finally {
       setStep(undefined);
+      onSettled?.();
     }
   }
 

@@ -56,6 +56,10 @@ describe('the station window keeps a signing and its choices across screens, in 
     await expect.poll(() => pin.textContent(), { timeout: 10_000 }).toContain('Wrong PIN.');
     await pin.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toBe('Not signed: you cancelled the signing. Nothing was saved.');
+    // Said in the language chosen now, not the one it happened in.
+    await page.getByLabel('Language').first().selectOption('ru');
+    expect(await page.getByRole('alert').textContent()).toBe('Не подписано: вы отменили подписание. Ничего не сохранено.');
+    await page.getByLabel('Язык').first().selectOption('en');
     // Nothing saved: the output folder holds no copy of it (it is not even made before a first save).
     expect(await readdir(station.window.outputDir).catch(() => [])).not.toContainEqual(expect.stringMatching(/^cancelled/));
     await go('Activity');

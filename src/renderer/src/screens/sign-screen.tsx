@@ -59,7 +59,7 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
       // Signed: the form is ready for the next documents, the result stays until they are chosen.
       setFiles([]);
     } catch (reason) {
-      setOutcome({ files, error: isCancel(reason) ? t('sign.cancelled') : t('sign.failed', { message: messageOf(reason) }) });
+      setOutcome({ files, error: isCancel(reason) ? { cancelled: true } : { cancelled: false, message: messageOf(reason) } });
     } finally {
       setStep(undefined);
       onSettled?.();
@@ -86,7 +86,7 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
       </form>
       {/* The station's iframe helper, which the browser client frames to sign; the station's own prompts say everything it would. */}
       <div ref={helperHolder} hidden data-testid="signing-helper" />
-      <SigningOutcome step={step} sent={sent} saved={shown?.saved} error={shown?.error} pinpad={pinpad} />
+      <SigningOutcome step={step} sent={sent} saved={shown?.saved} error={shown?.error && (shown.error.cancelled ? t('sign.cancelled') : t('sign.failed', { message: shown.error.message }))} pinpad={pinpad} />
     </section>
   );
 }
@@ -98,7 +98,8 @@ const isCancel = (reason: unknown): boolean => typeof reason === 'object' && rea
 interface SignOutcome {
   files: File[];
   saved?: DeskSavedFile;
-  error?: string;
+  /** Kept as what happened, not as words: it is put in words when shown, in the language chosen then. */
+  error?: { cancelled: true } | { cancelled: false; message: string };
 }
 
 /** The files to sign, starting with those the app was opened with ("open with", a deep link). */

@@ -341,7 +341,14 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
   await http.register(sandbox.entryRoutes);
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });
   const frameTickets = new FrameTickets();
-  const iframeHelper = new IframeHelperService({ tickets: frameTickets, tokens: () => tokens.readyTokens(), onTokensChange: (listener) => tokens.onChange(listener), pending: pendingSignatures, userPrompt });
+  const iframeHelper = new IframeHelperService({
+    tickets: frameTickets,
+    tokens: () => tokens.readyTokens(),
+    onTokensChange: (listener) => tokens.onChange(listener),
+    pending: pendingSignatures,
+    userPrompt,
+    unsigned: (clientId, docId, error, origin) => hashSigning.unsigned(clientId, docId, error, origin),
+  });
   await http.register(iframeHelperRoutes({ clients: data.clients, sessions: data.sessions, tickets: frameTickets, service: iframeHelper }), { prefix: '/web-element' });
   return { pendingSignatures, timestampClient };
 }

@@ -57,7 +57,7 @@ describe('signing from the station window with an ID card (pcscd, emulated natio
     await page.keyboard.type(SIGN_PIN);
     await page.keyboard.press('Enter');
 
-    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 20_000 }).toMatch(/card-contract-signed( \(\d+\))?\.pdf$/);
+    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 20_000 }).toMatch(/card-contract\.signed( \(\d+\))?\.pdf$/);
     const helper = await page.getByTestId('signing-helper').locator('iframe').getAttribute('src');
     expect(helper).toContain('/web-element/os-broker/signing-station-desk/id-signature?doc_id=');
     const path = (await page.getByTestId('saved-path').textContent())!;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser/browser.js';
 import { seriousAxeFindings } from '../support/browser/axe-audit.js';
@@ -89,12 +90,13 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     // The consent takes the focus: Tab to its Sign button.
     const consent = page.getByRole('article', { name: /asks you to sign/ });
     await expect.poll(() => consent.textContent()).toContain('I approve this contract');
-    expect(await consent.textContent()).toContain(station.baseUrl);
+    // The station's own window asks: it says so, rather than showing its loopback address.
+    expect(await consent.textContent()).toContain('This window asks you to sign.');
     await tabTo(page, '.prompt .button.primary');
     await page.keyboard.press('Enter');
 
     const pin = page.getByRole('form', { name: 'PIN' });
-    await expect.poll(() => pin.isVisible()).toBe(true);
+    await expect.poll(() => pin.isVisible(), { timeout: 10_000 }).toBe(true);
     await page.keyboard.type('0000');
     await page.keyboard.press('Enter');
     await expect.poll(() => pin.textContent()).toContain('Wrong PIN.');
@@ -105,7 +107,7 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const result = page.getByTestId('result');
     await expect.poll(() => result.textContent(), { timeout: 15_000 }).toContain('Signed.');
     const path = (await page.getByTestId('saved-path').textContent())!;
-    expect(path).toMatch(/contract-signed( \(\d+\))?\.pdf$/);
+    expect(path).toMatch(/contract\.signed( \(\d+\))?\.pdf$/);
     expect(path.startsWith(station.window.outputDir)).toBe(true);
     // Signed the way a web page signs: the browser client framed the station's iframe helper for the USB-token method.
     const helper = await page.getByTestId('signing-helper').locator('iframe').getAttribute('src');
@@ -126,10 +128,10 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const original = join(dir, 'level.pdf');
     await writeFile(original, minimalPdf('Level B-B'));
     await page.locator('input[type=file]').first().setInputFiles(original);
-    await page.getByLabel('Level').selectOption('B-B');
+    await page.locator('select[name=baseline]').selectOption('B-B');
     await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
     await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
-    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/level-signed( \(\d+\))?\.pdf$/);
+    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/level\.signed( \(\d+\))?\.pdf$/);
     const [signature] = embeddedSignatures(await readFile((await page.getByTestId('saved-path').textContent())!));
     expect(cmsParts(signature!.cms).timestampToken).toBeUndefined();
 
@@ -137,6 +139,7 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     expect(await page.getByTestId('result').textContent()).toContain('Signed.');
     await page.locator('input[type=file]').first().setInputFiles(join(dir, 'contract.pdf'));
     await expect.poll(() => page.getByTestId('result').count()).toBe(0);
+    await page.getByRole('button', { name: 'Remove contract.pdf' }).click();
   });
 
   it('previews a Japanese PDF whose font is not embedded: pdf.js loads the predefined CMap from the station and draws the text', async () => {
@@ -153,6 +156,9 @@ describe('signing and timestamping from the station window, in Chromium, with a 
         return dark;
       });
     await expect.poll(darkPixels, { timeout: 10_000 }).toBeGreaterThan(200);
+    // Files are added pick by pick: this one is taken out before the next test picks its own.
+    await page.getByRole('button', { name: 'Remove japanese.pdf' }).click();
+    expect(await page.getByRole('list', { name: 'Files' }).count()).toBe(0);
   });
 
   it('previews a PDF page by page and signs visibly in the box placed by dragging and the arrow keys, on a turned, cropped second page', async () => {
@@ -173,7 +179,8 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     await expect.poll(() => preview.getByRole('img').evaluate((canvas) => canvas.clientHeight)).toBe(Math.round((420 * 512) / 712));
     expect(await seriousAxeFindings(page)).toEqual([]);
 
-    // Dragged to about (300, 150) pt, then 12 pt right and 36 pt down with the keyboard.
+    // Dragged to about (300, 150) pt, then 12 pt right and 36 pt down with the keyboard; the whole page in view first.
+    await preview.evaluate((element) => element.scrollIntoView({ block: 'start' }));
     const area = (await preview.getByRole('img').boundingBox())!;
     const grabbed = (await box.boundingBox())!;
     const scale = area.width / 712;
@@ -197,7 +204,7 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     await page.getByLabel('Reason (optional)').fill('Placed on page two');
     await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
     await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
-    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/two-pages-signed( \(\d+\))?\.pdf$/);
+    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/two-pages\.signed( \(\d+\))?\.pdf$/);
     const path = (await page.getByTestId('saved-path').textContent())!;
     expect(await readFile(original)).toEqual(bytes);
     const report = await pdfsig(await createNssDb(join(dir, 'nss-placed'), softhsm.ca.pem), path);
@@ -224,6 +231,8 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const log = page.getByRole('table', { name: 'Signature log' });
     await expect.poll(() => log.getByRole('row', { name: /declined\.pdf/ }).first().textContent()).toContain('declined');
     await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
+    // Not signed, so the file stays chosen until taken out.
+    await page.getByRole('button', { name: 'Remove declined.pdf' }).click();
   });
 
   it('puts several files into an ASiC-E container, showing the upload progress; the token stays logged in briefly, so no second PIN', async () => {
@@ -263,16 +272,70 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     expect(entries).not.toContain('existing.asice');
   });
 
+  it('adds files pick by pick, reorders and names the container; its consent names all three (size, fingerprint on demand), the window as requester and the level; Activity lists all three', async () => {
+    const names = ['contract.txt', 'Lisa 1.txt', 'Lisa 2 – hinnad.csv'];
+    const paths = await Promise.all(
+      names.map(async (name, index) => {
+        const path = join(dir, name);
+        await writeFile(path, `file ${index}\n`.repeat(index + 1));
+        return path;
+      }),
+    );
+    // Picked in two goes, the second adding to the first; then the last file moved up and the container named.
+    await page.locator('input[type=file]').first().setInputFiles(paths[0]!);
+    await page.locator('input[type=file]').first().setInputFiles([paths[2]!, paths[1]!]);
+    const chosen = page.getByRole('list', { name: 'Files' }).getByRole('listitem');
+    await expect.poll(() => chosen.allTextContents()).toHaveLength(3);
+    await page.getByRole('button', { name: 'Move Lisa 1.txt up' }).click();
+    expect((await chosen.allTextContents()).map((text) => text.replace(/ \(.*$/, ''))).toEqual(names);
+    await page.getByLabel('Container name').fill('Contract with annexes');
+    // The level chosen for an earlier signature is kept with the screen: this one is set back to B-T.
+    await page.locator('select[name=baseline]').selectOption('B-T');
+    await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
+    const consent = page.getByRole('article', { name: 'This window asks you to sign.' });
+    const files = consent.getByRole('list', { name: 'Files signed (3)' });
+    await expect.poll(() => files.getByRole('listitem').allTextContents()).toHaveLength(3);
+    const items = await files.getByRole('listitem').allTextContents();
+    names.forEach((name, index) => {
+      expect(items[index]).toContain(name);
+      expect(items[index]).toContain(`(${Buffer.byteLength(`file ${index}\n`.repeat(index + 1))} bytes)`);
+    });
+    expect(await consent.textContent()).toContain('Baseline B-T (with a trusted time)');
+    // The fingerprint is there for whoever compares it, one click away.
+    const second = files.getByRole('listitem').nth(1);
+    expect(await second.locator('.digest').isVisible()).toBe(false);
+    await second.getByText('SHA-256 fingerprint').click();
+    expect(await second.locator('.digest').textContent()).toBe(createHash('sha256').update(await readFile(paths[1]!)).digest('hex'));
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    await consent.getByRole('button', { name: 'Sign' }).click();
+    // The token may still be logged in from the signature before: the PIN is asked only if it is not.
+    const pin = page.getByRole('form', { name: 'PIN' });
+    await page.getByTestId('saved-path').or(pin).first().waitFor({ timeout: 15_000 });
+    if ((await pin.count()) > 0) {
+      await pin.getByLabel('PIN').fill('1234');
+      await pin.getByLabel('PIN').press('Enter');
+    }
+    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 15_000 }).toMatch(/\/Contract with annexes( \(\d+\))?\.asice$/);
+    const entries = await extractZip((await page.getByTestId('saved-path').textContent())!, join(dir, 'asice-3'));
+    expect(entries).toEqual(expect.arrayContaining(names));
+
+    await page.getByRole('navigation').getByRole('button', { name: 'Activity' }).click();
+    const row = page.getByRole('table', { name: 'Signature log' }).getByRole('row', { name: /Lisa 2/ }).first();
+    await expect.poll(() => row.textContent()).toContain('contract.txt, Lisa 1.txt, Lisa 2 – hinnad.csv');
+    await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
+  });
+
   it('timestamps a file; the .tsr verifies with openssl against the station TSA', async () => {
+    // The Sign screen, kept with its last result while hidden, also holds a result: only the shown one is read.
     const file = join(dir, 'minutes.txt');
     await writeFile(file, 'minutes of the meeting\n');
     await page.getByRole('navigation').getByRole('button', { name: 'Timestamp' }).click();
-    await page.locator('input[type=file]').setInputFiles(file);
+    await page.locator('input[type=file]:visible').setInputFiles(file);
     await page.getByRole('button', { name: 'Timestamp', exact: true }).last().click();
-    const result = page.getByTestId('result');
+    const result = page.getByTestId('result').filter({ visible: true });
     await expect.poll(() => result.textContent()).toContain('Timestamped.');
     await page.screenshot({ path: screenshotPath('timestamp.png'), fullPage: true });
-    const path = (await page.getByTestId('saved-path').textContent())!;
+    const path = (await page.getByTestId('saved-path').filter({ visible: true }).textContent())!;
     const root = join(dir, 'tsa-root.pem');
     await writeFile(root, pem('CERTIFICATE', station.tsa.certificates.at(-1)!));
     const verified = await opensslTsVerify(await readFile(file), await readFile(path), root);
@@ -283,11 +346,11 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const file = join(dir, 'report.txt');
     await writeFile(file, 'quarterly report\n');
     await page.getByRole('navigation').getByRole('button', { name: 'Timestamp' }).click();
-    await page.locator('input[type=file]').setInputFiles(file);
+    await page.locator('input[type=file]:visible').setInputFiles(file);
     await page.getByLabel('ASiC-S container with the file and its timestamp (.asics)').check();
     await page.getByRole('button', { name: 'Timestamp', exact: true }).last().click();
-    await expect.poll(() => page.getByTestId('saved-path').textContent()).toMatch(/report( \(\d+\))?\.asics$/);
-    const path = (await page.getByTestId('saved-path').textContent())!;
+    await expect.poll(() => page.getByTestId('saved-path').filter({ visible: true }).textContent()).toMatch(/report( \(\d+\))?\.asics$/);
+    const path = (await page.getByTestId('saved-path').filter({ visible: true }).textContent())!;
 
     // The first entry is "mimetype", stored (method 0), with no extra field, holding the ASiC-S media type.
     const zip = await readFile(path);

@@ -152,6 +152,7 @@ describe('station UI in Chromium', () => {
     const consent = station.prompts.confirm({
       purpose: 'sign',
       requester: 'https://shop.example',
+      requesterKind: 'web-page',
       clientId: 'shop',
       documentName: 'contract.pdf',
       documentDigest: 'ab'.repeat(32),
@@ -160,7 +161,8 @@ describe('station UI in Chromium', () => {
       signerSerialNumber: '01',
       reason: 'I agree',
     });
-    const prompt = page.getByRole('article', { name: 'https://shop.example asks you to sign.' });
+    // The site's name first, the full origin (scheme and port are part of who asks) beside it.
+    const prompt = page.getByRole('article', { name: 'shop.example (https://shop.example) asks you to sign.' });
     await expect.poll(() => prompt.textContent()).toContain('contract.pdf');
     const text = await prompt.textContent();
     expect(text).toContain('Serial number: PNOEE-38001085718');

@@ -26,6 +26,13 @@ describe('the station window’s message catalogues', () => {
     }
   });
 
+  it('labels each part of a name differently in every language (a full name is not called a given name)', () => {
+    for (const [language, messages] of Object.entries(catalogues)) {
+      const labels = Object.entries(messages).filter(([key]) => key.startsWith('name.')).map(([, text]) => text);
+      expect(new Set(labels).size, language).toBe(labels.length);
+    }
+  });
+
   it('picks the saved choice, else the first supported language of the OS/browser list, else English', () => {
     expect(pickLanguage(['de-DE', 'lv-LV', 'en'], null)).toBe('lv');
     expect(pickLanguage(['ru'], 'et')).toBe('et');

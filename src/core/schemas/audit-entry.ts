@@ -13,6 +13,8 @@ export const auditEntrySchema = z.object({
   signer: z.string().nullable(),
   documentName: z.string().nullable(),
   documentDigest: z.string(),
+  /** Every file the attempt covered (all files of a new container); just the one document otherwise. */
+  files: z.array(z.object({ name: z.string(), sha256: z.string() })),
   /** `started`: an attempt that never completed (the process was killed or is still at work). */
   outcome: z.enum(['signed', 'declined', 'failed', 'started']),
   detail: z.string().nullable(),

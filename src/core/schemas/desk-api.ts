@@ -17,9 +17,12 @@ export const deskPrepareRequestSchema = z
     requireSigningReason: z.boolean().optional(),
     baseline: signatureBaselineSchema.optional(),
     visibleSignature: visibleSignaturePlacementSchema.optional(),
+    /** A new ASiC-E container's name as the user typed it (without `.asice`): the saved file is called so. */
+    containerName: plainFileNameSchema.optional(),
   })
   .refine((body) => body.containerType !== 'pdf' || body.files.length === 1, { message: 'a pdf container takes exactly one file', path: ['files'] })
-  .refine((body) => body.containerType === 'pdf' || body.visibleSignature === undefined, { message: 'a visible signature is placed on a pdf only', path: ['visibleSignature'] });
+  .refine((body) => body.containerType === 'pdf' || body.visibleSignature === undefined, { message: 'a visible signature is placed on a pdf only', path: ['visibleSignature'] })
+  .refine((body) => body.containerType === 'asice' || body.containerName === undefined, { message: 'only a container is named', path: ['containerName'] });
 export type DeskPrepareRequest = z.input<typeof deskPrepareRequestSchema>;
 
 export const deskPrepareResponseSchema = z.object({ clientId: z.string(), docId: z.string(), expiresAt: z.string() });

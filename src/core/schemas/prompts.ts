@@ -1,4 +1,14 @@
 import * as z from 'zod';
+import { signatureBaselineSchema } from './signature-baseline.js';
+
+/** One file a signature covers, as the consent names it: the person agrees to exactly these files. */
+export const consentDocumentSchema = z.object({
+  name: z.string(),
+  sizeBytes: z.number().int().nonnegative(),
+  /** Hex SHA-256 of the file's bytes. */
+  sha256: z.string(),
+});
+export type ConsentDocument = z.infer<typeof consentDocumentSchema>;
 
 /**
  * What the station's own consent prompt shows before any signature, authentication, or a web page reading the
@@ -8,7 +18,16 @@ export const signatureConsentRequestSchema = z.object({
   purpose: z.enum(['sign', 'authenticate', 'read-certificate']),
   /** The real requesting origin (web page) or the client id / 'cli' when no browser is involved. */
   requester: z.string(),
+  /**
+   * Who `requester` is: the station's own window, a web page (requester is its origin), or a client with no
+   * browser origin (requester names the client).
+   */
+  requesterKind: z.enum(['window', 'web-page', 'client']).optional(),
   clientId: z.string().optional(),
+  /** Signing: every file the signature covers (each file of a new container), in the order they are signed. */
+  documents: z.array(consentDocumentSchema).optional(),
+  /** Signing: the baseline level the signature is made at. */
+  level: signatureBaselineSchema.optional(),
   documentName: z.string().optional(),
   /** Hex SHA-256 of the document (or of the data to be signed when there is no document); none for a certificate read. */
   documentDigest: z.string().optional(),

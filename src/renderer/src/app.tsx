@@ -28,6 +28,8 @@ function Station(): JSX.Element {
   const view = useStationState();
   const [screen, setScreen] = useState<Screen>('sign');
   const [opened, setOpened] = useState<File[]>();
+  // Counts the signings that ended: the prompts' "Answered" line is about them, and goes when one ends.
+  const [settled, setSettled] = useState(0);
   // Documents opened with the desktop app (file association, deep link) land on the Sign screen.
   useEffect(
     () =>
@@ -69,8 +71,15 @@ function Station(): JSX.Element {
           <LinkProblemScreen kind={view.linkProblem} />
         ) : state ? (
           <>
-            <PromptsPanel prompts={state.prompts} />
-            <ScreenView screen={screen} state={state} opened={opened} />
+            <PromptsPanel prompts={state.prompts} settled={settled} />
+            {/*
+              The Sign screen stays mounted while another is shown: its files, placement and reason wait for the user,
+              and a signing under way goes on (its prompt above every screen), rather than ending with the screen.
+            */}
+            <div hidden={screen !== 'sign'}>
+              <SignScreen state={state} opened={opened} onSettled={() => setSettled((count) => count + 1)} />
+            </div>
+            {screen !== 'sign' && <ScreenView screen={screen} state={state} />}
           </>
         ) : (
           <p>{t('app.loading')}</p>
@@ -80,10 +89,8 @@ function Station(): JSX.Element {
   );
 }
 
-function ScreenView({ screen, state, opened }: { screen: Screen; state: StationState; opened: File[] | undefined }): JSX.Element {
+function ScreenView({ screen, state }: { screen: Exclude<Screen, 'sign'>; state: StationState }): JSX.Element {
   switch (screen) {
-    case 'sign':
-      return <SignScreen state={state} opened={opened} />;
     case 'timestamp':
       return <TimestampScreen />;
     case 'verify':

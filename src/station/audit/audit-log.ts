@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../../core/schemas/audit-entry.js';
+import { auditEntrySchema, type AuditEntry } from '../../core/schemas/audit-entry.js';
 import type { Database } from '../store/database.js';
 import type { Migration } from '../store/migration.js';
 import type { Clock } from '../ports/clock.js';
@@ -31,9 +31,15 @@ export const auditLogMigrations: readonly Migration[] = [
     id: 'audit-003-completes',
     sql: 'ALTER TABLE audit_log ADD COLUMN completes INTEGER REFERENCES audit_log(id)',
   },
+  {
+    // JSON list of {name, sha256}; null for the entries of one document, which document_name says in full.
+    id: 'audit-004-files',
+    sql: `ALTER TABLE audit_log ADD COLUMN files TEXT;`,
+  },
 ];
 
-type NewEntry = Omit<AuditEntry, 'id' | 'time'>;
+/** `files` only when the attempt covered several files (a new container); one document is named by itself. */
+type NewEntry = Omit<AuditEntry, 'id' | 'time' | 'files'> & Partial<Pick<AuditEntry, 'files'>>;
 
 interface Row {
   id: number;
@@ -47,6 +53,7 @@ interface Row {
   detail: string | null;
   source: AuditEntry['source'];
   requester: string | null;
+  files: string | null;
 }
 
 /** Every signature attempt's outcome and what started it (CLI, window, web page), append-only (triggers refuse updates and deletes), in the store. */
@@ -62,7 +69,7 @@ export class AuditLog {
   /** Appends `entry`; `completes` names the `started` entry of the same attempt. Returns the new entry's id. */
   async append(entry: NewEntry, completes: number | null = null): Promise<number> {
     const { lastId } = await this.#database.run(
-      'INSERT INTO audit_log (time, client_id, method, signer, document_name, document_digest, outcome, detail, source, requester, completes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO audit_log (time, client_id, method, signer, document_name, document_digest, outcome, detail, source, requester, completes, files) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [
         this.#clock.now().toISOString(),
         entry.clientId,
@@ -75,6 +82,7 @@ export class AuditLog {
         entry.source,
         entry.requester,
         completes,
+        entry.files ? JSON.stringify(entry.files) : null,
       ],
     );
     return lastId;
@@ -100,6 +108,12 @@ export class AuditLog {
       detail: row.detail,
       source: row.source,
       requester: row.requester,
+      files: filesOf(row),
     }));
   }
+}
+
+function filesOf(row: Row): AuditEntry['files'] {
+  if (row.files !== null) return auditEntrySchema.shape.files.parse(JSON.parse(row.files));
+  return row.document_name === null ? [] : [{ name: row.document_name, sha256: row.document_digest }];
 }

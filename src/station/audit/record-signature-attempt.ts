@@ -1,11 +1,8 @@
-import { isStationError } from '../../core/errors/station-error.js';
 import type { AuditEntry } from '../../core/schemas/audit-entry.js';
 import type { AuditLog } from './audit-log.js';
+import { failedAttemptOutcome } from './failed-attempt-outcome.js';
 
-export type SignatureAttempt = Omit<AuditEntry, 'id' | 'time' | 'outcome' | 'detail'>;
-
-/** The codes of a signature the person chose not to make (cancelled the PIN prompt, declined consent). */
-const DECLINED_CODES: ReadonlySet<string> = new Set(['ERR_TOKEN_USER_CANCELLED', 'ERR_SIGNING_DECLINED']);
+export type SignatureAttempt = Omit<AuditEntry, 'id' | 'time' | 'outcome' | 'detail' | 'files'>;
 
 /**
  * Runs one signature attempt and logs it when it starts and again with its outcome, whatever it is: signed (with
@@ -23,8 +20,7 @@ export async function recordSignatureAttempt<T>(
   try {
     result = await sign();
   } catch (error) {
-    const code = isStationError(error) ? error.code : 'ERR_INTERNAL';
-    await audit.append({ ...attempt, outcome: DECLINED_CODES.has(code) ? 'declined' : 'failed', detail: code }, started);
+    await audit.append({ ...attempt, ...failedAttemptOutcome(error) }, started);
     throw error;
   }
   await audit.append({ ...attempt, outcome: 'signed', detail: detailOf(result) }, started);

@@ -21,6 +21,8 @@ export interface DeskSigningDeps {
  */
 export class DeskSigningService {
   readonly #deps: DeskSigningDeps;
+  /** The names the user gave new containers, by document, until they are saved (a window's signing is short). */
+  readonly #containerNames = new Map<string, string>();
 
   constructor(deps: DeskSigningDeps) {
     this.#deps = deps;
@@ -42,16 +44,22 @@ export class DeskSigningService {
       },
       { existingContainer: isExistingContainer(request) },
     );
+    if (!isExistingContainer(request) && request.containerName !== undefined) this.#containerNames.set(session.docId, request.containerName.replace(/\.asice$/i, ''));
     return { clientId: DESK_CLIENT_ID, docId: session.docId, expiresAt: session.expiresAt };
   }
 
-  /** Copies the session's signed version to the output folder as "<name>-signed.pdf" or "<name>.asice". */
+  /**
+   * Copies the session's signed version to the output folder as "<name>.signed.pdf" or "<name>.asice" (the name the
+   * user gave a new container, else its first file's), "<name> (2)…" when that is taken.
+   */
   async save(docId: string): Promise<DeskSavedFile> {
     const session = await this.#deps.sessions.get(DESK_CLIENT_ID, docId);
     const signed = session.signedFile;
     if (!signed) throw new StationError('ERR_DESK_NOT_SIGNED', 'This document is not signed yet.', { status: 409 });
-    const fileName = signedFileName(signed.fileName, session.containerType);
+    const named = this.#containerNames.get(docId);
+    const fileName = named === undefined ? signedFileName(signed.fileName, session.containerType) : `${named}.asice`;
     const path = await saveWithoutOverwriting(this.#deps.outputDir, fileName, copyExclusive(this.#deps.sessions.pathOf(session, signed)));
+    this.#containerNames.delete(docId);
     return { path, fileName: path.slice(this.#deps.outputDir.length + 1), directory: this.#deps.outputDir, sha256: signed.sha256 };
   }
 }
@@ -66,6 +74,7 @@ function isExistingContainer(request: DeskPrepareRequest): boolean {
 function signedFileName(name: string, containerType: 'pdf' | 'asice'): string {
   const extension = extname(name);
   const stem = name.slice(0, name.length - extension.length) || 'document';
-  if (containerType === 'asice') return `${stem.replace(/-signed$/, '')}.asice`;
-  return /-signed$/.test(stem) ? `${stem}.pdf` : `${stem}-signed.pdf`;
+  // A signed copy signed again keeps one ".signed": "contract.signed.pdf", never "contract.signed.signed.pdf".
+  const unsigned = stem.replace(/\.signed$/i, '');
+  return containerType === 'asice' ? `${unsigned}.asice` : `${unsigned}.signed.pdf`;
 }

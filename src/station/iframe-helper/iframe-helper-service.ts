@@ -24,6 +24,8 @@ export interface IframeHelperDeps {
   insertTimeoutMs?: number;
   pending: Pick<PendingSignatures, 'findByDocument'>;
   userPrompt: UserPrompt;
+  /** The prepared signature of this document will not be made (the token step failed or was cancelled). */
+  unsigned?: (clientId: string, docId: string, error: unknown, origin: string) => Promise<void>;
 }
 
 interface FrameContext {
@@ -82,17 +84,22 @@ export class IframeHelperService {
     const context = this.#context(call.ticket, call.embeddingOrigin, signal);
     const pending = this.#preparedFor(context.frame, call.hexDigest);
     const { token, certificate } = await this.#holderOf(context.frame, Buffer.from(pending.certificate).toString('base64'));
-    const signature = await signWithPinRetries(token, {
-      certificateId: certificate.id,
-      hash: new Uint8Array(Buffer.from(call.hexDigest, 'hex')),
-      hashAlgorithm: pending.digestAlgorithm,
-      // What the signature format prepared for this certificate (RSA-PSS where its key mandates it).
-      scheme: pending.signatureScheme,
-      purpose: 'sign',
-      signal,
-      pin: (request) => this.#deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: context.origin }, signal),
-    });
-    return Buffer.from(signature).toString('base64');
+    try {
+      const signature = await signWithPinRetries(token, {
+        certificateId: certificate.id,
+        hash: new Uint8Array(Buffer.from(call.hexDigest, 'hex')),
+        hashAlgorithm: pending.digestAlgorithm,
+        // What the signature format prepared for this certificate (RSA-PSS where its key mandates it).
+        scheme: pending.signatureScheme,
+        purpose: 'sign',
+        signal,
+        pin: (request) => this.#deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: context.origin }, signal),
+      });
+      return Buffer.from(signature).toString('base64');
+    } catch (error) {
+      await this.#deps.unsigned?.(pending.clientId, pending.docId, error, context.origin);
+      throw error;
+    }
   }
 
   #context(ticket: string, embeddingOrigin: string, signal: AbortSignal): FrameContext {

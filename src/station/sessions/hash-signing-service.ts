@@ -5,11 +5,12 @@ import type { ClientRegistry } from '../clients/client-registry.js';
 import type { UserPrompt } from '../ports/user-prompt.js';
 import type { Clock } from '../ports/clock.js';
 import type { AuditLog } from '../audit/audit-log.js';
+import { failedAttemptOutcome } from '../audit/failed-attempt-outcome.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
 import type { SignatureEngine } from '../signing/signature-engine.js';
 import type { PrepareOptions } from '../signing/signing-options.js';
 import { loadSignatureEngine } from './load-signature-engine.js';
-import type { SigningSession, SigningSessions } from './signing-sessions.js';
+import type { SigningSession, SigningSessions, StoredFile } from './signing-sessions.js';
 import type { PendingSignature, PendingSignatures } from './pending-signatures.js';
 import { assertClientRegistered } from './assert-client-registered.js';
 import { signerIdentity } from './signer-identity.js';
@@ -115,6 +116,19 @@ export class HashSigningService {
     if (pending) await (await loadSignatureEngine()).abort(pending.state);
   }
 
+  /**
+   * A prepared signature the token never made (the PIN prompt cancelled, the PIN blocked, the page gone): its
+   * prepared copy is dropped and the attempt logged, so a cancelled signing is in the log like a declined one.
+   */
+  async unsigned(clientId: string, docId: string, error: unknown, origin: string): Promise<void> {
+    const pending = this.#deps.pending.takeByDocument(clientId, docId);
+    if (!pending) return;
+    await (await loadSignatureEngine()).abort(pending.state);
+    const session = await this.#deps.sessions.get(clientId, docId);
+    const { outcome, detail } = failedAttemptOutcome(error);
+    await this.#audit(session, pending.method, await this.#signerSubject(pending), outcome, detail, origin);
+  }
+
   async #askConsent(session: SigningSession, certificate: Uint8Array, method: string, context: SigningRequestContext): Promise<void> {
     const signer = await summarizeSigner(certificate, this.#deps.clock.now());
     const document = currentDocument(session);
@@ -123,7 +137,10 @@ export class HashSigningService {
         purpose: 'sign',
         // The real origin of the page that asked (the browser sets Origin; scripts cannot forge it), else the client.
         requester: context.origin ?? `client ${session.clientId}`,
+        requesterKind: context.origin === undefined ? 'client' : this.#sourceOf(context.origin),
         clientId: session.clientId,
+        documents: signedDocuments(session).map((file) => ({ name: file.fileName, sizeBytes: file.size, sha256: file.sha256 })),
+        level: session.baseline,
         documentName: document.fileName,
         documentDigest: document.sha256,
         signerSubject: signer.subject,
@@ -199,18 +216,24 @@ export class HashSigningService {
 
   async #audit(session: SigningSession, method: string, signer: string, outcome: 'signed' | 'declined' | 'failed', detail: string | null, origin: string | undefined): Promise<void> {
     const document = currentDocument(session);
-    const source = origin !== undefined && origin === this.#deps.stationOrigin?.() ? 'window' : 'web-page';
+    const source = this.#sourceOf(origin);
+    const files = signedDocuments(session);
     await this.#deps.audit.append({
       clientId: session.clientId,
       method,
       signer,
       documentName: document.fileName,
       documentDigest: document.sha256,
+      ...(files.length > 1 ? { files: files.map((file) => ({ name: file.fileName, sha256: file.sha256 })) } : {}),
       outcome,
       detail,
       source,
       requester: source === 'web-page' ? (origin ?? null) : null,
     });
+  }
+
+  #sourceOf(origin: string | undefined): 'window' | 'web-page' {
+    return origin !== undefined && origin === this.#deps.stationOrigin?.() ? 'window' : 'web-page';
   }
 
   /** PAdES signs the latest version; ASiC-E adds to the latest container, or makes one from the session's files. */
@@ -243,8 +266,13 @@ function formatOf(session: SigningSession): 'pades' | 'asice' {
 }
 
 /** The version a new signature applies to: what the consent prompt and the audit log name. */
-function currentDocument(session: SigningSession): { fileName: string; sha256: string } {
+function currentDocument(session: SigningSession): StoredFile {
   return session.signedFile ?? session.files[0]!;
+}
+
+/** Every file a new signature covers: each file of a container made from the session's files, else the current version. */
+function signedDocuments(session: SigningSession): StoredFile[] {
+  return session.containerType === 'asice' && !session.signedFile ? session.files : [currentDocument(session)];
 }
 
 function outputName(session: SigningSession): string {

@@ -148,8 +148,10 @@ describe('the station window: pushed state, desk signing, new links', () => {
       const completed = await call('/api/signatures/certeurope-usb-token-signature/complete', { client_id: clientId, doc_id: docId, token: start.body.token, signature_value: signature.body.signatures![0] }, { origin: ui.origin });
       expect(completed.status).toBe(200);
       const saved = await call<DeskSavedFile>(`/admin/api/desk/sessions/${docId}/save`, {});
-      expect(saved.body.fileName).toMatch(/^contract-signed( \(\d+\))?\.pdf$/);
+      expect(saved.body.fileName).toMatch(/^contract\.signed( \(\d+\))?\.pdf$/);
+      // Saved again: the name is taken, so the copy is numbered, never written over the first.
       const again2 = await call<DeskSavedFile>(`/admin/api/desk/sessions/${docId}/save`, {});
+      expect(again2.body.fileName).toMatch(/^contract\.signed \(\d+\)\.pdf$/);
       expect(again2.body.path).not.toBe(saved.body.path);
       const nss = await createNssDb(join(scratch, 'nss'), softhsm.ca.pem);
       const report = await pdfsig(nss, saved.body.path);

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type JSX } from 'react';
 import type { PendingPrompt, PromptAnswer } from '../../../core/schemas/admin-api.js';
+import type { ConsentDocument, SignatureConsentRequest } from '../../../core/schemas/prompts.js';
 import type { MessageKey } from '../i18n/messages-en.js';
 import { useI18n, type Translate } from '../i18n/i18n.js';
 import { stationApi } from '../station-api.js';
@@ -18,12 +19,14 @@ const ANSWER_SHOWN_MS = 8_000;
 /**
  * The station's own trusted prompts, above every screen: consent names the real requester, the document and the
  * signer; the PIN is typed only here. Each counts down to the moment the station declines it by itself, and says
- * what was answered afterwards.
+ * what was answered afterwards, until the window's signing ends (`settled` changes).
  */
-export function PromptsPanel({ prompts }: { prompts: PendingPrompt[] }): JSX.Element | null {
+export function PromptsPanel({ prompts, settled }: { prompts: PendingPrompt[]; settled?: number }): JSX.Element | null {
   const { t } = useI18n();
   // Wrapped in a fresh object per answer, so that a second answer alike restarts the timer.
   const [answered, setAnswered] = useState<{ answer: Answered }>();
+  // Once the signing the answers were for has ended, its result (or error) speaks instead.
+  useEffect(() => setAnswered(undefined), [settled]);
   useEffect(() => {
     if (!answered) return;
     const timer = setTimeout(() => setAnswered(undefined), ANSWER_SHOWN_MS);
@@ -122,21 +125,28 @@ type ConsentPromptProps = Omit<BodyProps, 'cancel' | 'requester'> & { prompt: Ex
 
 function ConsentPrompt({ prompt, busy, answer, t }: ConsentPromptProps): JSX.Element {
   const r = prompt.request;
-  const ask = t(`prompt.consent.${r.purpose}` as MessageKey, { requester: r.requester });
+  const ask = t(`prompt.consent.${r.purpose}` as MessageKey, { requester: requesterName(r, t) });
   return (
     <article aria-label={ask}>
       <p className="prompt-question">{ask}</p>
+      {r.documents && <ConsentDocuments documents={r.documents} t={t} />}
       <dl className="facts">
-        {r.documentName && (
+        {!r.documents && r.documentName && (
           <>
             <dt>{t('prompt.document')}</dt>
             <dd>{r.documentName}</dd>
           </>
         )}
-        {r.documentDigest && (
+        {!r.documents && r.documentDigest && (
           <>
             <dt>SHA-256</dt>
             <dd className="mono">{r.documentDigest}</dd>
+          </>
+        )}
+        {r.level && (
+          <>
+            <dt>{t('sign.baseline')}</dt>
+            <dd>{t(`sign.baseline.${r.level.replace('-', '').toLowerCase()}` as MessageKey)}</dd>
           </>
         )}
         <dt>{t('prompt.signer')}</dt>
@@ -159,6 +169,37 @@ function ConsentPrompt({ prompt, busy, answer, t }: ConsentPromptProps): JSX.Ele
         {t('prompt.decline')}
       </button>
     </article>
+  );
+}
+
+/**
+ * Who asks, in words a person recognises: the station's own window says so; a web page is named by its site,
+ * with the full origin beside it, since the scheme and port are part of who it is.
+ */
+function requesterName(request: SignatureConsentRequest, t: Translate): string {
+  if (request.requesterKind === 'window') return t('prompt.requester.window');
+  if (request.requesterKind !== 'web-page') return request.requester;
+  return t('prompt.requester.site', { site: new URL(request.requester).host, origin: request.requester });
+}
+
+/** Every file the signature covers, each with its size; its fingerprint one click away, for those who compare it. */
+function ConsentDocuments({ documents, t }: { documents: ConsentDocument[]; t: Translate }): JSX.Element {
+  const heading = t('prompt.files', { n: documents.length });
+  return (
+    <>
+      <p className="prompt-files">{heading}</p>
+      <ol className="list" aria-label={heading}>
+        {documents.map((document, index) => (
+          <li key={`${index}/${document.name}`}>
+            {document.name} <span className="muted">({t('prompt.module.bytes', { n: document.sizeBytes })})</span>
+            <details>
+              <summary>{t('prompt.showDigest')}</summary>
+              <span className="mono digest">{document.sha256}</span>
+            </details>
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }
 

@@ -9,7 +9,7 @@ export function SavedFile({ saved, heading }: { saved: DeskSavedFile; heading: s
   return (
     <div className="result" role="status" data-testid="result">
       <p>
-        <strong>{heading}</strong>
+        <strong>{heading}</strong> <span data-testid="saved-name">{saved.fileName}</span>
       </p>
       <p>{t('common.savedTo')}</p>
       <p className="mono" data-testid="saved-path">

@@ -36,7 +36,9 @@ export function ActivityScreen({ entries }: { entries: AuditEntry[] }): JSX.Elem
                 <td title={entry.requester ?? undefined}>{entry.source === 'web-page' && entry.requester ? entry.requester : t(`activity.source.${entry.source}` as MessageKey)}</td>
                 <td>{entry.clientId === DESK_CLIENT_ID ? t('activity.thisWindow') : (entry.clientId ?? t('common.none'))}</td>
                 <td title={entry.signer ?? undefined}>{entry.signer ? commonName(entry.signer) : t('common.none')}</td>
-                <td title={`SHA-256 ${entry.documentDigest}`}>{entry.documentName ?? entry.documentDigest.slice(0, 16)}</td>
+                <td title={entry.files.map((file) => `${file.name} SHA-256 ${file.sha256}`).join('\n') || `SHA-256 ${entry.documentDigest}`}>
+                  {entry.files.length > 0 ? entry.files.map((file) => file.name).join(', ') : entry.documentDigest.slice(0, 16)}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type JSX } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type Dispatch, type FormEvent, type JSX, type SetStateAction } from 'react';
 import type { StationState } from '../../../core/schemas/station-state.js';
 import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
@@ -6,6 +6,7 @@ import type { MessageKey } from '../i18n/messages-en.js';
 import { useI18n } from '../i18n/i18n.js';
 import { FilePicker } from '../parts/file-picker.js';
 import { SavedFile } from '../parts/saved-file.js';
+import { ChosenFiles } from '../parts/chosen-files.js';
 import { ErrorAlert, messageOf } from '../parts/error-alert.js';
 import { commonName } from '../parts/humane-name.js';
 import { signDocuments, type SignStep } from '../signing/sign-flow.js';
@@ -18,7 +19,7 @@ const PagePlacement = lazy(() => import('../pdf-preview/page-placement.js'));
 const BASELINES: readonly SignatureBaseline[] = ['B-B', 'B-T', 'B-LT', 'B-LTA'];
 
 /** Pick or drop files, choose a signing certificate among those plugged in now, sign, and see where it went. */
-export function SignScreen({ state, opened }: { state: StationState; opened?: File[] | undefined }): JSX.Element {
+export function SignScreen({ state, opened, onSettled }: { state: StationState; opened?: File[] | undefined; onSettled?(): void }): JSX.Element {
   const { t } = useI18n();
   const [files, setFiles] = useOpenedFiles(opened);
   const [step, setStep] = useState<SignStep>();
@@ -28,10 +29,13 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
   const [pinpad, setPinpad] = useState(false);
   const helperHolder = useRef<HTMLDivElement>(null);
   // A result speaks of the files it was made from: once others are chosen it would read as theirs, so it is not shown.
-  const shown = outcome?.files === files ? outcome : undefined;
+  const shown = outcome && (outcome.files === files || files.length === 0) ? outcome : undefined;
   const choices = signingChoices(state);
   const single = files.length === 1 && /\.pdf$/i.test(files[0]!.name);
   const containerType = single ? 'pdf' : 'asice';
+  const documentsKey = files.map((file) => `${file.name}/${file.size}/${file.lastModified}`).join('\n');
+  // Each drop or pick adds to the files; one of the same name replaces the earlier (a container holds one of a name).
+  const addFiles = (added: File[]): void => setFiles((current) => [...current.filter((file) => !added.some((next) => next.name === file.name)), ...added]);
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -40,20 +44,25 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
     if (!chosen || files.length === 0) return;
     const reason = String(form.get('reason') ?? '').trim();
     const baseline = BASELINES.find((level) => level === form.get('baseline')) ?? 'B-T';
+    const containerName = String(form.get('containerName') ?? '').trim();
     setOutcome(undefined);
     setPinpad(chosen.token.pin.pinpad);
     try {
       const placed = single && placement ? { placement } : {};
-      const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}), ...placed } as const;
+      const named = containerName ? { containerName } : {};
+      const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}), ...placed, ...named } as const;
       const saved = await signDocuments(order, helperHolder.current!, (next, fraction) => {
         setStep(next);
         setSent(fraction);
       });
       setOutcome({ files, saved });
+      // Signed: the form is ready for the next documents, the result stays until they are chosen.
+      setFiles([]);
     } catch (reason) {
-      setOutcome({ files, error: t('sign.failed', { message: messageOf(reason) }) });
+      setOutcome({ files, error: isCancel(reason) ? { cancelled: true } : { cancelled: false, message: messageOf(reason) } });
     } finally {
       setStep(undefined);
+      onSettled?.();
     }
   }
 
@@ -62,11 +71,13 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       <h2 id="sign-heading">{t('sign.heading')}</h2>
       <p className="muted">{t('sign.intro')}</p>
       <form className="stack" aria-label={t('sign.heading')} onSubmit={(event) => void submit(event)}>
-        <FilePicker multiple label={t('common.chooseFiles')} onFiles={setFiles} />
-        <ChosenFiles files={files} single={single} />
-        {single && <PreviewAndPlacement file={files[0]!} onPlacement={setPlacement} />}
+        <FilePicker multiple label={t('common.chooseFiles')} onFiles={addFiles} />
+        <ChosenFiles files={files} onFiles={setFiles} />
+        <SignatureFormat key={documentsKey} files={files} single={single} />
+        {/* Keyed by the documents: a new document starts with no box and no reason, never the last one's. */}
+        {single && <PreviewAndPlacement key={documentsKey} file={files[0]!} onPlacement={setPlacement} />}
         <CertificateChoice choices={choices} />
-        <ReasonAndLevel />
+        <ReasonAndLevel documentsKey={documentsKey} />
         <div>
           <button type="submit" className="button primary" disabled={step !== undefined || files.length === 0 || choices.length === 0}>
             {t('sign.submit')}
@@ -75,20 +86,24 @@ export function SignScreen({ state, opened }: { state: StationState; opened?: Fi
       </form>
       {/* The station's iframe helper, which the browser client frames to sign; the station's own prompts say everything it would. */}
       <div ref={helperHolder} hidden data-testid="signing-helper" />
-      <SigningOutcome step={step} sent={sent} saved={shown?.saved} error={shown?.error} pinpad={pinpad} />
+      <SigningOutcome step={step} sent={sent} saved={shown?.saved} error={shown?.error && (shown.error.cancelled ? t('sign.cancelled') : t('sign.failed', { message: shown.error.message }))} pinpad={pinpad} />
     </section>
   );
 }
+
+/** The browser client marks a flow the user ended (a declined consent, a cancelled PIN prompt) as a cancel. */
+const isCancel = (reason: unknown): boolean => typeof reason === 'object' && reason !== null && (reason as { isCancel?: unknown }).isCancel === true;
 
 /** How signing `files` ended: where the signed file went, or why it was not signed. */
 interface SignOutcome {
   files: File[];
   saved?: DeskSavedFile;
-  error?: string;
+  /** Kept as what happened, not as words: it is put in words when shown, in the language chosen then. */
+  error?: { cancelled: true } | { cancelled: false; message: string };
 }
 
 /** The files to sign, starting with those the app was opened with ("open with", a deep link). */
-function useOpenedFiles(opened: File[] | undefined): [File[], (files: File[]) => void] {
+function useOpenedFiles(opened: File[] | undefined): [File[], Dispatch<SetStateAction<File[]>>] {
   const [files, setFiles] = useState<File[]>([]);
   useEffect(() => {
     if (opened) setFiles(opened);
@@ -103,14 +118,23 @@ function useOpenedFiles(opened: File[] | undefined): [File[], (files: File[]) =>
 function SigningOutcome(props: { step: SignStep | undefined; sent: number | undefined; saved: DeskSavedFile | undefined; error: string | undefined; pinpad: boolean }): JSX.Element {
   const { step, sent, saved, error } = props;
   const { t } = useI18n();
+  // The outcome may be far below the form: the view and the keyboard focus go to it, so it is seen and read first.
+  const outcome = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!saved && !error) return;
+    outcome.current?.focus({ preventScroll: true });
+    outcome.current?.scrollIntoView({ block: 'nearest' });
+  }, [saved, error]);
   return (
     <>
       <p role="status" aria-live="polite" className="muted">
         {step ? t(step === 'consent' && props.pinpad ? 'sign.progress.consentPinpad' : (`sign.progress.${step}` as MessageKey)) : ''}
       </p>
       {step === 'prepare' && sent !== undefined && <progress max={1} value={sent} aria-label={t('sign.progress.prepare')} />}
-      {saved && <SavedFile saved={saved} heading={t('sign.done')} />}
-      <ErrorAlert message={error} />
+      <div ref={outcome} tabIndex={-1} className="outcome" data-testid="sign-outcome">
+        {saved && <SavedFile saved={saved} heading={t('sign.done')} />}
+        <ErrorAlert message={error} />
+      </div>
     </>
   );
 }
@@ -132,14 +156,14 @@ function PreviewAndPlacement({ file, onPlacement }: { file: File; onPlacement(pl
   );
 }
 
-/** The signing reason and the baseline level (B-T by default). */
-function ReasonAndLevel(): JSX.Element {
+/** The signing reason (each set of documents starts with none) and the baseline level (B-T by default). */
+function ReasonAndLevel({ documentsKey }: { documentsKey: string }): JSX.Element {
   const { t } = useI18n();
   return (
     <>
       <label className="field">
         {t('sign.reason')}
-        <input name="reason" maxLength={1000} />
+        <input key={documentsKey} name="reason" maxLength={1000} />
       </label>
       <label className="field">
         {t('sign.baseline')}
@@ -167,21 +191,22 @@ function signingChoices(state: StationState): Choice[] {
   );
 }
 
-function ChosenFiles({ files, single }: { files: File[]; single: boolean }): JSX.Element | null {
+/** What the files become; a new container gets a name, its first file's by default (keyed by the files, so it follows them). */
+function SignatureFormat({ files, single }: { files: File[]; single: boolean }): JSX.Element | null {
   const { t } = useI18n();
   if (files.length === 0) return null;
+  const existing = files.length === 1 && /\.(asice|sce)$/i.test(files[0]!.name);
   return (
     <>
-      <ul className="list" aria-label={t('common.files')}>
-        {files.map((file) => (
-          <li key={file.name}>
-            {file.name} <span className="muted">({t('prompt.module.bytes', { n: file.size })})</span>
-          </li>
-        ))}
-      </ul>
       <p>
-        {t('sign.container')}: <strong>{t(single ? 'sign.container.pdf' : files.length === 1 && /\.(asice|sce)$/i.test(files[0]!.name) ? 'sign.container.existing' : 'sign.container.asice')}</strong>
+        {t('sign.container')}: <strong>{t(single ? 'sign.container.pdf' : existing ? 'sign.container.existing' : 'sign.container.asice')}</strong>
       </p>
+      {!single && !existing && (
+        <label className="field">
+          {t('sign.containerName')}
+          <input name="containerName" maxLength={200} defaultValue={files[0]!.name.replace(/\.[^.]*$/, '') || files[0]!.name} />
+        </label>
+      )}
     </>
   );
 }

@@ -19,6 +19,8 @@ export interface SignOrder {
   reason?: string;
   /** PDF: draw the signature on this page, in this box (points from the displayed page's bottom-left corner). */
   placement?: VisibleSignaturePlacement;
+  /** A new container: the name it is saved under (without `.asice`). */
+  containerName?: string;
 }
 
 /** The browser client's module that signs with each kind of key holder through the station's iframe helper. */
@@ -58,6 +60,7 @@ async function prepare(order: SignOrder, onStep: (step: SignStep, fraction?: num
     baseline: order.baseline,
     ...(order.reason ? { signingReason: order.reason, requireSigningReason: true } : {}),
     ...(order.placement ? { visibleSignature: order.placement } : {}),
+    ...(order.containerName ? { containerName: order.containerName } : {}),
   };
   return postWithProgress<DeskPrepareResponse>('/admin/api/desk/sessions', request, (fraction) => onStep('prepare', fraction));
 }

@@ -234,12 +234,18 @@ export class Pkcs11Token implements Token {
     // With a protected authentication path the PIN is typed on the reader: the module gets none.
     let secret: Uint8Array | undefined;
     if (!before.pinpad) {
-      const bytes = await pin({
-        ...(before.retriesLeft !== undefined ? { retriesLeft: before.retriesLeft } : {}),
-        finalTry: before.finalTry,
-        previousAttemptFailed: this.#lastLoginFailed,
-        pinLabel: this.kind === 'store' && userType === pkcs11js.CKU_USER ? 'database password' : pinLabel,
-      });
+      let bytes: Uint8Array | null = null;
+      try {
+        bytes = await pin({
+          ...(before.retriesLeft !== undefined ? { retriesLeft: before.retriesLeft } : {}),
+          finalTry: before.finalTry,
+          previousAttemptFailed: this.#lastLoginFailed,
+          pinLabel: this.kind === 'store' && userType === pkcs11js.CKU_USER ? 'database password' : pinLabel,
+        });
+      } finally {
+        // "Wrong PIN" speaks of this attempt: once it ends without a PIN (cancelled, gone), the next one starts afresh.
+        if (bytes === null) this.#lastLoginFailed = false;
+      }
       if (bytes === null) throw new UserCancelledError();
       secret = bytes;
     }

@@ -1,0 +1,11 @@
+import { isStationError } from '../../core/errors/station-error.js';
+import type { StationErrorCode } from '../../core/errors/station-error-codes.js';
+
+/** The codes of a signature the person chose not to make (cancelled the PIN prompt, declined consent). */
+const DECLINED_CODES: ReadonlySet<StationErrorCode> = new Set(['ERR_TOKEN_USER_CANCELLED', 'ERR_SIGNING_DECLINED']);
+
+/** How a signature attempt that ended in `error` is logged: declined when the person chose so, else failed, with the error's code. */
+export function failedAttemptOutcome(error: unknown): { outcome: 'declined' | 'failed'; detail: StationErrorCode } {
+  const code: StationErrorCode = isStationError(error) ? error.code : 'ERR_INTERNAL';
+  return { outcome: DECLINED_CODES.has(code) ? 'declined' : 'failed', detail: code };
+}

@@ -20,25 +20,6 @@ const CITATIONS: readonly RegExp[] = [
   /\bissues? #?\d+/i,
 ];
 
-// Files other engineers are rewriting while these citations are removed elsewhere; the lead cleans them after
-// merging and then deletes each line. Emptying this list is the goal: a listed file that no longer cites anything
-// fails the test below, so the list only shrinks.
-const NOT_YET_CLEANED: readonly string[] = [
-  'src/station/http/routes/client-routes.ts',
-  'src/station/http/server/http-app.ts',
-  'src/station/iframe-helper/iframe-helper-routes.ts',
-  'src/station/oidc/assert-sandbox.ts',
-  'src/station/oidc/create-oidc-provider.ts',
-  'src/station/oidc/oidc-client-metadata.ts',
-  'src/station/oidc/oidc-paths.ts',
-  'src/station/oidc/oidc-routes.ts',
-  'src/station/oidc/provider-context-scope.ts',
-];
-
-// Guides another branch adds, linked already; the lead deletes each line once that branch is merged (a listed file
-// that exists fails the test, so the list only shrinks).
-const LINKED_BEFORE_MERGE: readonly string[] = ['docs/http-layer.md'];
-
 const TEXT_FILE = /\.(ts|tsx|js|cjs|mjs|json|md|sh|html|css|yml|yaml|txt)$|^\.ci\/|(^|\/)[^./]+$/;
 
 function textFiles(): string[] {
@@ -76,7 +57,6 @@ function brokenLinks(file: string): string[] {
   return relativeLinks(markdown).flatMap((target) => {
     const [pathPart = '', fragment] = target.split('#', 2);
     const targetFile = pathPart === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURI(pathPart)));
-    if (LINKED_BEFORE_MERGE.includes(targetFile)) return [];
     if (!existsSync(path.join(root, targetFile))) return [`${file}: ${target} (no file ${targetFile})`];
     if (fragment === undefined || !targetFile.endsWith('.md')) return [];
     return anchorsOf(readFileSync(path.join(root, targetFile), 'utf8')).has(fragment) ? [] : [`${file}: ${target} (no heading #${fragment} in ${targetFile})`];
@@ -84,16 +64,9 @@ function brokenLinks(file: string): string[] {
 }
 
 describe('the repository stands on its own', () => {
-  it('cites no document it lacks and no issue number, outside the files still to clean', () => {
-    const found = textFiles()
-      .filter((file) => !NOT_YET_CLEANED.includes(file))
-      .flatMap((file) => citationsIn(file, readFileSync(path.join(root, file), 'utf8')));
+  it('cites no document it lacks and no issue number', () => {
+    const found = textFiles().flatMap((file) => citationsIn(file, readFileSync(path.join(root, file), 'utf8')));
     expect(found).toEqual([]);
-  });
-
-  it('lists only files that still cite something (remove a cleaned file from NOT_YET_CLEANED)', () => {
-    const cleaned = NOT_YET_CLEANED.filter((file) => !existsSync(path.join(root, file)) || citationsIn(file, readFileSync(path.join(root, file), 'utf8')).length === 0);
-    expect(cleaned).toEqual([]);
   });
 
   it('every relative link in the Markdown reaches a file, and the heading it names', () => {
@@ -115,16 +88,11 @@ describe('the repository stands on its own', () => {
     );
     const broken = named.flatMap(({ file, target }) => {
       const [guide = '', fragment] = target.split('#', 2);
-      if (LINKED_BEFORE_MERGE.includes(guide)) return [];
       if (!existsSync(path.join(root, guide))) return [`${file}: ${target} (no file)`];
       return fragment === undefined || anchorsOf(readFileSync(path.join(root, guide), 'utf8')).has(fragment) ? [] : [`${file}: ${target} (no such heading)`];
     });
     expect(named.length).toBeGreaterThan(0);
     expect(broken).toEqual([]);
-  });
-
-  it('lists only guides still to come (remove a merged one from LINKED_BEFORE_MERGE)', () => {
-    expect(LINKED_BEFORE_MERGE.filter((file) => existsSync(path.join(root, file)))).toEqual([]);
   });
 
   it('finds what it looks for (each check on a made-up file)', () => {

@@ -40,7 +40,7 @@ const ASSETS = {
 } as const;
 
 /**
- * The iframe certificate helper (SERVICE-INTERFACE 4.5, CLIENT-REFERENCE "Iframe-based modules"): the page web
+ * The iframe certificate helper (docs/iframe-helper.md, docs/service-interface.md#iframe-page): the page web
  * pages embed, its script and style, and the two calls the page makes to its own station. The calls accept the
  * station's own origin only (the framed page), each bound to the ticket the page was served with.
  */

@@ -11,7 +11,7 @@ import { OIDC_PATHS } from './oidc-paths.js';
 import type { OidcLifetimes } from './oidc-lifetimes.js';
 import { renderErrorPage } from './views/error-page.js';
 
-/** Claims the provider knows, by scope (SERVICE-INTERFACE 2.4); null entries are advertised without a scope. */
+/** Claims the provider knows, by scope (docs/oidc-provider.md#id-token); null entries are advertised without a scope. */
 const OIDC_CLAIMS = {
   openid: ['sub'],
   profile: ['name', 'given_name', 'family_name', 'birthdate'],
@@ -23,10 +23,10 @@ const OIDC_CLAIMS = {
   language: null,
 } as const;
 
-/** Exactly the claims SERVICE-INTERFACE 2.4 advertises. */
+/** Exactly the claims the service's discovery document advertises (docs/oidc-provider.md#id-token). */
 const CLAIMS_SUPPORTED = ['sub', 'name', 'family_name', 'given_name', 'birthdate', 'email', 'phone_number', 'document_number', 'id_expiry_date', 'language', 'verified_claims'];
 
-/** The client assertion may live at most this long (SERVICE-INTERFACE 2.2, 8). */
+/** The client assertion may live at most this long (docs/oidc-provider.md#client-assertion). */
 const MAX_ASSERTION_SECONDS = 300;
 const CLOCK_SKEW_SECONDS = 60;
 
@@ -43,7 +43,7 @@ export interface OidcProviderDeps {
 }
 
 /**
- * oidc-provider configured to the service's beta profile (SERVICE-INTERFACE 4.1, 5, 7): code flow, query
+ * oidc-provider configured to the service's beta profile (docs/oidc-provider.md): code flow, query
  * response mode, private_key_jwt with RS256 and an exact token-endpoint audience, RS256 ID tokens, scopes openid
  * profile pid, state and nonce required, no UserInfo, no refresh tokens.
  */
@@ -173,7 +173,7 @@ function profileMiddleware(): Parameters<Provider['use']>[0] {
     const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : undefined;
     if (ctx.oidc?.route === 'discovery' && body) {
       // oidc-provider always lists form_post and fragment, its built-in refresh_token grant and the claims it
-      // adds itself; the beta profile is narrower (SERVICE-INTERFACE 2.4, 4.1).
+      // adds itself; the beta profile is narrower (docs/oidc-provider.md#endpoints).
       body.response_modes_supported = ['query'];
       body.grant_types_supported = ['authorization_code'];
       body.claims_supported = CLAIMS_SUPPORTED;
@@ -185,7 +185,7 @@ function profileMiddleware(): Parameters<Provider['use']>[0] {
 }
 
 /**
- * Two token-endpoint answers where oidc-provider's error code differs from SERVICE-INTERFACE 7 / RFC 6749: a grant
+ * Two token-endpoint answers where oidc-provider's error code differs from the service's (docs/oidc-provider.md#errors-token-endpoint) and RFC 6749's: a grant
  * type the client is not registered for is unauthorized_client, and an assertion whose sub names another client
  * than client_id is a wrong assertion (invalid_client, 401). Matched on the library's messages; tests pin them.
  */

@@ -2,7 +2,7 @@ import type { ClientMetadata } from 'oidc-provider';
 import type { ClientRegistration } from '../../core/schemas/client-registration.js';
 
 /**
- * A registered client as oidc-provider sees it: the beta profile only (SERVICE-INTERFACE 4.1): code flow with
+ * A registered client as oidc-provider sees it: the beta profile only (docs/oidc-provider.md#clients): code flow with
  * query response mode, private_key_jwt with RS256, RS256 ID tokens.
  */
 export function toOidcClientMetadata(client: ClientRegistration): ClientMetadata {

@@ -1,4 +1,4 @@
-/** The OIDC endpoints' paths (SERVICE-INTERFACE 4.1) and the station's own login pages. */
+/** The OIDC endpoints' paths (docs/oidc-provider.md#endpoints) and the station's own login pages. */
 export const OIDC_PATHS = {
   discovery: '/.well-known/openid-configuration',
   jwks: '/.well-known/jwks.json',

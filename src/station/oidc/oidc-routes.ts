@@ -8,7 +8,7 @@ import { LOGIN_PAGE_CSP } from './views/html.js';
 import { setSecurityHeaders } from '../http/install-security-headers.js';
 
 /**
- * The OIDC endpoints (SERVICE-INTERFACE 4.1) served by oidc-provider's own request handler under their exact
+ * The OIDC endpoints (docs/oidc-provider.md#endpoints) served by oidc-provider's own request handler under their exact
  * paths, and the station's login pages. Only in sandbox mode: the service's OIDC flow is a sandbox-only beta.
  */
 export function oidcRoutes(deps: OidcRoutesDeps): FastifyPluginAsync {

@@ -15,7 +15,7 @@ const FILES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The browser client's build (out/client) at `/client/<file>` (DESIGN.md): the IIFE, the ESM file, the typings.
+ * The browser client's build (out/client) at `/client/<file>` (docs/browser-client.md): the IIFE, the ESM file, the typings.
  * The URL carries no version, so caches revalidate after five minutes by ETag. A registered client's origin gets
  * its own origin back in CORS, which `<script integrity crossorigin>` (SRI) needs; no wildcard.
  */

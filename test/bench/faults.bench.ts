@@ -3,9 +3,13 @@
 // FAULTS_BENCH_ROUNDS sets the rounds of the concurrent-start loop (20).
 import { concurrentStartPart } from '../support/bench/faults/concurrent-start-part.js';
 import type { FaultsBenchPart } from '../support/bench/faults/faults-bench-part.js';
+import { largeBodiesPart } from '../support/bench/faults/large-bodies-part.js';
+import { sigtermDrainPart } from '../support/bench/faults/sigterm-drain-part.js';
 
 const PARTS: Record<string, FaultsBenchPart> = {
   'concurrent-start': concurrentStartPart,
+  'sigterm-drain': sigtermDrainPart,
+  'large-bodies': largeBodiesPart,
 };
 
 const wanted = process.env.FAULTS_BENCH_PARTS?.split(',') ?? Object.keys(PARTS);

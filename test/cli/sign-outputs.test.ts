@@ -55,7 +55,7 @@ describe('sign outputs and their audit entries', () => {
     const runs = await Promise.all([sign(input).exited, sign(input).exited]);
     expect(runs.map((run) => run.code)).toEqual([0, 0]);
     const written = runs.map((run) => /signed: (.*)\n/.exec(run.stderr)?.[1]).sort();
-    expect(written).toEqual([join(dir, 'same.signed-2.pdf'), join(dir, 'same.signed.pdf')]);
+    expect(written).toEqual([join(dir, 'same.signed (2).pdf'), join(dir, 'same.signed.pdf')]);
     for (const path of written) expect((await readFile(path!)).includes('/ByteRange')).toBe(true);
     const audit = JSON.parse((await runCli(['audit', '--json', '--data-dir', dataDir()])).stdout) as { documentName: string; outcome: string }[];
     expect(audit.filter((entry) => entry.documentName === 'same.pdf').map((entry) => entry.outcome)).toEqual(['signed', 'signed']);

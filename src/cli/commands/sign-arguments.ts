@@ -4,6 +4,7 @@ import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import type { SignatureFormat } from '../../station/signing/signature-engine.js';
 import type { SignCommandOptions } from './signer-resolver.js';
 import { httpTimestampClient } from './sign-timestamp-client.js';
+import { numberedFileName } from '../../station/files/numbered-file-name.js';
 
 /** Checks what can be checked before a key is opened or a PIN asked: nothing is spent on a doomed run. */
 export async function checkSignArguments(file: string, options: SignCommandOptions, format: SignatureFormat): Promise<void> {
@@ -38,7 +39,7 @@ async function checkOutput(out: string, force: boolean): Promise<void> {
 
 /**
  * Where the signed document goes when --out is not given: beside the input, `name.signed.pdf` for PAdES,
- * `name.asice` for a new container (`name.signed.asice` when co-signing one), numbered when taken: never an
+ * `name.asice` for a new container (`name.signed.asice` when co-signing one), `name.signed (2).pdf` when taken: never an
  * existing file. The name is reserved by creating it empty and exclusively (O_EXCL), so two runs at once take two
  * names; the signed file later replaces the reservation by rename (releaseReservedOutput drops it on failure).
  */
@@ -47,7 +48,7 @@ export async function reserveDefaultOutput(file: string, format: SignatureFormat
   const stem = join(dirname(file), basename(file, extension));
   const [base, suffix] = format === 'pades' ? [`${stem}.signed`, extension || '.pdf'] : extension.toLowerCase() === '.asice' ? [`${stem}.signed`, extension] : [stem, '.asice'];
   for (let n = 1; n < 1000; n += 1) {
-    const candidate = `${base}${n === 1 ? '' : `-${n}`}${suffix}`;
+    const candidate = numberedFileName(base, suffix, n);
     const reserved = await open(candidate, 'wx', 0o644).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'EEXIST') return undefined;
       throw error;

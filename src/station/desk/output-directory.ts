@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { extname, join } from 'node:path';
+import { numberedFileName } from '../files/numbered-file-name.js';
 import { writeFileAtomic } from '../files/write-file-atomic.js';
 
 /** Where the station window saves what it makes: a folder the user finds in their documents. */
@@ -21,7 +22,7 @@ export async function saveWithoutOverwriting(directory: string, fileName: string
   const extension = extname(fileName);
   const stem = fileName.slice(0, fileName.length - extension.length);
   for (let n = 1; n <= MAX_VARIANTS; n++) {
-    const path = join(directory, n === 1 ? fileName : `${stem} (${n})${extension}`);
+    const path = join(directory, numberedFileName(stem, extension, n));
     try {
       await write(path);
       return path;

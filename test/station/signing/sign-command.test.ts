@@ -205,7 +205,7 @@ describe('signing-station sign', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain(`signed: ${join(dir, 'default.signed.pdf')}`);
     const second = await signCli([input, '--pkcs12', p12, '--pin-stdin'], 'pässword\n');
-    expect(second.stderr).toContain(`signed: ${join(dir, 'default.signed-2.pdf')}`);
+    expect(second.stderr).toContain(`signed: ${join(dir, 'default.signed (2).pdf')}`);
     const [e] = embeddedSignatures(await readFile(join(dir, 'default.signed.pdf')));
     const parts = cmsParts(e!.cms);
     expect(parts.timestampToken).toBeDefined();

@@ -5,6 +5,7 @@ import type { ClientRegistry } from '../clients/client-registry.js';
 import type { UserPrompt } from '../ports/user-prompt.js';
 import type { Clock } from '../ports/clock.js';
 import type { AuditLog } from '../audit/audit-log.js';
+import type { AuditEntry } from '../../core/schemas/audit-entry.js';
 import { failedAttemptOutcome } from '../audit/failed-attempt-outcome.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
 import type { SignatureEngine } from '../signing/signature-engine.js';
@@ -75,7 +76,7 @@ export class HashSigningService {
     await this.#askConsent(session, certificate, request.sign_type, context);
     // The key is on one of the station's tokens (a card, USB token or store reached through the iframe helper or
     // the window): how its token lets it sign shapes the signature prepared.
-    return this.#begin(session, certificate, request.sign_type, await this.#deps.keySchemesOf?.(certificate));
+    return this.#begin(session, certificate, request.sign_type, context.origin, await this.#deps.keySchemesOf?.(certificate));
   }
 
   /**
@@ -85,12 +86,16 @@ export class HashSigningService {
   async startElsewhere(request: { client_id: string; doc_id: string }, certificate: Uint8Array, method: string): Promise<HashSigningStarted> {
     await assertClientRegistered(this.#deps.clients, request.client_id);
     const session = await this.#deps.sessions.assertMaySign(request.client_id, request.doc_id);
-    return this.#begin(session, certificate, method);
+    return this.#begin(session, certificate, method, undefined);
   }
 
-  async #begin(session: SigningSession, certificate: Uint8Array, method: string, keySchemes?: readonly SignatureScheme[]): Promise<HashSigningStarted> {
+  async #begin(session: SigningSession, certificate: Uint8Array, method: string, origin: string | undefined, keySchemes?: readonly SignatureScheme[]): Promise<HashSigningStarted> {
     await this.#deps.sessions.markSigningStarted(session.docId);
-    const { token, prepared } = await this.#prepare(session, certificate, method, keySchemes);
+    // Logged before anything is prepared: an attempt the station never finishes (a crash, a page gone) stays in the
+    // log as started, not completed.
+    const signer = (await summarizeSigner(certificate, this.#deps.clock.now())).subject;
+    const auditEntry = await this.#audit(session, method, signer, 'started', null, origin);
+    const { token, prepared } = await this.#prepare(session, certificate, method, auditEntry, keySchemes);
     return {
       token,
       hexDigest: prepared.dataToSignDigest,
@@ -113,7 +118,10 @@ export class HashSigningService {
   /** Drops a signature started elsewhere that will never be signed (the simulated user refused or timed out). */
   async abandon(token: string, clientId: string, docId: string): Promise<void> {
     const pending = this.#deps.pending.take(token, clientId, docId);
-    if (pending) await (await loadSignatureEngine()).abort(pending.state);
+    if (!pending) return;
+    await (await loadSignatureEngine()).abort(pending.state);
+    const session = await this.#deps.sessions.get(clientId, docId);
+    await this.#audit(session, pending.method, await this.#signerSubject(pending), 'failed', 'abandoned by the signer', undefined, pending.auditEntry);
   }
 
   /**
@@ -126,7 +134,7 @@ export class HashSigningService {
     await (await loadSignatureEngine()).abort(pending.state);
     const session = await this.#deps.sessions.get(clientId, docId);
     const { outcome, detail } = failedAttemptOutcome(error);
-    await this.#audit(session, pending.method, await this.#signerSubject(pending), outcome, detail, origin);
+    await this.#audit(session, pending.method, await this.#signerSubject(pending), outcome, detail, origin, pending.auditEntry);
   }
 
   async #askConsent(session: SigningSession, certificate: Uint8Array, method: string, context: SigningRequestContext): Promise<void> {
@@ -159,6 +167,7 @@ export class HashSigningService {
     session: SigningSession,
     certificate: Uint8Array,
     method: string,
+    auditEntry: number,
     keySchemes: readonly SignatureScheme[] | undefined,
   ): Promise<{ token: string; prepared: Awaited<ReturnType<typeof SignatureEngine.prepare>> }> {
     const output = this.#deps.sessions.nextSignedPath(session);
@@ -183,6 +192,7 @@ export class HashSigningService {
       outputPath: output.absolute,
       outputName: outputName(session),
       state: prepared.state,
+      auditEntry,
     });
     return { token: pending.token, prepared };
   }
@@ -197,7 +207,7 @@ export class HashSigningService {
       return session;
     } catch (error) {
       await (await loadSignatureEngine()).abort(pending.state);
-      if (session) await this.#audit(session, method, await this.#signerSubject(pending), 'failed', error instanceof StationError ? error.code : 'internal error', origin);
+      if (session) await this.#audit(session, method, await this.#signerSubject(pending), 'failed', error instanceof StationError ? error.code : 'internal error', origin, pending.auditEntry);
       throw error;
     }
   }
@@ -206,7 +216,7 @@ export class HashSigningService {
     const identity = await signerIdentity(pending.certificate, pending.method);
     const mimeType = session.containerType === 'pdf' ? 'application/pdf' : 'application/vnd.etsi.asic-e+zip';
     const signed = await this.#deps.sessions.recordSignedFile(session, pending.outputName, mimeType, identity);
-    await this.#audit(session, pending.method, await this.#signerSubject(pending), 'signed', `signed version sha256=${signed.sha256}`, origin);
+    await this.#audit(session, pending.method, await this.#signerSubject(pending), 'signed', `signed version sha256=${signed.sha256}`, origin, pending.auditEntry);
     return { idcode: identity.idcode, firstname: identity.firstname, lastname: identity.lastname, country: identity.country, signedFileSha256: signed.sha256 };
   }
 
@@ -214,22 +224,26 @@ export class HashSigningService {
     return (await summarizeSigner(pending.certificate, this.#deps.clock.now())).subject;
   }
 
-  async #audit(session: SigningSession, method: string, signer: string, outcome: 'signed' | 'declined' | 'failed', detail: string | null, origin: string | undefined): Promise<void> {
+  /** Appends the attempt's entry (`completes`: the id of its "started" entry) and returns the new entry's id. */
+  async #audit(session: SigningSession, method: string, signer: string, outcome: AuditEntry['outcome'], detail: string | null, origin: string | undefined, completes: number | null = null): Promise<number> {
     const document = currentDocument(session);
     const source = this.#sourceOf(origin);
     const files = signedDocuments(session);
-    await this.#deps.audit.append({
-      clientId: session.clientId,
-      method,
-      signer,
-      documentName: document.fileName,
-      documentDigest: document.sha256,
-      ...(files.length > 1 ? { files: files.map((file) => ({ name: file.fileName, sha256: file.sha256 })) } : {}),
-      outcome,
-      detail,
-      source,
-      requester: source === 'web-page' ? (origin ?? null) : null,
-    });
+    return this.#deps.audit.append(
+      {
+        clientId: session.clientId,
+        method,
+        signer,
+        documentName: document.fileName,
+        documentDigest: document.sha256,
+        ...(files.length > 1 ? { files: files.map((file) => ({ name: file.fileName, sha256: file.sha256 })) } : {}),
+        outcome,
+        detail,
+        source,
+        requester: source === 'web-page' ? (origin ?? null) : null,
+      },
+      completes,
+    );
   }
 
   #sourceOf(origin: string | undefined): 'window' | 'web-page' {

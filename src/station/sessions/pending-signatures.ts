@@ -18,6 +18,8 @@ export interface PendingSignature {
   outputPath: string;
   outputName: string;
   state: SigningState;
+  /** The audit log's "started" entry of this attempt, which its outcome's entry completes. */
+  auditEntry: number;
   expiresAt: number;
 }
 

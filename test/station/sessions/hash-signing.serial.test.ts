@@ -160,6 +160,19 @@ describe('hash-based signing over HTTP: prepare, reason, start-signing, complete
     expect((await post('/signing-session/status', { client_id: 'shop', doc_id: docId })).body.signing_session_status).toBe('OPEN');
   });
 
+  it('logs an attempt when it starts: one never completed stays in the log as started, its outcome completes it', async () => {
+    const docId = await prepare('pdf', [{ fileName: 'interrupted.pdf', mimeType: 'application/pdf', content: minimalPdf() }], false);
+    const start = await post('/start-signing', { client_id: 'shop', doc_id: docId, sign_type: 'id-signature', certificate: Buffer.from(signer.der).toString('base64') }, ORIGIN);
+    expect(start.status).toBe(200);
+    const entriesOf = async (): Promise<string[]> => (await station.data.audit.list()).filter((entry) => entry.documentName === 'interrupted.pdf').map((entry) => entry.outcome);
+    // The requester went away here (a closed tab, a station killed): the attempt is in the log, not completed.
+    expect(await entriesOf()).toEqual(['started']);
+    expect((await station.data.audit.list())[0]).toMatchObject({ outcome: 'started', source: 'web-page', requester: ORIGIN });
+    const wrong = await post('/id-signature/complete', { client_id: 'shop', doc_id: docId, token: start.body.token, signature_value: Buffer.alloc(256, 7).toString('base64') }, ORIGIN);
+    expect(wrong.status).toBe(400);
+    expect(await entriesOf()).toEqual(['failed']);
+  });
+
   it('refuses a wrong signature value, a replayed token, a foreign origin and an unknown method', async () => {
     const docId = await prepare('pdf', [{ fileName: 'neg.pdf', mimeType: 'application/pdf', content: minimalPdf() }], false);
     const start = await post('/start-signing', { client_id: 'shop', doc_id: docId, sign_type: 'id-signature', certificate: Buffer.from(signer.der).toString('base64') }, ORIGIN);

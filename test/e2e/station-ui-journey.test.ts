@@ -98,8 +98,9 @@ describe('the station window keeps a signing and its choices across screens, in 
     expect(await pin.isVisible()).toBe(true);
     await pin.getByLabel('PIN').fill('1234');
     await pin.getByLabel('PIN').press('Enter');
-    await expect.poll(() => station.data.audit.list(1).then((entries) => entries[0]?.documentName ?? null), { timeout: 15_000 }).toBe('travels.pdf');
-    expect((await station.data.audit.list(1))[0]?.outcome).toBe('signed');
+    // The attempt is logged as started when the digest is handed out, then completed by its outcome.
+    const newest = (): Promise<string | null> => station.data.audit.list(1).then(([entry]) => (entry ? `${entry.documentName} ${entry.outcome}` : null));
+    await expect.poll(newest, { timeout: 15_000 }).toBe('travels.pdf signed');
 
     await go('Sign');
     await expect.poll(() => page.getByTestId('saved-name').textContent(), { timeout: 10_000 }).toMatch(/^travels.*\.pdf$/);

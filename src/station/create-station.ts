@@ -63,6 +63,10 @@ import { IFRAME_IDENTIFICATION_METHODS, iframeUrlRoutes } from './identity/ifram
 import { DEFAULT_SANDBOX_TIMINGS, type SandboxTimings } from './identity/sandbox-timings.js';
 import { integratorRoutes } from './integrator/integrator-routes.js';
 import { IdentityForwarder } from './integrator/identity-forwarder.js';
+import { grantRoutes } from './integrator/grant-routes.js';
+import { SigningGrantVerifier } from './integrator/signing-grant-verifier.js';
+import { GrantedDownloads } from './integrator/granted-downloads.js';
+import { OneTimeUseLedger } from './oidc/one-time-use-ledger.js';
 import { TimestampAuthority } from './tsa/timestamp-authority.js';
 import { timestampRoutes } from './tsa/timestamp-routes.js';
 import type { TsaSigner } from './tsa/tsa-signer.js';
@@ -390,7 +394,7 @@ async function registerWindowRoutes(http: FastifyInstance, core: StationCore, si
 /** OpenID Connect, the identity API, the browser clients' readCard, simulated providers, the integrator side. */
 async function registerIdentityRoutes(
   http: FastifyInstance,
-  { config, data, address }: StationCore,
+  { config, data, address, clock }: StationCore,
   { oidc, identity, providerDecisions }: { oidc: OidcService; identity: IdentityService; providerDecisions: ProviderDecisions },
 ): Promise<void> {
   await http.register(oidcRoutes({ oidc, identity, mode: () => config.mode }));
@@ -400,6 +404,14 @@ async function registerIdentityRoutes(
   await http.register(redirectProviderRoutes({ identity, decisions: providerDecisions, clients: data.clients }), { prefix: '/oauth' });
   const forwarder = new IdentityForwarder({ remoteBaseUrl: config.remoteServiceUrl, embedded: address.baseUrl });
   await http.register(integratorRoutes({ clients: data.clients, forwarder }), { prefix: '/integrator' });
+  const hosts = ownHosts(address);
+  const grants = new SigningGrantVerifier({
+    clients: data.clients,
+    audiences: () => [...hosts()].map((host) => `http://${host}/integrator`),
+    ledger: new OneTimeUseLedger(data.database, () => Math.floor(clock.now().getTime() / 1000)),
+    clock,
+  });
+  await http.register(grantRoutes({ sessions: data.sessions, grants, downloads: new GrantedDownloads() }), { prefix: '/integrator' });
 }
 
 /** Listens on the configured address; on failure closes everything opened so far and says why in words. */

@@ -31,50 +31,60 @@ const reservedInAsice = (name: string): boolean => name === 'mimetype' || /^meta
 /** The client's credentials alone: checked before anything else of a large body is validated or decoded. */
 export const clientSecretSchema = z.object({ client_id: clientIdSchema, secret: z.string().min(1) });
 
-export const prepareFilesRequestSchema = z
-  .object({
-    client_id: clientIdSchema,
-    secret: z.string().min(1),
-    files: z
-      .array(
-        z.object({
-          fileName: plainFileNameSchema,
-          mimeType: z.string().min(1).max(255),
-          fileContent: z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
-        }),
-      )
-      .min(1)
-      .max(100),
-    container_type: containerTypeSchema,
-    signing_reason: z.string().min(1).max(1000).optional(),
-    require_signing_reason: z.boolean().optional(),
-    /** ETSI baseline level of the signature (default B-T); B-LT and B-LTA embed revocation data. */
-    baseline: signatureBaselineSchema.optional(),
-    /** PDF only (a station extension, like baseline): draw the signature visibly, on this page in this box. */
-    visible_signature: visibleSignaturePlacementSchema.optional(),
-  })
-  .refine((body) => body.container_type === 'pdf' || body.visible_signature === undefined, {
-    message: 'a visible signature is placed on a pdf only',
-    path: ['visible_signature'],
-  })
-  .refine((body) => body.require_signing_reason !== true || body.signing_reason !== undefined, {
-    message: 'require_signing_reason needs a signing_reason',
-    path: ['require_signing_reason'],
-  })
-  .refine((body) => body.container_type !== 'pdf' || body.files.length === 1, {
-    message: 'a pdf container takes exactly one file',
-    path: ['files'],
-  })
-  .refine((body) => body.container_type !== 'asice' || !body.files.some((file) => reservedInAsice(file.fileName)), {
-    message: 'mimetype and META-INF are reserved names in an ASiC-E container',
-    path: ['files'],
-  })
-  // Case-insensitively: `A.pdf` and `a.pdf` are one file once extracted on Windows or macOS.
-  .refine((body) => new Set(body.files.map((file) => file.fileName.toLowerCase())).size === body.files.length, {
-    message: 'file names must be unique (ignoring case)',
-    path: ['files'],
-  });
+/** What a prepare asks for, whoever vouches for it (the client's secret, or a grant its server signed). */
+const prepareFieldsSchema = z.object({
+  files: z
+    .array(
+      z.object({
+        fileName: plainFileNameSchema,
+        mimeType: z.string().min(1).max(255),
+        fileContent: z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+      }),
+    )
+    .min(1)
+    .max(100),
+  container_type: containerTypeSchema,
+  signing_reason: z.string().min(1).max(1000).optional(),
+  require_signing_reason: z.boolean().optional(),
+  /** ETSI baseline level of the signature (default B-T); B-LT and B-LTA embed revocation data. */
+  baseline: signatureBaselineSchema.optional(),
+  /** PDF only (a station extension, like baseline): draw the signature visibly, on this page in this box. */
+  visible_signature: visibleSignaturePlacementSchema.optional(),
+});
+type PrepareFields = z.infer<typeof prepareFieldsSchema>;
+
+/** The checks between fields of a prepare, for every schema that carries them. */
+function withPrepareChecks<Schema extends z.ZodType<PrepareFields>>(schema: Schema): Schema {
+  return schema
+    .refine((body) => body.container_type === 'pdf' || body.visible_signature === undefined, {
+      message: 'a visible signature is placed on a pdf only',
+      path: ['visible_signature'],
+    })
+    .refine((body) => body.require_signing_reason !== true || body.signing_reason !== undefined, {
+      message: 'require_signing_reason needs a signing_reason',
+      path: ['require_signing_reason'],
+    })
+    .refine((body) => body.container_type !== 'pdf' || body.files.length === 1, {
+      message: 'a pdf container takes exactly one file',
+      path: ['files'],
+    })
+    .refine((body) => body.container_type !== 'asice' || !body.files.some((file) => reservedInAsice(file.fileName)), {
+      message: 'mimetype and META-INF are reserved names in an ASiC-E container',
+      path: ['files'],
+    })
+    // Case-insensitively: `A.pdf` and `a.pdf` are one file once extracted on Windows or macOS.
+    .refine((body) => new Set(body.files.map((file) => file.fileName.toLowerCase())).size === body.files.length, {
+      message: 'file names must be unique (ignoring case)',
+      path: ['files'],
+    });
+}
+
+export const prepareFilesRequestSchema = withPrepareChecks(clientSecretSchema.extend(prepareFieldsSchema.shape));
 export type PrepareFilesRequest = z.infer<typeof prepareFilesRequestSchema>;
+
+/** A web page's prepare for a server that cannot reach the station (docs/integrating.md): the fields and the grant. */
+export const grantedPrepareRequestSchema = withPrepareChecks(prepareFieldsSchema.extend({ grant: z.string().min(1).max(16_384) }));
+export type GrantedPrepareRequest = z.infer<typeof grantedPrepareRequestSchema>;
 
 export const prepareFilesResponseSchema = z.object({ status: z.literal('OK'), doc_id: z.string(), expires_at: z.string() });
 

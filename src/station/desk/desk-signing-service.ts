@@ -33,8 +33,6 @@ export class DeskSigningService {
     const session = await this.#deps.sessions.prepare(
       {
       client_id: DESK_CLIENT_ID,
-      // The desk client is the station itself, authenticated by the UI credential: prepare() reads no secret.
-      secret: 'station-ui',
       files: request.files,
       container_type: request.containerType,
       ...(request.signingReason === undefined ? {} : { signing_reason: request.signingReason }),

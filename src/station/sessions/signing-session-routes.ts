@@ -6,12 +6,12 @@ import {
   reasonAcceptRequestSchema,
   sessionRequestSchema,
 } from '../../core/schemas/signing-session-api.js';
-import { StationError } from '../../core/errors/station-error.js';
 import { parseZod } from '../validation/parse-zod.js';
 import type { ClientRegistry } from '../clients/client-registry.js';
 import type { SigningSessions } from './signing-sessions.js';
 import { ClientAuthenticationError } from './signing-session-errors.js';
 import { assertClientRegistered } from './assert-client-registered.js';
+import { signedFileAnswer } from './signed-file-answer.js';
 
 /** Base64 inflates by 4/3: this admits about 48 MiB of documents per prepare call. */
 export const PREPARE_BODY_LIMIT = 64 * 1024 * 1024;
@@ -57,23 +57,7 @@ export function signingSessionRoutes(deps: SigningSessionRouteDeps): FastifyPlug
     app.post('/download-signed-file', { config: { browserAccess: 'none' } }, async (request) => {
       const body = parseZod(downloadRequestSchema, request.body, 'Invalid download request');
       await authenticate(body.client_id, body.secret);
-      const session = await deps.sessions.get(body.client_id, body.doc_id);
-      if (!session.signedFile || !session.signer) {
-        throw new StationError('ERR_SESSION_NOT_SIGNED', 'This document has not been signed yet.', { status: 409 });
-      }
-      const bytes = await deps.sessions.readFile(session, session.signedFile);
-      return {
-        status: 'OK',
-        signed_file_contents: bytes.toString('base64'),
-        filename: session.signedFile.fileName,
-        mime_type: session.signedFile.mimeType,
-        signer_idcode: session.signer.idcode,
-        signer_firstname: session.signer.firstname,
-        signer_lastname: session.signer.lastname,
-        signer_country: session.signer.country,
-        signing_method: session.signer.signingMethod,
-        signer_certificate: session.signer.certificate,
-      };
+      return signedFileAnswer(deps.sessions, await deps.sessions.get(body.client_id, body.doc_id));
     });
   };
 }

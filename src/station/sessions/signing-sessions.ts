@@ -129,7 +129,7 @@ export class SigningSessions {
    * any file remains and before anyone is asked. `existingContainer`: the one file is an ASiC-E container the next
    * signature is added to (earlier signatures kept) instead of a file wrapped in a new container.
    */
-  async prepare(request: PrepareFilesRequest, { existingContainer = false }: { existingContainer?: boolean } = {}): Promise<SigningSession> {
+  async prepare(request: Omit<PrepareFilesRequest, 'secret'>, { existingContainer = false }: { existingContainer?: boolean } = {}): Promise<SigningSession> {
     const docId = randomBytes(18).toString('base64url');
     const directory = join(this.#root, docId);
     await mkdir(directory, { recursive: true, mode: 0o700 });
@@ -316,7 +316,7 @@ export class SigningSessions {
 }
 
 /** Each document read as the engine that signs it will read it: a PDF's structure, an adopted container's entries. */
-async function inspectDocuments(request: PrepareFilesRequest, existingContainer: boolean, paths: readonly string[]): Promise<void> {
+async function inspectDocuments(request: Omit<PrepareFilesRequest, 'secret'>, existingContainer: boolean, paths: readonly string[]): Promise<void> {
   if (request.container_type === 'pdf') {
     const page = request.visible_signature?.page;
     await (await loadSignatureEngine()).inspect('pades', paths[0]!, page === undefined ? {} : { page });

@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import { healthSchema } from '../../../core/schemas/health.js';
 import {
   downloadRequestSchema,
+  grantedPrepareRequestSchema,
   prepareFilesRequestSchema,
   prepareFilesResponseSchema,
   reasonAcceptRequestSchema,
@@ -28,6 +29,7 @@ import { clientRegistrationSchema } from '../../../core/schemas/client-registrat
 import { auditEntrySchema } from '../../../core/schemas/audit-entry.js';
 import { pkcs11ModuleAddRequestSchema, pkcs11ModulesViewSchema } from '../../../core/schemas/pkcs11-modules.js';
 import { verifyRequestSchema } from '../../../core/schemas/admin-api.js';
+import { grantedDownloadRequestSchema, grantedPrepareResponseSchema } from '../../../core/schemas/signing-grant.js';
 import { documentVerificationSchema } from '../../../core/schemas/verification-report.js';
 import { stationStateSchema } from '../../../core/schemas/station-state.js';
 import {
@@ -88,6 +90,8 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'GET /client/:file': { summary: 'The browser client: service-browser-client.js (IIFE), .mjs (ESM), .d.ts', caller: 'anyone local', response: { mediaType: 'text/javascript' } },
   'POST /integrator/:client_id/identity/start': { summary: 'Identity start from the integrator’s page; the station adds the client secret', caller: "client's origins", request: anyJson, response: identityStartResponseSchema },
   'POST /integrator/:client_id/identity/finish': { summary: 'Identity complete from the integrator’s page; the station adds the client secret', caller: "client's origins", request: anyJson, response: identityCompleteResponseSchema },
+  'POST /integrator/:client_id/grant/prepare': { summary: 'Prepare from the integrator’s page with a signing grant its server signed (a server that cannot reach the station)', caller: "client's origins", request: grantedPrepareRequestSchema, response: grantedPrepareResponseSchema },
+  'POST /integrator/:client_id/grant/download': { summary: 'The signed document, to the page that prepared it with a grant (its download_token)', caller: "client's origins", request: grantedDownloadRequestSchema },
   'GET /web-element/os-broker/:client_id/:method': { summary: 'The iframe certificate helper page (query: doc_id)', caller: "client's origins", response: html },
   'GET /web-element/assets/:name': { summary: 'Script and style of the iframe helper page', caller: 'the framed page' },
   'POST /web-element/api/certificate': { summary: 'The signing certificate, after the user chose it', caller: 'the framed page', request: iframeCertificateCallSchema, response: iframeCertificateAnswerSchema },

@@ -1,8 +1,11 @@
 // The browser client (src/client): one IIFE (global serviceBrowserClient), one ESM file and one bundled .d.ts in
 // out/client, each stamped with the client package's version, plus that package.json and README so that
-// `npm pack out/client` makes the client's own npm package. Run by scripts/build.js.
+// `npm pack out/client` makes the client's own npm package, and a gzip and a brotli copy of each file for the
+// station to serve (compressed once here at the strongest settings, never per request; the package leaves them out).
+// Run by scripts/build.js.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const { name, version } = JSON.parse(readFileSync('src/client/package.json', 'utf8'));
 const banner = `/*! ${name} ${version} | MIT */`;
@@ -24,3 +27,8 @@ const typings = readFileSync('out/client/service-browser-client.d.ts', 'utf8');
 writeFileSync('out/client/service-browser-client.d.ts', `${banner}\n${typings}`);
 copyFileSync('src/client/package.json', 'out/client/package.json');
 copyFileSync('src/client/README.md', 'out/client/README.md');
+for (const file of ['service-browser-client.js', 'service-browser-client.mjs', 'service-browser-client.d.ts']) {
+  const body = readFileSync(`out/client/${file}`);
+  writeFileSync(`out/client/${file}.gz`, gzipSync(body, { level: 9 }));
+  writeFileSync(`out/client/${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+}

@@ -1,6 +1,6 @@
 // The browser client (src/client): one IIFE (global serviceBrowserClient), one ESM file and one bundled .d.ts in
 // out/client, each stamped with the client package's version, plus that package.json and README so that
-// `npm pack out/client` makes the client's own npm package, and a gzip and a brotli copy of each file for the
+// `npm pack ./out/client` makes the client's own npm package, and a gzip and a brotli copy of each file for the
 // station to serve (compressed once here at the strongest settings, never per request; the package leaves them out).
 // Run by scripts/build.js.
 import { spawnSync } from 'node:child_process';

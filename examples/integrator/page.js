@@ -2,6 +2,9 @@
 // and brings the signed result back to its server. No secret of the shop is ever in this page.
 const { station, clientId } = document.querySelector('script[data-station]').dataset;
 const result = document.getElementById('result');
+// The station's own client by default; `?client=eidEasyBrowserClient` signs with the published client 2.140.0
+// instead, for a page that loads that one: both take the same settings.
+const clientGlobal = new URLSearchParams(location.search).get('client') === 'eidEasyBrowserClient' ? 'eidEasyBrowserClient' : 'serviceBrowserClient';
 const show = (state, value) => {
   result.dataset.state = state;
   result.textContent = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
@@ -31,7 +34,7 @@ async function sign() {
   const containerType = files.length === 1 && files[0].mimeType === 'application/pdf' ? 'pdf' : 'asice';
   const { id, grant } = await post('/documents', { container_type: containerType, files });
   const prepared = await post(`${station}/integrator/${clientId}/grant/prepare`, { grant, container_type: containerType, files });
-  const client = window.serviceBrowserClient.createClient({ clientId, docId: prepared.doc_id, countryCode: 'EE', apiEndpoints: { base: () => station } });
+  const client = window[clientGlobal].createClient({ clientId, docId: prepared.doc_id, countryCode: 'EE', apiEndpoints: { base: () => station } });
   await run((options) => client.signature.idCardSignature.start(options));
   const signed = await post(`${station}/integrator/${clientId}/grant/download`, { doc_id: prepared.doc_id, download_token: prepared.download_token });
   return post('/documents/signed', { id, ...signed });

@@ -158,7 +158,7 @@ const scheme = tls ? 'https' : 'http';
 const server = (tls ? createTlsServer.bind(undefined, tls) : createServer)((request, response) => {
   const reply = (status, body, type = 'application/json') =>
     response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
-  const route = routes[`${request.method} ${request.url}`];
+  const route = routes[`${request.method} ${new URL(request.url, 'http://any').pathname}`];
   if (!route) return reply(404, { error: 'not found' });
   // This app's pages only: what comes from another origin is refused before it is read.
   const origin = `${scheme}://${request.headers.host}`;

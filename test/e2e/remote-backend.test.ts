@@ -3,7 +3,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { createRequire } from 'node:module';
 import { launchChromium } from '../support/browser/browser.js';
+import { BOTH_CLIENTS, type ClientGlobal } from '../support/browser/client-integrator.js';
 import { contextWithLocalNetworkAccess } from '../support/browser/local-network-permission.js';
 import { BACKEND_ADDRESS, startRemoteBackend, type RemoteBackend } from '../support/browser/remote-backend.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
@@ -13,6 +15,7 @@ import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, pdfsig, run, xmlsecVerify } from '../support/signing/signing-validators.js';
 import { extractZip } from '../support/signing/signing-zip-extract.js';
 
+const PUBLISHED_CLIENT = createRequire(import.meta.url).resolve('@eid-easy/eideasy-browser-client');
 const LOGIN_SUBJECT = 'CN=TAMM\\,MARI\\,48912319876,2.5.4.4=TAMM,2.5.4.42=MARI,2.5.4.5=PNOEE-48912319876,C=EE';
 
 // A web app whose server runs where the user's machine is out of reach: the example integrator
@@ -28,10 +31,12 @@ describe('a remote backend signs and logs in through the user’s station', () =
   const prompt = new ScriptedPrompt();
 
   /** Opens the shop, runs one of its buttons, and answers the page's result once it is there. */
-  const press = async (button: 'sign' | 'login', files: Array<{ name: string; mimeType: string; buffer: Buffer }> = []): Promise<{ state: string; text: string; page: Page }> => {
+  const press = async (button: 'sign' | 'login', files: Array<{ name: string; mimeType: string; buffer: Buffer }> = [], client: ClientGlobal = 'serviceBrowserClient'): Promise<{ state: string; text: string; page: Page }> => {
     // The user allowed the shop's site to reach devices on the local network when Chrome asked.
     const page = await (await contextWithLocalNetworkAccess(browser, backend.origin)).newPage();
-    await page.goto(`${backend.origin}/`);
+    await page.goto(`${backend.origin}/?client=${client}`);
+    // The published client, as a page that uses it loads it (from its own copy).
+    if (client === 'eidEasyBrowserClient') await page.addScriptTag({ path: PUBLISHED_CLIENT });
     if (files.length) await page.setInputFiles('#files', files);
     await page.click(`#${button}`);
     await page.waitForSelector('#result[data-state="done"], #result[data-state="failed"]', { timeout: 60_000 });
@@ -70,15 +75,17 @@ describe('a remote backend signs and logs in through the user’s station', () =
     expect(await backend.connects('10.213.0.1', port)).toBe(false);
   });
 
-  it('signs a PDF: the consent names the page and the file, pdfsig accepts what the backend stored', async () => {
-    const { state, text, page } = await press('sign', [{ name: 'contract.pdf', mimeType: 'application/pdf', buffer: minimalPdf() }]);
-    expect(state, text).toBe('done');
-    const stored = (JSON.parse(text) as { stored: string }).stored;
-    expect(prompt.confirms.at(-1)).toMatchObject({ purpose: 'sign', requester: backend.origin, documents: [{ name: 'contract.pdf' }] });
-    const report = await pdfsig(await createNssDb(join(dir, 'nss'), softhsm.ca.pem), stored);
-    expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
-    await page.context().close();
-  });
+  for (const client of BOTH_CLIENTS) {
+    it(`${client}: signs a PDF: the consent names the page and the file, pdfsig accepts what the backend stored`, async () => {
+      const { state, text, page } = await press('sign', [{ name: 'contract.pdf', mimeType: 'application/pdf', buffer: minimalPdf() }], client);
+      expect(state, text).toBe('done');
+      const stored = (JSON.parse(text) as { stored: string }).stored;
+      expect(prompt.confirms.at(-1)).toMatchObject({ purpose: 'sign', requester: backend.origin, documents: [{ name: 'contract.pdf' }] });
+      const report = await pdfsig(await createNssDb(join(dir, `nss-${client}`), softhsm.ca.pem), stored);
+      expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
+      await page.context().close();
+    });
+  }
 
   it('signs two files as an ASiC-E: the consent lists both, xmlsec1 accepts the container the backend stored', async () => {
     const files = [

@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
+import { startTestStation } from '../support/station/test-station.js';
+import { prepareDocument } from '../support/signing/signing-session-client.js';
+import { createSoftHsm, softHsmTokenSource } from '../support/pkcs11/pkcs11-softhsm.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** A block that cannot run here says so on its first line, with the reason. */
@@ -67,4 +71,37 @@ describe('docs/integrating.md, its commands run as written', () => {
     expect(output).toMatch(/listening http:\/\/127\.0\.0\.1:8080/);
     expect(output).toContain('service-browser-client.js');
   });
+});
+
+// The guide's prompt-answering block against a consent prompt that is really open: a page's start-signing waits
+// for it, and the block's answer lets it through.
+describe('docs/integrating.md, its headless prompt answering', () => {
+  it('agrees to the open consent prompt, so the waiting start-signing answers with the digest', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'integrating-prompts-'));
+    const softhsm = await createSoftHsm();
+    const [key] = await softhsm.createToken('Signing Token', '1234', [{ id: '01', algorithm: 'RSA-2048', usage: 'signing' }]);
+    const dataDir = join(home, 'station');
+    const station = await startTestStation({ port: 27420, dataDir }, { tokenSources: [softHsmTokenSource()] });
+    try {
+      await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: ['https://shop.example'] }, Buffer.from('shop-api-secret-0123456789'));
+      const docId = await prepareDocument({ baseUrl: station.baseUrl, clientId: 'shop', secret: 'shop-api-secret-0123456789' }, 'pdf');
+      const started = fetch(`${station.baseUrl}/api/signatures/start-signing`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://shop.example' },
+        body: JSON.stringify({ client_id: 'shop', doc_id: docId, sign_type: 'id-signature', certificate: Buffer.from(key!.certificate.der).toString('base64') }),
+      });
+      // Waits for the prompt to be open, as a test of the integrator's would (the window's state lists it).
+      await expect.poll(() => station.prompts.pending().length, { timeout: 20_000 }).toBe(1);
+      const block = (await shellBlocks('docs/integrating.md')).find((candidate) => candidate.includes('admin/api/session'))!;
+      const answered = await promisify(execFile)('bash', ['-c', `set -euo pipefail\n${block}`], { cwd: root, env: { ...process.env, HOME: home, SIGNING_STATION_DATA_DIR: dataDir } });
+      expect(answered.stderr).toBe('');
+      const response = await started;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ status: 'OK', hexDigest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    } finally {
+      await station.dispose();
+      await softhsm.dispose();
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, type JWTPayload } from 'jose';
 import { startTestStation, type TestStation } from '../../support/station/test-station.js';
 import { minimalPdf } from '../../support/signing/signing-test-pdfs.js';
@@ -116,5 +118,35 @@ describe('signing grants: prepare and download from the page of a server that ca
     });
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ code: 'ERR_INTEGRATOR_NO_KEY', message: expect.stringMatching(/--jwks FILE/) });
+  });
+
+  it('takes the key from the client’s registered JWKS URL when it registered one instead of the keys', async () => {
+    const { d: _d, ...publicJwk } = await exportJWK(key);
+    let fetched = 0;
+    const jwksServer = createServer((_request, response) => {
+      fetched += 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [publicJwk] }));
+    });
+    await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
+    try {
+      await station.data.clients.upsert({ clientId: 'remote-keys', allowedOrigins: [ORIGIN], jwksUri: `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json` });
+      const jwt = await new SignJWT({ origin: ORIGIN, container_type: 'pdf', files: GRANTED_FILES })
+        .setProtectedHeader({ alg: 'ES256', typ: 'signing-grant+jwt' })
+        .setIssuer('remote-keys')
+        .setAudience(audience)
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .setJti(randomUUID())
+        .sign(key);
+      const response = await fetch(`${station.baseUrl}/integrator/remote-keys/grant/prepare`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: ORIGIN },
+        body: JSON.stringify({ grant: jwt, container_type: 'pdf', files: FILES }),
+      });
+      expect(response.status, await response.clone().text()).toBe(200);
+      expect(fetched).toBe(1);
+    } finally {
+      await new Promise((resolve) => jwksServer.close(resolve));
+    }
   });
 });

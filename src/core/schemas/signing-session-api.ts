@@ -31,49 +31,57 @@ const reservedInAsice = (name: string): boolean => name === 'mimetype' || /^meta
 /** The client's credentials alone: checked before anything else of a large body is validated or decoded. */
 export const clientSecretSchema = z.object({ client_id: clientIdSchema, secret: z.string().min(1) });
 
-export const prepareFilesRequestSchema = z
-  .object({
-    client_id: clientIdSchema,
-    secret: z.string().min(1),
-    files: z
-      .array(
-        z.object({
-          fileName: plainFileNameSchema,
-          mimeType: z.string().min(1).max(255),
-          fileContent: z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
-        }),
-      )
-      .min(1)
-      .max(100),
-    container_type: containerTypeSchema,
-    signing_reason: z.string().min(1).max(1000).optional(),
-    require_signing_reason: z.boolean().optional(),
-    /** ETSI baseline level of the signature (default B-T); B-LT and B-LTA embed revocation data. */
-    baseline: signatureBaselineSchema.optional(),
-    /** PDF only (a station extension, like baseline): draw the signature visibly, on this page in this box. */
-    visible_signature: visibleSignaturePlacementSchema.optional(),
-  })
-  .refine((body) => body.container_type === 'pdf' || body.visible_signature === undefined, {
-    message: 'a visible signature is placed on a pdf only',
-    path: ['visible_signature'],
-  })
-  .refine((body) => body.require_signing_reason !== true || body.signing_reason !== undefined, {
-    message: 'require_signing_reason needs a signing_reason',
-    path: ['require_signing_reason'],
-  })
-  .refine((body) => body.container_type !== 'pdf' || body.files.length === 1, {
-    message: 'a pdf container takes exactly one file',
-    path: ['files'],
-  })
-  .refine((body) => body.container_type !== 'asice' || !body.files.some((file) => reservedInAsice(file.fileName)), {
-    message: 'mimetype and META-INF are reserved names in an ASiC-E container',
-    path: ['files'],
-  })
-  // Case-insensitively: `A.pdf` and `a.pdf` are one file once extracted on Windows or macOS.
-  .refine((body) => new Set(body.files.map((file) => file.fileName.toLowerCase())).size === body.files.length, {
-    message: 'file names must be unique (ignoring case)',
-    path: ['files'],
-  });
+/**
+ * The prepare request with each document's content checked by `fileContent`: base64 text as it travels
+ * (prepareFilesRequestSchema), or what the station made of it while the body streamed in.
+ */
+export function prepareFilesSchemaWith<Content extends z.ZodType>(fileContent: Content) {
+  return z
+    .object({
+      client_id: clientIdSchema,
+      secret: z.string().min(1),
+      files: z
+        .array(
+          z.object({
+            fileName: plainFileNameSchema,
+            mimeType: z.string().min(1).max(255),
+            fileContent,
+          }),
+        )
+        .min(1)
+        .max(100),
+      container_type: containerTypeSchema,
+      signing_reason: z.string().min(1).max(1000).optional(),
+      require_signing_reason: z.boolean().optional(),
+      /** ETSI baseline level of the signature (default B-T); B-LT and B-LTA embed revocation data. */
+      baseline: signatureBaselineSchema.optional(),
+      /** PDF only (a station extension, like baseline): draw the signature visibly, on this page in this box. */
+      visible_signature: visibleSignaturePlacementSchema.optional(),
+    })
+    .refine((body) => body.container_type === 'pdf' || body.visible_signature === undefined, {
+      message: 'a visible signature is placed on a pdf only',
+      path: ['visible_signature'],
+    })
+    .refine((body) => body.require_signing_reason !== true || body.signing_reason !== undefined, {
+      message: 'require_signing_reason needs a signing_reason',
+      path: ['require_signing_reason'],
+    })
+    .refine((body) => body.container_type !== 'pdf' || body.files.length === 1, {
+      message: 'a pdf container takes exactly one file',
+      path: ['files'],
+    })
+    .refine((body) => body.container_type !== 'asice' || !body.files.some((file) => reservedInAsice(file.fileName)), {
+      message: 'mimetype and META-INF are reserved names in an ASiC-E container',
+      path: ['files'],
+    })
+    // Case-insensitively: `A.pdf` and `a.pdf` are one file once extracted on Windows or macOS.
+    .refine((body) => new Set(body.files.map((file) => file.fileName.toLowerCase())).size === body.files.length, {
+      message: 'file names must be unique (ignoring case)',
+      path: ['files'],
+    });
+}
+
+export const prepareFilesRequestSchema = prepareFilesSchemaWith(z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'));
 export type PrepareFilesRequest = z.infer<typeof prepareFilesRequestSchema>;
 
 export const prepareFilesResponseSchema = z.object({ status: z.literal('OK'), doc_id: z.string(), expires_at: z.string() });

@@ -15,6 +15,8 @@ const OTHER_VALUES_BYTES = 64 * 1024;
 /** A prepare body nests three levels (body, files, file); deeper is not a prepare request. */
 const MAX_DEPTH = 4;
 const HEAD_BYTES = 1024;
+/** Decoded bytes gathered before a write: the parser hands a string over in pieces of a few hundred characters. */
+const WRITE_BYTES = 256 * 1024;
 const BASE64_TEXT = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export interface PrepareBodyOptions {
@@ -207,6 +209,8 @@ class DocumentFile {
   #size = 0;
   #carry = '';
   #valid = true;
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
 
   private constructor(
     readonly path: string,
@@ -235,6 +239,7 @@ class DocumentFile {
   async finish(): Promise<StagedDocument | undefined> {
     try {
       if (this.#valid) await this.#append(Buffer.from(this.#carry, 'base64'));
+      await this.#flush();
       if (!this.#valid || this.#size === 0) {
         await this.abort();
         return undefined;
@@ -261,6 +266,16 @@ class DocumentFile {
       this.#headBytes += Math.min(bytes.length, HEAD_BYTES - this.#headBytes);
     }
     this.#size += bytes.length;
+    this.#pending.push(bytes);
+    this.#pendingBytes += bytes.length;
+    if (this.#pendingBytes >= WRITE_BYTES) await this.#flush();
+  }
+
+  async #flush(): Promise<void> {
+    if (this.#pendingBytes === 0) return;
+    const bytes = Buffer.concat(this.#pending);
+    this.#pending = [];
+    this.#pendingBytes = 0;
     let done = 0;
     while (done < bytes.length) done += (await this.handle.write(bytes, done)).bytesWritten;
   }

@@ -56,6 +56,8 @@ describe('prepare-files-for-signing reads its body as a stream', () => {
     await vi.waitFor(async () => expect(await uploads()).toHaveLength(1), { timeout: 10_000 });
     const [staged] = await uploads();
     expect((await stat(join(station.dataDir, 'uploads', staged!))).mode & 0o777).toBe(0o600);
+    // On disk while the body is still open: the decoded bytes are not gathered in memory until its end.
+    await vi.waitFor(async () => expect((await stat(join(station.dataDir, 'uploads', staged!))).size).toBeGreaterThan(0), { timeout: 10_000 });
     for (let at = 1_000_003; at < base64.length; at += 4097) req.write(base64.slice(at, at + 4097));
     req.end('"}]}');
     const { status, body } = await answer;
@@ -81,6 +83,24 @@ describe('prepare-files-for-signing reads its body as a stream', () => {
     req.destroy();
     await vi.waitFor(async () => expect(await uploads()).toEqual([]), { timeout: 10_000 });
   });
+
+  it('counts a body of undeclared length as it arrives: past the route limit it is refused with 413 and its document removed', async () => {
+    const { req, answer } = openPrepare(station);
+    answer.catch(() => undefined);
+    req.write(head(SECRET));
+    const chunk = 'A'.repeat(1024 * 1024);
+    // Chunked (no Content-Length): nothing in the head tells its size. Written until the station answers.
+    let answered = false;
+    void answer.finally(() => (answered = true));
+    for (let i = 0; i < 80 && !answered; i++) {
+      if (!req.write(chunk)) await Promise.race([new Promise((resolve) => req.once('drain', resolve)), answer]);
+    }
+    const { status, body } = await answer;
+    expect(status).toBe(413);
+    expect(JSON.parse(body)).toMatchObject({ code: 'ERR_HTTP_BODY_TOO_LARGE' });
+    req.destroy();
+    await vi.waitFor(async () => expect(await uploads()).toEqual([]), { timeout: 10_000 });
+  }, 60_000);
 
   it('refuses a repeated key, so a credential checked first cannot be replaced by a later one', async () => {
     const { req, answer } = openPrepare(station);

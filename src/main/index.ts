@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import type { Station } from '../station/create-station.js';
@@ -30,13 +30,24 @@ const { enableCompileCache } = nodeModule as { enableCompileCache?: (directory: 
 async function start(): Promise<void> {
   // Before the station's modules load: the next launch deserializes their bytecode instead of compiling it.
   enableCompileCache?.(join(app.getPath('userData'), 'code-cache'));
-  const [{ createStation }, { loadStationConfig }, { OsKeyStore }] = await Promise.all([
+  const [{ createStation }, { loadStationConfig }, { OsKeyStore }, { runningStationWindow }] = await Promise.all([
     import('../station/create-station.js'),
     import('../station/config/load-station-config.js'),
     import('../station/keychain/os-key-store.js'),
+    import('../station/running-station-window.js'),
   ]);
   const config = await loadStationConfig(process.env.SIGNING_STATION_CONFIG, {});
-  station = await createStation(config, { keyStore: new OsKeyStore() });
+  try {
+    station = await createStation(config, { keyStore: new OsKeyStore() });
+  } catch (error) {
+    // Another station (`serve`) holds the directory: open its window and say so, instead of failing.
+    const running = await runningStationWindow(error, config.dataDir);
+    if (!running) throw error;
+    await shell.openPath(running.launchPage);
+    await dialog.showMessageBox({ type: 'info', title: 'Signing Station', message: running.message });
+    app.quit();
+    return;
+  }
   registerIpc();
   showWindow();
   installDesktopShell({ station, showWindow, window: () => (window && !window.isDestroyed() ? window : undefined) });

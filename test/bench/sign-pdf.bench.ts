@@ -48,9 +48,9 @@ async function child(mode: string, dir: string): Promise<void> {
     const tsa = await createOpensslTsa(join(dir, 'tsa'));
     const certificate = new Uint8Array(Buffer.from(signer.cert, 'base64'));
     const sign = softKeySigner(new Uint8Array(Buffer.from(signer.pkcs8, 'base64')));
-    result = await measure(() =>
-      SignatureEngine.sign('pades', input, { certificate, sign }, { outputPath: join(dir, `station-${Date.now()}.pdf`), reason: 'Benchmark', timestampClient: tsa }),
-    );
+    result = await measure(async () => {
+      await SignatureEngine.sign('pades', input, { certificate, sign }, { outputPath: join(dir, `station-${Date.now()}.pdf`), reason: 'Benchmark', timestampClient: tsa });
+    });
   } else {
     const { SignPdf } = await import('@signpdf/signpdf');
     const { plainAddPlaceholder } = await import('@signpdf/placeholder-plain');

@@ -1,7 +1,7 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
@@ -39,6 +39,11 @@ async function startedEntryFor(documentName: string): Promise<void> {
   }
 }
 
+/** Resolves once `directory` holds a name `matches` accepts. */
+async function waitForEntry(directory: string, matches: (name: string) => boolean): Promise<void> {
+  while (!(await readdir(directory)).some(matches)) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cli-sign-outputs-'));
   const ca = await createTestCa();
@@ -70,17 +75,26 @@ describe('sign outputs and their audit entries', () => {
     expect(await readFile(join(dir, 'taken.pdf'), 'utf8')).toBe('mine');
   });
 
-  it('a run killed mid-way stays in the audit log as started, not completed', async () => {
+  it('a run killed mid-way leaves the input intact, no file under a final name, and an audit entry started, not completed', async () => {
     const input = join(dir, 'large.bin');
-    await writeFile(input, randomBytes(96 * 1024 * 1024));
+    const content = randomBytes(96 * 1024 * 1024);
+    await writeFile(input, content);
     const run = sign(input);
     await startedEntryFor('large.bin');
+    // The run is writing its temporary file when it is killed.
+    await waitForEntry(dir, (name) => name.startsWith('.large.asice.') && name.endsWith('.partial'));
     run.kill();
     await run.exited;
     const audit = await runCli(['audit', '--data-dir', dataDir()]);
     expect(audit.stdout).toMatch(/started, not completed .*large\.bin/);
-    // What is left is the name the run had reserved, empty: never a partial document under the final name.
-    expect((await readdir(dir)).filter((name) => name.startsWith('large.') && name !== 'large.bin')).toEqual(['large.asice']);
-    expect((await stat(join(dir, 'large.asice'))).size).toBe(0);
+    expect(createHash('sha256').update(await readFile(input)).digest('hex')).toBe(createHash('sha256').update(content).digest('hex'));
+    const left = (await readdir(dir)).filter((name) => name.includes('large.') && name !== 'large.bin');
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(/^\.large\.asice\.\d+-[0-9a-f]{12}\.partial$/);
+
+    // The next run in the folder removes the killed run's temporary file and writes the first default name.
+    const next = await sign(await writeMinimalPdf(join(dir, 'next.pdf'))).exited;
+    expect(next.code).toBe(0);
+    expect((await readdir(dir)).filter((name) => name.includes('large.') && name !== 'large.bin')).toEqual([]);
   }, 60_000);
 });

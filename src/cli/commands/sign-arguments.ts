@@ -1,10 +1,9 @@
-import { open, stat, unlink } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import type { SignatureFormat } from '../../station/signing/signature-engine.js';
 import type { SignCommandOptions } from './signer-resolver.js';
 import { httpTimestampClient } from './sign-timestamp-client.js';
-import { numberedFileName } from '../../station/files/numbered-file-name.js';
 
 /** Checks what can be checked before a key is opened or a PIN asked: nothing is spent on a doomed run. */
 export async function checkSignArguments(file: string, options: SignCommandOptions, format: SignatureFormat): Promise<void> {
@@ -39,28 +38,13 @@ async function checkOutput(out: string, force: boolean): Promise<void> {
 
 /**
  * Where the signed document goes when --out is not given: beside the input, `name.signed.pdf` for PAdES,
- * `name.asice` for a new container (`name.signed.asice` when co-signing one), `name.signed (2).pdf` when taken: never an
- * existing file. The name is reserved by creating it empty and exclusively (O_EXCL), so two runs at once take two
- * names; the signed file later replaces the reservation by rename (releaseReservedOutput drops it on failure).
+ * `name.asice` for a new container (`name.signed.asice` when co-signing one). It is only the first choice: the
+ * signing takes `name.signed (2).pdf` and so on when it is taken once the document is written (numberWhenTaken), so
+ * nothing holds a name while a run works and two runs at once take two names.
  */
-export async function reserveDefaultOutput(file: string, format: SignatureFormat): Promise<string> {
+export function defaultOutputPath(file: string, format: SignatureFormat): string {
   const extension = extname(file);
   const stem = join(dirname(file), basename(file, extension));
-  const [base, suffix] = format === 'pades' ? [`${stem}.signed`, extension || '.pdf'] : extension.toLowerCase() === '.asice' ? [`${stem}.signed`, extension] : [stem, '.asice'];
-  for (let n = 1; n < 1000; n += 1) {
-    const candidate = numberedFileName(base, suffix, n);
-    const reserved = await open(candidate, 'wx', 0o644).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EEXIST') return undefined;
-      throw error;
-    });
-    if (!reserved) continue;
-    await reserved.close();
-    return candidate;
-  }
-  throw new InvalidInputError(`Too many signed copies beside ${file}: choose a name with --out.`, { out: ['all default names taken'] });
-}
-
-/** Removes a reserved output name that was never written (still empty): the run failed before its rename. */
-export async function releaseReservedOutput(path: string): Promise<void> {
-  if ((await stat(path).catch(() => undefined))?.size === 0) await unlink(path).catch(() => undefined);
+  if (format === 'pades') return `${stem}.signed${extension || '.pdf'}`;
+  return extension.toLowerCase() === '.asice' ? `${stem}.signed${extension}` : `${stem}.asice`;
 }

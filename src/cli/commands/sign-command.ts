@@ -15,7 +15,7 @@ import { addStationOptions } from '../station-options.js';
 import { withStationData } from '../with-station-data.js';
 import { helpExamples } from '../help-examples.js';
 import { pkcs12SignerResolver } from './pkcs12-signer-resolver.js';
-import { checkSignArguments, releaseReservedOutput, reserveDefaultOutput } from './sign-arguments.js';
+import { checkSignArguments, defaultOutputPath } from './sign-arguments.js';
 import { openSignTimestamping } from './sign-timestamp-client.js';
 import type { ResolvedSigner, SignCommandOptions, SignerContext, SignerResolver } from './signer-resolver.js';
 import { tokenSignerResolver } from './token-signer-resolver.js';
@@ -68,43 +68,41 @@ export function registerSignCommand(program: Command, resolveSigner: SignerResol
   addTokenSourceOptions(addStationOptions(command)).action(async (file: string, options: SignCommandOptions) => {
     const format = options.format ?? (extname(file).toLowerCase() === '.pdf' ? 'pades' : 'asice');
     await checkSignArguments(file, options, format);
-    // Before any token is opened, PIN asked or output name reserved: a document that cannot be signed is refused first.
+    // Before any token is opened or PIN asked: a document that cannot be signed is refused first.
     await SignatureEngine.inspect(format, file, options.page === undefined ? {} : { page: options.page });
-    const reserved = options.out === undefined;
-    const out = options.out ?? (await reserveDefaultOutput(file, format));
+    const numbered = options.out === undefined;
+    const out = options.out ?? defaultOutputPath(file, format);
     await removeStaleStagingFiles(dirname(out));
     const progress = new ProgressReporter();
+    let written: string;
     try {
-      await withStationData(options, async (data, config) => {
+      written = await withStationData(options, async (data, config) => {
         const signer = await resolveSigner(options, { data, config, readSecret: readStdinLine, progress });
         try {
-          await signAudited({ file, out, reserved, format, options, signer }, { data, progress });
+          return await signAudited({ file, out, numbered, format, options, signer }, { data, progress });
         } finally {
           await signer.release();
         }
       });
-    } catch (error) {
-      if (reserved) await releaseReservedOutput(out);
-      throw error;
     } finally {
       progress.end();
     }
-    process.stderr.write(`signed: ${out}\n`);
+    process.stderr.write(`signed: ${written}\n`);
   });
 }
 
 interface SignRun {
   file: string;
   out: string;
-  /** `out` is a default name this run reserved (empty until the signed file replaces it). */
-  reserved: boolean;
+  /** `out` is the first choice of a default name: a numbered variant is taken when it is taken (numberWhenTaken). */
+  numbered: boolean;
   format: SignatureFormat;
   options: SignCommandOptions;
   signer: ResolvedSigner;
 }
 
-/** Signs, timestamps and writes, with the attempt and its outcome in the station's audit log. */
-async function signAudited(run: SignRun, { data, progress }: Pick<SignerContext, 'data' | 'progress'>): Promise<void> {
+/** Signs, timestamps and writes, with the attempt and its outcome in the station's audit log; gives the path written. */
+async function signAudited(run: SignRun, { data, progress }: Pick<SignerContext, 'data' | 'progress'>): Promise<string> {
   const attempt = {
     clientId: null,
     method: run.signer.method,
@@ -114,10 +112,10 @@ async function signAudited(run: SignRun, { data, progress }: Pick<SignerContext,
     source: 'cli' as const,
     requester: null,
   };
-  await recordSignatureAttempt(data.audit, attempt, () => signWithProgress(run, data, progress), () => `written to ${run.out}`);
+  return recordSignatureAttempt(data.audit, attempt, () => signWithProgress(run, data, progress), (written) => `written to ${written}`);
 }
 
-async function signWithProgress({ file, out, reserved, format, options, signer }: SignRun, data: StationData, progress: ProgressReporter): Promise<void> {
+async function signWithProgress({ file, out, numbered, format, options, signer }: SignRun, data: StationData, progress: ProgressReporter): Promise<string> {
   const timestamping = await openSignTimestamping({ ...options, timestamp: baselineOf(options) !== 'B-B' }, data, progress);
   let signed = false;
   const reportingSigner = {
@@ -129,9 +127,11 @@ async function signWithProgress({ file, out, reserved, format, options, signer }
   };
   try {
     progress.step('hashing');
-    await SignatureEngine.sign(format, file, reportingSigner, {
+    return await SignatureEngine.sign(format, file, reportingSigner, {
       outputPath: out,
-      overwrite: reserved || (options.force ?? false),
+      // --force is about an explicit --out: a default name is never written over.
+      overwrite: !numbered && (options.force ?? false),
+      numberWhenTaken: numbered,
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
       visible: options.visible ?? false,
       ...(options.page !== undefined ? { page: options.page } : {}),

@@ -31,27 +31,40 @@ const reservedInAsice = (name: string): boolean => name === 'mimetype' || /^meta
 /** The client's credentials alone: checked before anything else of a large body is validated or decoded. */
 export const clientSecretSchema = z.object({ client_id: clientIdSchema, secret: z.string().min(1) });
 
-/** What a prepare asks for, whoever vouches for it (the client's secret, or a grant its server signed). */
-const prepareFieldsSchema = z.object({
-  files: z
-    .array(
-      z.object({
-        fileName: plainFileNameSchema,
-        mimeType: z.string().min(1).max(255),
-        fileContent: z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
-      }),
-    )
-    .min(1)
-    .max(100),
-  container_type: containerTypeSchema,
-  signing_reason: z.string().min(1).max(1000).optional(),
-  require_signing_reason: z.boolean().optional(),
-  /** ETSI baseline level of the signature (default B-T); B-LT and B-LTA embed revocation data. */
-  baseline: signatureBaselineSchema.optional(),
-  /** PDF only (a station extension, like baseline): draw the signature visibly, on this page in this box. */
-  visible_signature: visibleSignaturePlacementSchema.optional(),
-});
-type PrepareFields = z.infer<typeof prepareFieldsSchema>;
+/**
+ * What a prepare asks for, whoever vouches for it (the client's secret, or a grant its server signed), with each
+ * document's content checked by `fileContent`: base64 text as it travels, or what the station made of it while the
+ * body streamed in.
+ */
+function prepareFieldsWith<Content extends z.ZodType>(fileContent: Content) {
+  return z.object({
+    files: z
+      .array(
+        z.object({
+          fileName: plainFileNameSchema,
+          mimeType: z.string().min(1).max(255),
+          fileContent,
+        }),
+      )
+      .min(1)
+      .max(100),
+    container_type: containerTypeSchema,
+    signing_reason: z.string().min(1).max(1000).optional(),
+    require_signing_reason: z.boolean().optional(),
+    /** ETSI baseline level of the signature (default B-T); B-LT and B-LTA embed revocation data. */
+    baseline: signatureBaselineSchema.optional(),
+    /** PDF only (a station extension, like baseline): draw the signature visibly, on this page in this box. */
+    visible_signature: visibleSignaturePlacementSchema.optional(),
+  });
+}
+/** The fields the checks below read, whatever each document's content is. */
+interface PrepareFields {
+  files: readonly { fileName: string }[];
+  container_type: string;
+  signing_reason?: string | undefined;
+  require_signing_reason?: boolean | undefined;
+  visible_signature?: unknown;
+}
 
 /** The checks between fields of a prepare, for every schema that carries them. */
 function withPrepareChecks<Schema extends z.ZodType<PrepareFields>>(schema: Schema): Schema {
@@ -79,11 +92,18 @@ function withPrepareChecks<Schema extends z.ZodType<PrepareFields>>(schema: Sche
     });
 }
 
-export const prepareFilesRequestSchema = withPrepareChecks(clientSecretSchema.extend(prepareFieldsSchema.shape));
+const base64ContentSchema = z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
+
+/** The client-authenticated prepare with its documents checked by `fileContent` (see prepareFieldsWith). */
+export function prepareFilesSchemaWith<Content extends z.ZodType>(fileContent: Content) {
+  return withPrepareChecks(clientSecretSchema.extend(prepareFieldsWith(fileContent).shape));
+}
+
+export const prepareFilesRequestSchema = prepareFilesSchemaWith(base64ContentSchema);
 export type PrepareFilesRequest = z.infer<typeof prepareFilesRequestSchema>;
 
 /** A web page's prepare for a server that cannot reach the station (docs/integrating.md): the fields and the grant. */
-export const grantedPrepareRequestSchema = withPrepareChecks(prepareFieldsSchema.extend({ grant: z.string().min(1).max(16_384) }));
+export const grantedPrepareRequestSchema = withPrepareChecks(prepareFieldsWith(base64ContentSchema).extend({ grant: z.string().min(1).max(16_384) }));
 export type GrantedPrepareRequest = z.infer<typeof grantedPrepareRequestSchema>;
 
 export const prepareFilesResponseSchema = z.object({ status: z.literal('OK'), doc_id: z.string(), expires_at: z.string() });

@@ -13,10 +13,6 @@ export class BodyBudget {
     this.#capBytes = capBytes;
   }
 
-  get heldBytes(): number {
-    return this.#heldBytes;
-  }
-
   /** Reserves `bytes`; the returned release gives them back (once, however often it is called), or false when full. */
   reserve(bytes: number): (() => void) | false {
     if (this.#heldBytes > 0 && this.#heldBytes + bytes > this.#capBytes) return false;

@@ -26,9 +26,9 @@ export interface HttpServerOptions extends Pick<OriginPolicy, 'clients'> {
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /**
- * Room for one body at the largest API limit (prepare-files-for-signing, 64 MiB) and some small ones beside it: a
+ * Room for one large body read whole (a window's desk upload, a verification) and some small ones beside it: a
  * parsed JSON body costs about three times its size while it is read, so this keeps concurrent uploads to a few
- * hundred megabytes.
+ * hundred megabytes. prepare-files-for-signing streams its body and counts only its window here.
  */
 export const BODY_MEMORY_CAP = 96 * 1024 * 1024;
 

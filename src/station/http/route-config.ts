@@ -25,6 +25,11 @@ export interface StationRouteConfig {
   requiresUiSession?: boolean;
   /** Requires the station's own Origin, without a credential: the exchange of a launch token for one. */
   requiresOwnOrigin?: boolean;
+  /**
+   * The route reads its body as a stream and keeps only a small window of it in memory (its documents go to disk):
+   * the body budget counts it at STREAMED_BODY_BYTES, not at its length.
+   */
+  bodyStreamed?: boolean;
 }
 
 declare module 'fastify' {

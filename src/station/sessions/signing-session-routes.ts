@@ -1,8 +1,9 @@
+import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import {
   clientSecretSchema,
   downloadRequestSchema,
-  prepareFilesRequestSchema,
   reasonAcceptRequestSchema,
   sessionRequestSchema,
 } from '../../core/schemas/signing-session-api.js';
@@ -12,6 +13,9 @@ import type { SigningSessions } from './signing-sessions.js';
 import { ClientAuthenticationError } from './signing-session-errors.js';
 import { assertClientRegistered } from './assert-client-registered.js';
 import { signedFileAnswer } from './signed-file-answer.js';
+import { readPrepareBody, type PrepareBody } from './read-prepare-body.js';
+import { streamedPrepareRequestSchema } from './streamed-prepare-request.js';
+import { drainRequestBody } from '../http/drain-request-body.js';
 
 /** Base64 inflates by 4/3: this admits about 48 MiB of documents per prepare call. */
 export const PREPARE_BODY_LIMIT = 64 * 1024 * 1024;
@@ -32,13 +36,33 @@ export function signingSessionRoutes(deps: SigningSessionRouteDeps): FastifyPlug
   };
 
   return async (app: FastifyInstance) => {
-    app.post('/prepare-files-for-signing', { bodyLimit: PREPARE_BODY_LIMIT, config: { browserAccess: 'none' } }, async (request) => {
-      // The secret first: a wrong one costs no validation of the documents, nor their decoding.
-      const credentials = parseZod(clientSecretSchema, request.body, 'Invalid prepare-files request');
-      await authenticate(credentials.client_id, credentials.secret);
-      const body = parseZod(prepareFilesRequestSchema, request.body, 'Invalid prepare-files request');
-      const session = await deps.sessions.prepare(body);
-      return { status: 'OK', doc_id: session.docId, expires_at: session.expiresAt };
+    await app.register(async (prepare) => {
+      // This route's body streams: documents go to disk as they arrive, and the secret is checked as soon as it has.
+      prepare.removeContentTypeParser('application/json');
+      prepare.addContentTypeParser('application/json', async (_request: unknown, payload: Readable) => {
+        const body = await readPrepareBody(payload, {
+          limitBytes: PREPARE_BODY_LIMIT,
+          uploadsDirectory: deps.sessions.uploadsDirectory,
+          authenticate: async (sent) => {
+            const credentials = parseZod(clientSecretSchema, sent, 'Invalid prepare-files request');
+            await authenticate(credentials.client_id, credentials.secret);
+          },
+        }).catch((error: unknown) => {
+          // The answer goes out while the client may still be sending: the rest is read and dropped, not held.
+          drainRequestBody(payload, PREPARE_BODY_LIMIT);
+          throw error;
+        });
+        return body;
+      });
+      prepare.post('/prepare-files-for-signing', { bodyLimit: PREPARE_BODY_LIMIT, config: { browserAccess: 'none', bodyStreamed: true } }, async (request) => {
+        const { value, staged } = request.body as PrepareBody;
+        try {
+          const session = await deps.sessions.prepare(parseZod(streamedPrepareRequestSchema, value, 'Invalid prepare-files request'));
+          return { status: 'OK', doc_id: session.docId, expires_at: session.expiresAt };
+        } finally {
+          await Promise.all(staged.map((document) => rm(document.path, { force: true })));
+        }
+      });
     });
 
     app.post('/signing-session/status', { config: { browserAccess: 'client' } }, async (request) => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { SignatureBaseline } from '../../core/schemas/signature-baseline.js';
@@ -13,6 +13,8 @@ import { writeFileAtomic } from '../files/write-file-atomic.js';
 import { ReasonMismatchError, ReasonNotAcceptedError, SessionExpiredError, SessionNotFoundError } from './signing-session-errors.js';
 import { removeStaleStagingFiles } from '../files/remove-stale-staging-files.js';
 import { loadSignatureEngine } from './load-signature-engine.js';
+import { StagedDocument } from './staged-document.js';
+import type { StreamedPrepareRequest } from './streamed-prepare-request.js';
 
 export const signingSessionMigrations: readonly Migration[] = [
   {
@@ -116,10 +118,13 @@ export class SigningSessions {
   readonly #database: Database;
   readonly #root: string;
   readonly #clock: Clock;
+  /** Where documents of a prepare request are decoded while it streams in (readPrepareBody), before prepare adopts them. */
+  readonly uploadsDirectory: string;
 
   constructor(database: Database, dataDir: string, clock: Clock) {
     this.#database = database;
     this.#root = join(dataDir, 'documents');
+    this.uploadsDirectory = join(dataDir, 'uploads');
     this.#clock = clock;
   }
 
@@ -129,20 +134,27 @@ export class SigningSessions {
    * any file remains and before anyone is asked. `existingContainer`: the one file is an ASiC-E container the next
    * signature is added to (earlier signatures kept) instead of a file wrapped in a new container.
    */
-  async prepare(request: Omit<PrepareFilesRequest, 'secret'>, { existingContainer = false }: { existingContainer?: boolean } = {}): Promise<SigningSession> {
+  async prepare(request: Omit<PrepareFilesRequest | StreamedPrepareRequest, 'secret'>, { existingContainer = false }: { existingContainer?: boolean } = {}): Promise<SigningSession> {
     const docId = randomBytes(18).toString('base64url');
     const directory = join(this.#root, docId);
     await mkdir(directory, { recursive: true, mode: 0o700 });
     const files: StoredFile[] = [];
     try {
       for (const [index, file] of request.files.entries()) {
-        const bytes = Buffer.from(file.fileContent, 'base64');
-        if (request.container_type === 'pdf' && !bytes.subarray(0, 1024).includes('%PDF-')) {
+        const content = typeof file.fileContent === 'string' ? Buffer.from(file.fileContent, 'base64') : file.fileContent;
+        const head = content instanceof StagedDocument ? content.head : content;
+        if (request.container_type === 'pdf' && !head.subarray(0, 1024).includes('%PDF-')) {
           throw new StationError('ERR_INPUT_INVALID', `${file.fileName} is not a PDF document.`, { status: 400, details: { errors: { [`files.${index}.fileContent`]: ['is not a PDF'] } } });
         }
         const path = `original-${index}`;
-        await writeFileAtomic(join(directory, path), bytes, { exclusive: true, mode: 0o600 });
-        files.push({ fileName: file.fileName, mimeType: file.mimeType, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), path });
+        if (content instanceof StagedDocument) {
+          // Written and fsynced as it streamed in; the session's directory is new, so the rename replaces nothing.
+          await rename(content.path, join(directory, path));
+          files.push({ fileName: file.fileName, mimeType: file.mimeType, size: content.size, sha256: content.sha256, path });
+        } else {
+          await writeFileAtomic(join(directory, path), content, { exclusive: true, mode: 0o600 });
+          files.push({ fileName: file.fileName, mimeType: file.mimeType, size: content.length, sha256: createHash('sha256').update(content).digest('hex'), path });
+        }
       }
       await inspectDocuments(request, existingContainer, files.map((file) => join(directory, file.path)));
     } catch (error) {
@@ -275,7 +287,7 @@ export class SigningSessions {
 
   /**
    * Deletes expired sessions (rows first, then their files), directories no row names (a crash mid-prepare), and
-   * staging files of signatures a killed station left behind.
+   * staging files of signatures and uploads a killed station left behind.
    */
   async sweep(): Promise<number> {
     const now = this.#clock.now().toISOString();
@@ -285,6 +297,7 @@ export class SigningSessions {
     const present = await readdir(this.#root).catch(() => [] as string[]);
     await Promise.all(present.filter((dir) => !known.has(dir)).map((dir) => rm(join(this.#root, dir), { recursive: true, force: true })));
     await Promise.all([...known].map((dir) => removeStaleStagingFiles(join(this.#root, dir))));
+    await removeStaleStagingFiles(this.uploadsDirectory);
     return expired.length;
   }
 
@@ -316,7 +329,7 @@ export class SigningSessions {
 }
 
 /** Each document read as the engine that signs it will read it: a PDF's structure, an adopted container's entries. */
-async function inspectDocuments(request: Omit<PrepareFilesRequest, 'secret'>, existingContainer: boolean, paths: readonly string[]): Promise<void> {
+async function inspectDocuments(request: Pick<PrepareFilesRequest, 'container_type' | 'visible_signature'>, existingContainer: boolean, paths: readonly string[]): Promise<void> {
   if (request.container_type === 'pdf') {
     const page = request.visible_signature?.page;
     await (await loadSignatureEngine()).inspect('pades', paths[0]!, page === undefined ? {} : { page });

@@ -12,6 +12,7 @@ import { ASICE_MEDIA_TYPE } from './asice/asic-media-types.js';
 import { mediaTypeOf } from './asice/media-type-of.js';
 import { XadesBaselineSignature } from './asice/xades-baseline-signature.js';
 import { AtomicOutputFile } from '../files/atomic-output-file.js';
+import { outputNaming } from './output-naming.js';
 import { commitOutput } from './commit-output.js';
 import { digestAlgorithms } from './digest-algorithms.js';
 import { signerChain } from './signer-chain.js';
@@ -215,11 +216,12 @@ export class AsiceEngine {
     XadesBaselineSignature.addArchiveTimestamp(doc, token);
   }
 
-  static async finish(state: AsiceSigningState, value: Uint8Array, options: FinishOptions): Promise<void> {
+  /** Writes the signed container and resolves with its path (outputPath, or a numbered variant with numberWhenTaken). */
+  static async finish(state: AsiceSigningState, value: Uint8Array, options: FinishOptions): Promise<string> {
     const signatureXml = await AsiceEngine.#finishedSignatureXml(state, value, options);
     const { zip, digests, reader } = await AsiceEngine.#containerZip(state, signatureXml, options);
     try {
-      await AsiceEngine.#writeContainer(zip, state, digests, options);
+      return await AsiceEngine.#writeContainer(zip, state, digests, options);
     } finally {
       reader?.close();
     }
@@ -232,7 +234,7 @@ export class AsiceEngine {
     const signatureValue = signer.rawSignatureValue(value);
     if (!signer.verifies(Buffer.from(state.signedInfo, 'base64'), signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
     for (const input of state.containerPath ? [state.containerPath] : state.dataFiles.map((f) => f.path!)) {
-      await checkOutputPath(input, options.outputPath, options.overwrite ?? false);
+      await checkOutputPath(input, options.outputPath, options);
     }
     const { doc, timestampInput } = XadesBaselineSignature.withSignatureValue(state.xml, signatureValue);
     let timestampToken: Uint8Array | undefined;
@@ -293,14 +295,14 @@ export class AsiceEngine {
   }
 
   /** Streams the container into an atomic output, committed only when every data file still has its digest. */
-  static async #writeContainer(zip: yazl.ZipFile, state: AsiceSigningState, digests: Map<string, ReturnType<typeof hashing>>, options: FinishOptions): Promise<void> {
-    const output = await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false, ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) });
+  static async #writeContainer(zip: yazl.ZipFile, state: AsiceSigningState, digests: Map<string, ReturnType<typeof hashing>>, options: FinishOptions): Promise<string> {
+    const output = await AtomicOutputFile.create(options.outputPath, { ...outputNaming(options), ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) });
     try {
       for await (const chunk of zip.outputStream) await output.write(chunk as Buffer);
       for (const file of state.dataFiles) {
         if (digests.get(file.name)?.digest() !== file.digest) throw new DocumentChangedError();
       }
-      await commitOutput(output);
+      return await commitOutput(output);
     } catch (error) {
       await output.abort();
       throw error;

@@ -1,7 +1,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import type { HashAlgorithm, SignatureScheme } from '../tokens/token.js';
-import { AtomicOutputFile } from '../files/atomic-output-file.js';
+import { AtomicOutputFile, type AtomicOutputOptions } from '../files/atomic-output-file.js';
+import { outputNaming } from './output-naming.js';
 import { commitOutput } from './commit-output.js';
 import { CadesSignature } from './cms/cades-signature.js';
 import { digestAlgorithms } from './digest-algorithms.js';
@@ -39,7 +40,7 @@ export interface PadesSigningState {
    * When prepare was given the output path: the copy of the document it hashed, next to the output. Finish appends
    * to it, so the signed bytes are exactly the hashed bytes and the document is read only once.
    */
-  staged?: { path: string; target: string; overwrite: boolean };
+  staged?: { path: string; target: string } & AtomicOutputOptions;
 }
 
 const CHUNK = 1024 * 1024;
@@ -101,7 +102,7 @@ export class PadesEngine {
     const hashAlgorithm = options.hashAlgorithm ?? 'SHA-256';
     const signer = new SignerCertificate(options.certificate, options.keySchemes);
     const chain = await signerChain(options);
-    if (options.outputPath) await checkOutputPath(documentPath, options.outputPath, options.overwrite ?? false);
+    if (options.outputPath) await checkOutputPath(documentPath, options.outputPath, options);
     // One open file for the structure and the bytes: a file replaced (renamed over) meanwhile cannot mix in.
     const handle = await open(documentPath, 'r');
     let prepared: { size: number; update: PdfSignatureUpdate; rangeHash: Hash; documentSha256: string; stagedPath: string | undefined };
@@ -145,7 +146,7 @@ export class PadesEngine {
         certificate: Buffer.from(options.certificate).toString('base64'),
         signatureScheme: signer.signatureScheme,
         chain: chain.map((c) => Buffer.from(c).toString('base64')),
-        ...(stagedPath && options.outputPath ? { staged: { path: stagedPath, target: options.outputPath, overwrite: options.overwrite ?? false } } : {}),
+        ...(stagedPath && options.outputPath ? { staged: { path: stagedPath, target: options.outputPath, ...outputNaming(options) } } : {}),
       },
     };
   }
@@ -179,7 +180,7 @@ export class PadesEngine {
     const rangeHash = createHash(digestAlgorithms[hashAlgorithm].nodeName);
     const fileHash: Hash = hashAlgorithm === 'SHA-256' ? rangeHash : createHash('sha256');
     const staging = options.outputPath
-      ? await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false, ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) })
+      ? await AtomicOutputFile.create(options.outputPath, { ...outputNaming(options), ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) })
       : undefined;
     try {
       const read = await readThrough(handle, fileHash === rangeHash ? [rangeHash] : [rangeHash, fileHash], staging, (done) => options.onProgress?.(done, size));
@@ -198,14 +199,15 @@ export class PadesEngine {
     if (state.staged) await unlink(state.staged.path).catch(() => undefined);
   }
 
-  static async finish(state: PadesSigningState, value: Uint8Array, options: FinishOptions): Promise<void> {
+  /** Writes the signed document and resolves with its path (outputPath, or a numbered variant with numberWhenTaken). */
+  static async finish(state: PadesSigningState, value: Uint8Array, options: FinishOptions): Promise<string> {
     const plan = baselinePlan(options);
     const signer = new SignerCertificate(new Uint8Array(Buffer.from(state.certificate, 'base64')), [state.signatureScheme]);
     const signatureValue = signer.rawSignatureValue(value);
     if (state.staged && options.outputPath !== state.staged.target) throw new TypeError('finish must write to the outputPath given to prepare');
     const signedAttributes = new Uint8Array(Buffer.from(state.signedAttributes, 'base64'));
     if (!signer.verifies(signedAttributes, signatureValue, state.hashAlgorithm)) throw new SignatureValueInvalidError();
-    if (!state.staged) await checkOutputPath(state.documentPath, options.outputPath, options.overwrite ?? false);
+    if (!state.staged) await checkOutputPath(state.documentPath, options.outputPath, options);
 
     const chain = state.chain.map((c) => new Uint8Array(Buffer.from(c, 'base64')));
     const timestampToken = plan.timestampClient
@@ -220,7 +222,7 @@ export class PadesEngine {
     contents.set(cms);
     const tail = Buffer.from(state.tail, 'base64');
     tail.write(contents.toString('hex'), state.contentsStart + 1, 'latin1');
-    await PadesEngine.#write(state, tail, options, async (output) => {
+    return PadesEngine.#write(state, tail, options, async (output) => {
       if (!material) return;
       await appendValidationMaterial(output, material, contents);
       if (plan.archiveTimestamp) await appendDocumentTimestamp(output, plan.timestampClient!, state.hashAlgorithm);
@@ -228,11 +230,11 @@ export class PadesEngine {
   }
 
   /** Original + signature update, then whatever `extend` appends (B-LT, B-LTA), committed atomically. */
-  static async #write(state: PadesSigningState, tail: Buffer, options: FinishOptions, extend: (output: AtomicOutputFile) => Promise<void>): Promise<void> {
+  static async #write(state: PadesSigningState, tail: Buffer, options: FinishOptions, extend: (output: AtomicOutputFile) => Promise<void>): Promise<string> {
     const { staged } = state;
     const output = staged
-      ? await AtomicOutputFile.resume(staged.target, staged.path, { overwrite: staged.overwrite })
-      : await AtomicOutputFile.create(options.outputPath, { overwrite: options.overwrite ?? false, ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) });
+      ? await AtomicOutputFile.resume(staged.target, staged.path, staged)
+      : await AtomicOutputFile.create(options.outputPath, { ...outputNaming(options), ...(options.outputMode !== undefined ? { mode: options.outputMode } : {}) });
     try {
       const total = state.documentSize + tail.length;
       if (staged) {
@@ -245,8 +247,9 @@ export class PadesEngine {
       }
       await output.write(tail);
       await extend(output);
-      await commitOutput(output);
+      const written = await commitOutput(output);
       options.onProgress?.(total, total);
+      return written;
     } catch (error) {
       await output.abort();
       throw error;

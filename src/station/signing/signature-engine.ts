@@ -27,7 +27,8 @@ export class SignatureEngine {
     return format === 'pades' ? PadesEngine.inspect(path, placement) : AsiceEngine.inspect(path);
   }
 
-  static finish(state: SigningState, signatureValue: Uint8Array, options: FinishOptions): Promise<void> {
+  /** Resolves with the path written: outputPath, or with numberWhenTaken the numbered variant it took. */
+  static finish(state: SigningState, signatureValue: Uint8Array, options: FinishOptions): Promise<string> {
     return state.format === 'pades' ? PadesEngine.finish(state, signatureValue, options) : AsiceEngine.finish(state, signatureValue, options);
   }
 
@@ -41,7 +42,7 @@ export class SignatureEngine {
     input: string | readonly AsiceDataFile[],
     signer: DocumentSigner,
     options: Omit<PrepareOptions, 'certificate' | 'chain' | 'issuers' | 'keySchemes'> & FinishOptions,
-  ): Promise<void> {
+  ): Promise<string> {
     const prepared = await SignatureEngine.prepare(format, input, {
       ...options,
       certificate: signer.certificate,
@@ -51,7 +52,7 @@ export class SignatureEngine {
     });
     try {
       const signatureValue = await signer.sign(new Uint8Array(Buffer.from(prepared.dataToSignDigest, 'hex')), prepared.digestAlgorithm, prepared.signatureScheme);
-      await SignatureEngine.finish(prepared.state, signatureValue, options);
+      return await SignatureEngine.finish(prepared.state, signatureValue, options);
     } catch (error) {
       await SignatureEngine.abort(prepared.state);
       throw error;

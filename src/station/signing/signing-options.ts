@@ -45,6 +45,8 @@ export interface PrepareOptions {
    */
   outputPath?: string;
   overwrite?: boolean;
+  /** See FinishOptions.numberWhenTaken; given here, finish must be given the same. */
+  numberWhenTaken?: boolean;
   /** Permissions of the output file (default 0o644, less the umask); the station's data directory wants 0o600. */
   outputMode?: number;
   /** Called as the document is read: bytes done of total. */
@@ -63,6 +65,11 @@ export interface FinishOptions {
   baseline?: SignatureBaseline;
   /** Replace an existing output file (never the input). */
   overwrite?: boolean;
+  /**
+   * outputPath is the first choice of a default name: when it is taken at the end, `name (2).ext`, `name (3).ext`
+   * and so on is written instead, decided by an exclusive link, so nothing is replaced and no name is held meanwhile.
+   */
+  numberWhenTaken?: boolean;
   /** Permissions of the output file (default 0o644, less the umask). */
   outputMode?: number;
   onProgress?: (done: number, total: number) => void;

@@ -1,18 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { StationError } from '../../../core/errors/station-error.js';
 import type { BodyBudget } from '../body-budget.js';
-import { collectGarbage } from '../collect-garbage.js';
 
 /** How long a caller refused for lack of room is asked to wait: bodies in flight are read within seconds. */
 const RETRY_AFTER_SECONDS = 2;
 
-/** A body this large, once answered with nothing else held, is collected at once (collect-garbage.ts). */
-const COLLECT_AFTER_BYTES = 16 * 1024 * 1024;
+/** What a streamed body (route config `bodyStreamed`) holds at most at once: the stream's buffers and its small fields. */
+export const STREAMED_BODY_BYTES = 1024 * 1024;
 
 /**
  * Admits a request's body from its headers, before a byte of it is read: a Content-Length over the route's limit is
  * refused with 413, and a body the station has no room to hold now (BodyBudget) with 503 and Retry-After. A body
- * without a declared length is counted at its route's limit, the most it may grow to.
+ * without a declared length is counted at its route's limit, the most it may grow to; a streamed one at its window.
  */
 export function installBodyAdmission(app: FastifyInstance, budget: BodyBudget): void {
   app.addHook('onRequest', (request, reply, done) => {
@@ -22,7 +21,7 @@ export function installBodyAdmission(app: FastifyInstance, budget: BodyBudget): 
     if (declared !== undefined && declared > limit) {
       return done(new StationError('ERR_HTTP_BODY_TOO_LARGE', 'The request body is larger than this endpoint accepts.', { status: 413 }));
     }
-    const bytes = declared ?? limit;
+    const bytes = request.routeOptions.config.bodyStreamed ? STREAMED_BODY_BYTES : (declared ?? limit);
     const release = budget.reserve(bytes);
     if (!release) {
       return done(
@@ -33,10 +32,7 @@ export function installBodyAdmission(app: FastifyInstance, budget: BodyBudget): 
         }),
       );
     }
-    reply.raw.once('close', () => {
-      release();
-      if (bytes >= COLLECT_AFTER_BYTES && budget.heldBytes === 0) setImmediate(collectGarbage);
-    });
+    reply.raw.once('close', release);
     done();
   });
 }

@@ -12,7 +12,7 @@ export interface LargeBodiesFigures {
   idleRssMb: number;
   /** The station's highest resident memory while they were sent and answered (VmHWM). */
   peakRssMb: number;
-  /** How each was answered: 401 (wrong secret) or 503 (no room for the body now). */
+  /** How each was answered: 401 (wrong secret), 503 (no room for the body now), 0 (reset before an answer). */
   statuses: Record<number, number>;
   /** From the last answer until the resident memory was back within 30 MB of idle (or the 10 s the wait allows). */
   settleMs: number;
@@ -62,14 +62,22 @@ export async function largeBodies({ bodies = 8, bodyBytes = 60_000_000 } = {}): 
   }
 }
 
-/** The answer's status; the station may answer (and close) before the whole body is sent, which is not an error. */
+/**
+ * The answer's status; the station may answer (and close) before the whole body is sent, which is not an error. A
+ * connection reset before any answer counts as status 0, so the figures say so instead of the run waiting for ever.
+ */
 function post(url: URL, body: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
+    let answered = false;
     const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (response) => {
+      answered = true;
       response.resume();
       response.on('end', () => resolve(response.statusCode ?? 0));
     });
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+      else if (!answered) resolve(0);
+    });
     req.end(body);
   });
 }

@@ -4,16 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { CardProcess } from '../cards/card-process.js';
-import { startPcscd, waitFor, waitUntilNoCard } from '../support/pcsc/pcsc-test-env.js';
-import type { PcscDaemon } from '../support/pcsc/pcsc-daemon.js';
-import { launchChromium } from '../support/browser/browser.js';
+import { waitFor } from '../support/pcsc/pcsc-test-env.js';
+import { startCardBehindPcscd, type CardBehindPcscd } from '../support/pcsc/card-behind-pcscd.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';
 import { verifyWebEidAuthToken } from '../../src/station/identity/verify-web-eid-auth-token.js';
-import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
+import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startShopTestbed, type Integrator, type ShopTestbed } from '../support/browser/iframe-integrator.js';
 import { BOTH_CLIENTS, runModule, stationIdentitySettings, type ClientGlobal } from '../support/browser/client-integrator.js';
 
 const SECRET = 'shop-api-secret-0123456789';
@@ -21,9 +20,10 @@ const SIGN_PIN = '12345';
 
 // An ID card emulated behind the real pcscd, signing through the iframe helper from a page on another port.
 describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () => {
-  let daemon: PcscDaemon;
+  let reader: CardBehindPcscd;
   let card: CardProcess;
   let station: TestStation;
+  let shop: ShopTestbed;
   let integrator: Integrator;
   let browser: Browser;
   let dir: string;
@@ -58,23 +58,19 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'iframe-card-'));
-    daemon = await startPcscd();
-    card = await CardProcess.start({ kind: 'national-id', nationalId: { subject: 'CN=MÄNNIK\\,MARI-LIIS\\,48010010000,2.5.4.4=MÄNNIK,2.5.4.42=MARI-LIIS,2.5.4.5=PNOEE-48010010000,C=EE', signPin: SIGN_PIN } });
+    reader = await startCardBehindPcscd({ kind: 'national-id', nationalId: { subject: 'CN=MÄNNIK\\,MARI-LIIS\\,48010010000,2.5.4.4=MÄNNIK,2.5.4.42=MARI-LIIS,2.5.4.5=PNOEE-48010010000,C=EE', signPin: SIGN_PIN } });
+    ({ card } = reader);
     station = await startTestStation({}, { userPrompt: prompt });
-    integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
-    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
-    browser = await launchChromium();
+    shop = await startShopTestbed(station, SECRET, { scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
+    ({ integrator, browser } = shop);
     await station.tokens.start(); // the sources start on first use; the card appears once they run
     await card.insert();
     await waitFor('the card', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
   });
   afterAll(async () => {
-    await browser?.close();
-    await integrator?.close();
+    await shop?.close();
     await station?.dispose();
-    await card?.stop();
-    await waitUntilNoCard().catch(() => undefined);
-    await daemon?.stop();
+    await reader?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -4,15 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { CardProcess } from '../cards/card-process.js';
-import { startPcscd, waitFor, waitUntilNoCard } from '../support/pcsc/pcsc-test-env.js';
-import type { PcscDaemon } from '../support/pcsc/pcsc-daemon.js';
+import { waitFor } from '../support/pcsc/pcsc-test-env.js';
+import { startCardBehindPcscd, type CardBehindPcscd } from '../support/pcsc/card-behind-pcscd.js';
 import { OPENSC_MODULE } from '../support/pcsc/pcsc-pkcs11-tool.js';
-import { launchChromium } from '../support/browser/browser.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
-import { signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
+import { signWithPublishedClient, startShopTestbed, type Integrator, type ShopTestbed } from '../support/browser/iframe-integrator.js';
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 
 const SECRET = 'shop-api-secret-0123456789';
@@ -20,9 +19,10 @@ const SECRET = 'shop-api-secret-0123456789';
 // A USB token method driven through OpenSC's PKCS#11 module over the real pcscd (an emulated PIV token): the
 // middleware path real USB tokens take, with a signature key that needs the PIN for every signature.
 describe('iframe helper with a USB token through OpenSC', () => {
-  let daemon: PcscDaemon;
+  let reader: CardBehindPcscd;
   let card: CardProcess;
   let station: TestStation;
+  let shop: ShopTestbed;
   let integrator: Integrator;
   let browser: Browser;
   let dir: string;
@@ -30,24 +30,20 @@ describe('iframe helper with a USB token through OpenSC', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'iframe-opensc-'));
-    daemon = await startPcscd();
-    card = await CardProcess.start({ kind: 'piv', piv: { pinTries: 3, slots: { authentication: 'RSA-2048', signature: 'P-256' } } });
+    reader = await startCardBehindPcscd({ kind: 'piv', piv: { pinTries: 3, slots: { authentication: 'RSA-2048', signature: 'P-256' } } });
+    ({ card } = reader);
     await card.insert();
     const source = createPkcs11TokenSource({ includeKnown: false, modules: [{ path: OPENSC_MODULE, name: 'OpenSC', kind: 'pkcs11', origin: 'config' }], pollIntervalMs: 100 });
     station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [source], userPrompt: prompt });
     await station.tokens.start(); // the sources start on first use
     await waitFor('the PIV token', () => station.tokens.tokens().length > 0, 10_000);
-    integrator = await startIntegrator();
-    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
-    browser = await launchChromium();
+    shop = await startShopTestbed(station, SECRET);
+    ({ integrator, browser } = shop);
   });
   afterAll(async () => {
-    await browser?.close();
-    await integrator?.close();
+    await shop?.close();
     await station?.dispose();
-    await card?.stop();
-    await waitUntilNoCard().catch(() => undefined);
-    await daemon?.stop();
+    await reader?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -3,13 +3,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser/browser.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
 import { createSoftHsm, type SoftHsm, softHsmTokenSource } from '../support/pkcs11/pkcs11-softhsm.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
-import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
+import { askHelper, helperMessages, pageWithHelper, signWithPublishedClient, startIntegrator, startShopTestbed, type Integrator, type ShopTestbed } from '../support/browser/iframe-integrator.js';
 import { runModule } from '../support/browser/client-integrator.js';
 import { downloadSigned } from '../support/signing/signing-session-client.js';
 
@@ -18,6 +17,7 @@ const SECRET = 'shop-api-secret-0123456789';
 describe('iframe certificate helper in Chromium', () => {
   let softhsm: SoftHsm;
   let station: TestStation;
+  let shop: ShopTestbed;
   let integrator: Integrator;
   let stranger: Integrator;
   let browser: Browser;
@@ -53,15 +53,13 @@ describe('iframe certificate helper in Chromium', () => {
     await softhsm.createToken('Signing Token', '1234', [{ id: '01', algorithm: 'RSA-2048', usage: 'signing' }]);
     const source = softHsmTokenSource();
     station = await startTestStation({}, { tokenSources: [source], userPrompt: prompt });
-    integrator = await startIntegrator({ scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
+    shop = await startShopTestbed(station, SECRET, { scripts: [`${station.baseUrl}/client/service-browser-client.js`] });
+    ({ integrator, browser } = shop);
     stranger = await startIntegrator();
-    await station.data.clients.upsert({ clientId: 'shop', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
     await station.data.clients.upsert({ clientId: 'other', allowedOrigins: ['https://other.example'] }, Buffer.from(SECRET));
-    browser = await launchChromium();
   });
   afterAll(async () => {
-    await browser?.close();
-    await Promise.all([integrator?.close(), stranger?.close()]);
+    await Promise.all([shop?.close(), stranger?.close()]);
     await station?.dispose();
     await softhsm?.dispose();
     await rm(dir, { recursive: true, force: true });

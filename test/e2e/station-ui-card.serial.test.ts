@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { CardProcess } from '../cards/card-process.js';
-import { startPcscd, waitFor, waitUntilNoCard } from '../support/pcsc/pcsc-test-env.js';
-import type { PcscDaemon } from '../support/pcsc/pcsc-daemon.js';
+import { waitFor } from '../support/pcsc/pcsc-test-env.js';
+import { startCardBehindPcscd, type CardBehindPcscd } from '../support/pcsc/card-behind-pcscd.js';
 import { launchChromium } from '../support/browser/browser.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
@@ -16,7 +16,7 @@ const SIGN_PIN = '12345';
 // The window signs with an ID card the way a web page does: the browser client's ID-card module, the station's
 // iframe helper, the card behind the real pcscd; consent and PIN2 in the window's own prompt.
 describe('signing from the station window with an ID card (pcscd, emulated national-ID card)', () => {
-  let daemon: PcscDaemon;
+  let reader: CardBehindPcscd;
   let card: CardProcess;
   let station: TestStation;
   let browser: Browser;
@@ -25,8 +25,8 @@ describe('signing from the station window with an ID card (pcscd, emulated natio
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ui-card-'));
-    daemon = await startPcscd();
-    card = await CardProcess.start({ kind: 'national-id', nationalId: { subject: 'CN=KASK\\,KAAREL\\,38001010000,2.5.4.4=KASK,2.5.4.42=KAAREL,2.5.4.5=PNOEE-38001010000,C=EE', signPin: SIGN_PIN } });
+    reader = await startCardBehindPcscd({ kind: 'national-id', nationalId: { subject: 'CN=KASK\\,KAAREL\\,38001010000,2.5.4.4=KASK,2.5.4.42=KAAREL,2.5.4.5=PNOEE-38001010000,C=EE', signPin: SIGN_PIN } });
+    ({ card } = reader);
     station = await startTestStation({});
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' })).newPage();
@@ -38,9 +38,7 @@ describe('signing from the station window with an ID card (pcscd, emulated natio
   afterAll(async () => {
     await browser?.close();
     await station?.dispose();
-    await card?.stop();
-    await waitUntilNoCard().catch(() => undefined);
-    await daemon?.stop();
+    await reader?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -32,6 +32,8 @@ interface ClientRow {
 }
 
 type StoredRegistration = Omit<ClientRegistration, 'clientId' | 'hasSecret' | 'createdAt' | 'updatedAt'>;
+/** What a client is registered with (URIs, keys, addresses, origins), without its secret's state or timestamps. */
+export type ClientSettings = Omit<ClientRegistration, 'hasSecret' | 'createdAt' | 'updatedAt'>;
 
 const secretName = (clientId: string): string => `client-secret:${clientId}`;
 
@@ -87,6 +89,15 @@ export class ClientRegistry {
   async find(clientId: string): Promise<ClientRegistration | undefined> {
     const row = await this.#database.get<ClientRow>('SELECT * FROM clients WHERE client_id = ?', [clientId]);
     return row ? this.#toRegistration(row) : undefined;
+  }
+
+  /**
+   * The registration without its timestamps and without asking the vault about a secret: for the lookup made on
+   * every request by a caller that never uses the secret (the OIDC provider, once per token request).
+   */
+  async findSettings(clientId: string): Promise<ClientSettings | undefined> {
+    const row = await this.#database.get<Pick<ClientRow, 'registration'>>('SELECT registration FROM clients WHERE client_id = ?', [clientId]);
+    return row ? { clientId, ...(JSON.parse(row.registration) as StoredRegistration) } : undefined;
   }
 
   async get(clientId: string): Promise<ClientRegistration> {

@@ -1,11 +1,11 @@
 import type { ClientMetadata } from 'oidc-provider';
-import type { ClientRegistration } from '../../core/schemas/client-registration.js';
+import type { ClientSettings } from '../clients/client-registry.js';
 
 /**
  * A registered client as oidc-provider sees it: the beta profile only (docs/oidc-provider.md#clients): code flow with
  * query response mode, private_key_jwt with RS256, RS256 ID tokens.
  */
-export function toOidcClientMetadata(client: ClientRegistration): ClientMetadata {
+export function toOidcClientMetadata(client: ClientSettings): ClientMetadata {
   return {
     client_id: client.clientId,
     redirect_uris: client.redirectUris,

@@ -97,14 +97,17 @@ function unkeptAdapter(): Adapter {
   };
 }
 
-/** Clients come from the station's registry, read on each use, so `clients add` takes effect without a restart. */
+/**
+ * Clients come from the station's registry, read on each use, so `clients add` takes effect without a restart;
+ * their settings only (private_key_jwt needs no secret, so the vault is not asked).
+ */
 function clientAdapter(clients: ClientRegistry): Adapter {
   const readOnly = async (): Promise<never> => {
     throw new TypeError('OIDC clients are managed through the client registry');
   };
   return {
     async find(id) {
-      const client = await clients.find(id);
+      const client = await clients.findSettings(id);
       return client ? toOidcClientMetadata(client) : undefined;
     },
     findByUid: async () => undefined,

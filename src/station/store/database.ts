@@ -21,10 +21,11 @@ export interface SqlExecutor {
 export class Database implements SqlExecutor {
   readonly #db: sqlite3.Database;
   /**
-   * Statements for run() and all(), prepared once per SQL text: sqlite3's one-shot calls prepare, step and
-   * finalise, three trips to the thread pool instead of one. Both step to the end, which releases the statement's
-   * read snapshot; get() stops at its first row and would hold the snapshot open, so it is not kept. The SQL texts
-   * are the code's own constants, so the map stays small.
+   * Statements prepared once per SQL text: sqlite3's one-shot calls prepare, step and finalise, three trips to the
+   * thread pool instead of one. Every statement steps to its end, which releases its read snapshot (a statement
+   * left on its first row would keep the connection's implicit transaction open), so get() reads all the rows its
+   * query matches and returns the first: its queries are key lookups. The SQL texts are the code's own
+   * constants, so the map stays small.
    */
   readonly #statements = new Map<string, Promise<sqlite3.Statement>>();
   #queue: Promise<unknown> = Promise.resolve();
@@ -177,12 +178,8 @@ export class Database implements SqlExecutor {
     return statement;
   }
 
-  #get<Row>(sql: string, params: SqlParams): Promise<Row | undefined> {
-    return new Promise((resolve, reject) =>
-      this.#db.get<Row>(sql, params, (error, row) =>
-        error ? reject(new StoreError(`Store query failed: ${error.message}`, error)) : resolve(row),
-      ),
-    );
+  async #get<Row>(sql: string, params: SqlParams): Promise<Row | undefined> {
+    return (await this.#all<Row>(sql, params))[0];
   }
 
   async #all<Row>(sql: string, params: SqlParams): Promise<Row[]> {

@@ -1,13 +1,20 @@
-import { randomFillSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Database } from '../store/database.js';
 import { TsaRejection } from './tsa-rejection.js';
 
 interface Block {
   next: number;
   end: number;
+  /** The random octets of every serial of the block. */
+  random: Buffer;
 }
 
-/** Random octets after the counter: 64 bits, so that no state of the store can make a serial repeat. */
+/**
+ * Random octets after the counter: 64 bits, so that no state of the store can make a serial repeat. They are drawn
+ * once per block, not per serial: the counter already tells the serials of one block apart, and a block handed out
+ * again after the store went back gets other random octets; a draw per request cost the event loop more than the
+ * rest of the serial.
+ */
 const RANDOM_OCTETS = 8;
 const COUNTER_OCTETS = 8;
 
@@ -22,7 +29,7 @@ const COUNTER_OCTETS = 8;
 export class TsaSerialAllocator {
   readonly #database: Database;
   readonly #blockSize: number;
-  #current: Block = { next: 0, end: 0 };
+  #current: Block = { next: 0, end: 0, random: Buffer.alloc(RANDOM_OCTETS) };
   #spare: Block | undefined;
   #reserving: Promise<void> | undefined;
 
@@ -36,7 +43,7 @@ export class TsaSerialAllocator {
   async next(): Promise<Buffer> {
     for (;;) {
       if (this.#current.next < this.#current.end) {
-        const serial = withRandomPart(this.#current.next++);
+        const serial = serialOf(this.#current.next++, this.#current.random);
         if (this.#spare === undefined && this.#reserving === undefined && this.#current.end - this.#current.next <= this.#blockSize / 2) {
           this.#reserve().catch(() => undefined); // a failure resurfaces when the block is really needed
         }
@@ -68,7 +75,7 @@ export class TsaSerialAllocator {
         const end = start + this.#blockSize;
         if (!Number.isSafeInteger(end)) throw new TypeError('TSA serial numbers are exhausted');
         await tx.run('INSERT INTO tsa_serial (id, next_serial) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET next_serial = excluded.next_serial', [end]);
-        return { next: start, end };
+        return { next: start, end, random: randomBytes(RANDOM_OCTETS) };
       })
       .then((block) => {
         if (this.#current.next >= this.#current.end) this.#current = block;
@@ -84,9 +91,9 @@ export class TsaSerialAllocator {
   }
 }
 
-function withRandomPart(counter: number): Buffer {
+function serialOf(counter: number, random: Buffer): Buffer {
   const serial = Buffer.allocUnsafe(COUNTER_OCTETS + RANDOM_OCTETS);
   serial.writeBigUInt64BE(BigInt(counter), 0);
-  randomFillSync(serial, COUNTER_OCTETS, RANDOM_OCTETS);
+  random.copy(serial, COUNTER_OCTETS);
   return serial;
 }

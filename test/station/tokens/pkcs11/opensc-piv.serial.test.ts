@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CardProcess } from '../../../cards/card-process.js';
-import { startPcscd, waitFor } from '../../../support/pcsc/pcsc-test-env.js';
+import { startPcscd, waitFor, waitUntilNoCard } from '../../../support/pcsc/pcsc-test-env.js';
 import { OPENSC_MODULE } from '../../../support/pcsc/pcsc-pkcs11-tool.js';
 import type { PcscDaemon } from '../../../support/pcsc/pcsc-daemon.js';
 import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
@@ -106,7 +106,7 @@ describe('OpenSC with an emulated PIV card over pcscd', () => {
     const auth = await certificate(token, 'authentication');
     const pullCardThenAnswer: PinSource = async () => {
       await card.remove();
-      await new Promise((resolve) => setTimeout(resolve, 600)); // pcscd polls vpcd every 400 ms
+      await waitUntilNoCard(); // the PIN is answered once pcscd has seen the card go
       return new TextEncoder().encode(PIN);
     };
     const error = await sign(token, auth, 'RSASSA-PKCS1-v1_5', pullCardThenAnswer).catch((e: unknown) => e);

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Overview, PendingPrompt } from '../../../../src/core/schemas/admin-api.js';
+import type { Overview } from '../../../../src/core/schemas/admin-api.js';
+import type { StationState } from '../../../../src/core/schemas/station-state.js';
 import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import { promptPinSource } from '../../../../src/station/tokens/pkcs11/prompt-pin-source.js';
 import { startTestStation, type TestStation } from '../../../support/station/test-station.js';
 import { uiHeaders } from '../../../support/station/ui-credential.js';
+import { openStationEvents } from '../../../support/station/station-events.js';
 import { createSoftHsm, type SoftHsm, type SoftHsmKey, SOFTHSM_MODULE_SPEC } from '../../../support/pkcs11/pkcs11-softhsm.js';
 import { verifyWithCertificate } from '../../../support/pkcs11/pkcs11-verify.js';
 
@@ -43,13 +45,14 @@ async function admin<T>(path: string, init: RequestInit = {}): Promise<T> {
   return (response.status === 204 ? undefined : await response.json()) as T;
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 100; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+/** The next state the station pushes to its window that `done` accepts: the condition, waited for as the window sees it. */
+async function pushedState(done: (state: StationState) => boolean): Promise<StationState> {
+  const events = await openStationEvents(station.baseUrl, ui);
+  try {
+    return await events.next(done);
+  } finally {
+    events.close();
   }
-  throw new Error('condition not reached in 5 s');
 }
 
 describe('PKCS#11 tokens in the station', () => {
@@ -64,9 +67,9 @@ describe('PKCS#11 tokens in the station', () => {
 
   it('the overview follows a token plugged in and pulled out while the station runs', async () => {
     await softhsm.createToken('Hot Token', '1234', []);
-    await eventually(() => admin<Overview>('/overview'), (o) => o.tokens.some((t) => t.label === 'Hot Token'));
+    await pushedState((o) => o.tokens.some((t) => t.label === 'Hot Token'));
     await softhsm.deleteToken('Hot Token');
-    const after = await eventually(() => admin<Overview>('/overview'), (o) => !o.tokens.some((t) => t.label === 'Hot Token'));
+    const after = await pushedState((o) => !o.tokens.some((t) => t.label === 'Hot Token'));
     expect(after.tokens.map((t) => t.label)).toEqual(['UI Token']);
   });
 
@@ -81,7 +84,7 @@ describe('PKCS#11 tokens in the station', () => {
       pin: promptPinSource(station.userPrompt, { tokenLabel: token.label, requester: 'https://shop.example' }),
       purpose: 'sign',
     });
-    const [prompt] = await eventually(() => admin<PendingPrompt[]>('/prompts'), (p) => p.length > 0);
+    const [prompt] = (await pushedState((state) => state.prompts.length > 0)).prompts;
     expect(prompt).toMatchObject({ kind: 'pin', request: { tokenLabel: 'UI Token', pinLabel: 'PIN', finalTry: false, previousAttemptFailed: false, requester: 'https://shop.example' } });
     await admin(`/prompts/${prompt!.id}`, { method: 'POST', body: JSON.stringify({ kind: 'pin', pin: '1234' }) });
     expect(verifyWithCertificate(keys[0]!.certificate.der, 'RSASSA-PKCS1-v1_5', 'SHA-256', message, await signing)).toBe(true);

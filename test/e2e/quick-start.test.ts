@@ -14,7 +14,8 @@ import { promisify } from 'node:util';
 // (where node-gyp may be told where Node's headers are), found from the account since the test environment moves
 // HOME (SIGNING_STATION_NPM_CACHE names another cache); as root, pcsc-lite's headers are hidden in a
 // private mount namespace, as on a machine with Node alone, so the optional `smartcard` build fails and the
-// install must go on without it.
+// install must go on without it. The station it starts keeps its data in the test's scratch folder and is the only
+// one on the default port, so the file runs beside the others: most of its time is one core compiling SQLite.
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const PCSC_HEADERS = '/usr/include/PCSC';
 const hidePcscHeaders = process.getuid?.() === 0 && existsSync(PCSC_HEADERS);
@@ -31,7 +32,7 @@ async function quickStartCommands(): Promise<string[]> {
 describe('the README quick start on a fresh clone', () => {
   let clone: string;
   let scratch: string;
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     npm_config_cache: process.env.SIGNING_STATION_NPM_CACHE ?? join(userInfo().homedir, '.npm'),
     npm_config_userconfig: join(userInfo().homedir, '.npmrc'),
@@ -44,6 +45,7 @@ describe('the README quick start on a fresh clone', () => {
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'quick-start-'));
     clone = join(scratch, 'signing-station');
+    env.SIGNING_STATION_DATA_DIR = join(scratch, 'data');
     await promisify(execFile)('git', ['clone', '--quiet', root, clone]);
     if (hidePcscHeaders) await promisify(execFile)('mkdir', [join(scratch, 'no-pcsc-headers')]);
   });

@@ -52,6 +52,9 @@ export class IframeMessenger {
     // Awaited by the first request, which may come later (after start-signing): not an unhandled rejection meanwhile.
     this.#ready.catch(() => undefined);
     holder.replaceChildren(this.#frame);
+    // The page no longer waits (cancel(), a timeout, a failure elsewhere in the flow): the helper drops its pending
+    // request, and the station withdraws the prompts it holds for it.
+    run.signal.addEventListener('abort', () => this.#frame.contentWindow?.postMessage({ operation: 'cancel' }, this.#origin), { once: true });
   }
 
   /**

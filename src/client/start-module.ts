@@ -49,6 +49,8 @@ export function startModule(spec: ModuleSpec, clientSettings: ClientSettings, op
     } catch (error) {
       settings.fail?.(error instanceof ClientError ? error : new ClientError('ERR_CLIENT_FAILED', error instanceof Error ? error.message : String(error)));
     } finally {
+      // Whatever the flow left waiting (the helper frame's request, a poll) ends with it.
+      run.cancel();
       settings.finished?.();
     }
   })();

@@ -52,11 +52,18 @@ function start(parentOrigin: string): void {
     const current = new AbortController();
     pending = current;
     void answer(request, parentOrigin, current.signal)
-      .then(reply, (error: unknown) => reply(failure(request.operation, error)))
-      .finally(() => {
-        pending = undefined;
-        status.textContent = texts.ready;
-      });
+      .then(
+        (answered) => {
+          status.textContent = texts.ready;
+          reply(answered);
+        },
+        (error: unknown) => {
+          const refusal = failure(request.operation, error);
+          status.textContent = refusal.status === 'error' && (TOKEN_MISSING_CODES as readonly string[]).includes(refusal.code) ? texts.tokenMissing : texts.ready;
+          reply(refusal);
+        },
+      )
+      .finally(() => (pending = undefined));
   });
 }
 
@@ -86,6 +93,9 @@ function digestToSign(request: Extract<IframeRequest, { operation: 'getSignature
   if (!request.fileContent) throw new StationCallError('ERR_IFRAME_NOTHING_TO_SIGN', 'The request names nothing to sign (hexDigests or fileContent).', false);
   return Array.from(atob(request.fileContent), (char) => char.charCodeAt(0).toString(16).padStart(2, '0')).join('');
 }
+
+/** The codes of a request that failed because no card or token with the certificate is connected. */
+const TOKEN_MISSING_CODES = ['ERR_TOKEN_REMOVED', 'ERR_IFRAME_NO_CERTIFICATE', 'ERR_IFRAME_CERTIFICATE_ABSENT'] as const;
 
 /** The codes of a request the user (or the page) chose to end: the reply says `user_cancel`, as the deployed client expects. */
 const CANCEL_CODES = ['ERR_TOKEN_USER_CANCELLED', 'ERR_SIGNING_DECLINED', 'ERR_CLIENT_CANCELLED', 'ERR_SIGNING_REQUESTER_GONE'] as const;

@@ -19,7 +19,7 @@ const MESSAGES: Record<'en' | 'et' | 'lt' | 'lv' | 'ru', Record<Situation, strin
   },
   et: {
     cancelled: 'Katkestatud. Midagi ei allkirjastatud ega jagatud.',
-    unreachable: 'Signing Station ei vasta. Käivita Signing Station selles arvutis ja proovi uuesti.',
+    unreachable: 'Signing Station ei vasta. Kontrolli, et see töötab selles arvutis, ja proovi uuesti.',
     blocked: 'Brauser ei luba sellel saidil Signing Stationiga ühendust võtta. Luba saidil juurdepääs kohtvõrgu seadmetele (brauser küsib seda või vaata saidi seadeid) või pöördu administraatori poole ja proovi uuesti.',
     notRegistered: 'See sait ei tohi selles arvutis Signing Stationit kasutada. Pöördu saidi klienditoe poole.',
     tokenMissing: 'ID-kaart või pulk ei ole ühendatud. Sisesta see ja proovi uuesti.',
@@ -30,7 +30,7 @@ const MESSAGES: Record<'en' | 'et' | 'lt' | 'lv' | 'ru', Record<Situation, strin
   },
   lt: {
     cancelled: 'Atšaukta. Niekas nepasirašyta ir nepateikta.',
-    unreachable: 'Signing Station neatsako. Paleiskite Signing Station šiame kompiuteryje ir bandykite dar kartą.',
+    unreachable: 'Signing Station neatsako. Patikrinkite, ar ji veikia šiame kompiuteryje, ir bandykite dar kartą.',
     blocked: 'Naršyklė neleidžia šiai svetainei pasiekti Signing Station. Leiskite svetainei pasiekti vietinio tinklo įrenginius (naršyklė to paklaus arba žr. svetainės nustatymus) arba kreipkitės į administratorių ir bandykite dar kartą.',
     notRegistered: 'Šiai svetainei neleidžiama naudoti Signing Station šiame kompiuteryje. Kreipkitės į svetainės pagalbos tarnybą.',
     tokenMissing: 'Asmens tapatybės kortelė arba raktas neprijungti. Įdėkite juos ir bandykite dar kartą.',
@@ -41,7 +41,7 @@ const MESSAGES: Record<'en' | 'et' | 'lt' | 'lv' | 'ru', Record<Situation, strin
   },
   lv: {
     cancelled: 'Atcelts. Nekas netika parakstīts vai kopīgots.',
-    unreachable: 'Signing Station neatbild. Palaidiet Signing Station šajā datorā un mēģiniet vēlreiz.',
+    unreachable: 'Signing Station neatbild. Pārbaudiet, vai tā darbojas šajā datorā, un mēģiniet vēlreiz.',
     blocked: 'Pārlūks neļauj šai vietnei sasniegt Signing Station. Atļaujiet vietnei piekļūt lokālā tīkla ierīcēm (pārlūks to jautās, vai skatiet vietnes iestatījumus) vai vērsieties pie administratora, tad mēģiniet vēlreiz.',
     notRegistered: 'Šai vietnei nav atļauts izmantot Signing Station šajā datorā. Sazinieties ar vietnes atbalstu.',
     tokenMissing: 'ID karte vai marķieris nav pievienots. Ievietojiet to un mēģiniet vēlreiz.',
@@ -52,7 +52,7 @@ const MESSAGES: Record<'en' | 'et' | 'lt' | 'lv' | 'ru', Record<Situation, strin
   },
   ru: {
     cancelled: 'Отменено. Ничего не подписано и не передано.',
-    unreachable: 'Signing Station не отвечает. Запустите Signing Station на этом компьютере и попробуйте снова.',
+    unreachable: 'Signing Station не отвечает. Проверьте, что она запущена на этом компьютере, и попробуйте снова.',
     blocked: 'Браузер не разрешает этому сайту обращаться к Signing Station. Разрешите сайту доступ к устройствам в локальной сети (браузер спросит, или см. настройки сайта) или обратитесь к администратору, затем попробуйте снова.',
     notRegistered: 'Этому сайту не разрешено использовать Signing Station на этом компьютере. Обратитесь в поддержку сайта.',
     tokenMissing: 'ID-карта или токен не подключены. Вставьте их и попробуйте снова.',

@@ -235,12 +235,21 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
       });
     }
 
-    it('ID-card identification fails (not as a cancel) when the user declines in the station', async () => {
+    for (const client of BOTH_CLIENTS) {
+      it(`${client}: readCard at the hosted service's path shape (/api/identity/<client_id>/read-card) identifies the holder`, async () => {
+        prompt.pin = '1234';
+        const outcome = await identify(client, 'idCard', `${station.baseUrl}/api/identity/shop/read-card`);
+        expect(outcome.calls).toEqual(['success', 'finished']);
+        expect(outcome.result).toMatchObject({ data: { status: 'OK', idcode: '48010010000', current_login_method: 'ee-id-login' } });
+      });
+    }
+
+    it('ID-card identification fails as a cancel when the user declines in the station', async () => {
       prompt.agree = false;
       try {
         const outcome = await identify('serviceBrowserClient', 'idCard');
         expect(outcome.calls).toEqual(['fail', 'finished']);
-        expect(outcome.error?.isCancel).toBeFalsy();
+        expect(outcome.error?.isCancel).toBe(true);
       } finally {
         prompt.agree = true;
       }

@@ -146,4 +146,12 @@ describe('browser client: every failure a typed error the page can show', () => 
     expect(outcome.error).toMatchObject({ isCancel: false, userMessage: 'Signing Station ei vasta. Kontrolli, et see töötab selles arvutis, ja proovi uuesti.' });
     await page.close();
   });
+
+  it('readCard errors reach a registered page with CORS: a wrong method is a 400 the page can read, not a network error', async () => {
+    const answer = await testbed.page.evaluate(async (url) => {
+      const response = await fetch(url, { credentials: 'include', headers: { accept: 'application/json' } });
+      return { status: response.status, body: (await response.json()) as unknown };
+    }, `${testbed.station.baseUrl}/api/identity/shop/xx-id-login/read-card`);
+    expect(answer).toMatchObject({ status: 400, body: { status: 'error', message: expect.stringContaining('Invalid read-card path') } });
+  });
 });

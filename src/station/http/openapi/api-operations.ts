@@ -91,7 +91,7 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'POST /integrator/:client_id/identity/finish': { summary: 'Identity complete from the integrator’s page; the station adds the client secret', caller: "client's origins", request: anyJson, response: identityCompleteResponseSchema },
   'GET /web-element/os-broker/:client_id/:method': { summary: 'The iframe certificate helper page (query: doc_id)', caller: "client's origins", response: html },
   'GET /web-element/assets/:name': { summary: 'Script and style of the iframe helper page', caller: 'the framed page' },
-  'GET /web-element/api/embedder/:client_id': { summary: 'Whether the asking page’s own origin may embed this client’s helper (`registered`)', caller: 'any web page', response: anyJson },
+  'GET /web-element/api/embedder/:client_id': { summary: 'Whether the asking page’s own origin may embed this client’s helper (`registered`)', caller: "the user's browser", response: anyJson },
   'POST /web-element/api/certificate': { summary: 'The signing certificate, after the user chose it', caller: 'the framed page', request: iframeCertificateCallSchema, response: iframeCertificateAnswerSchema },
   'POST /web-element/api/auth-token': { summary: 'A Web eID authentication token', caller: 'the framed page', request: iframeAuthTokenCallSchema, response: iframeAuthTokenAnswerSchema },
   'POST /web-element/api/signature': { summary: 'The signature over the digest the station prepared', caller: 'the framed page', request: iframeSignatureCallSchema, response: iframeSignatureAnswerSchema },

@@ -135,6 +135,8 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
     release();
     await expect.poll(async () => (await helperMessages(page)).length, { timeout: 10_000 }).toBe(2);
     expect((await helperMessages(page))[1]!.data).toMatchObject({ status: 'error', retriable: true });
+    // The frame says what to do, never "Confirm in the Signing Station window." with no prompt open.
+    await expect.poll(() => page.frameLocator('#helper').locator('#status').textContent()).toBe('Your ID card or token is not connected. Insert it, then try again on the web page.');
     await card.insert();
     await waitFor('the card again', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
     await page.close();

@@ -1,5 +1,6 @@
 import type { ServiceAnswer } from '../core/schemas/browser-client-wire.js';
 import type { BrowserErrorCode, PassedOnErrorCode } from '../core/errors/browser-error-codes.js';
+import { userMessage } from './user-message.js';
 
 /**
  * What `fail` receives: the published client's fields (`isCancel`, `userMessage` from the service's `message`,
@@ -20,6 +21,15 @@ export class ClientError extends Error {
     this.userMessage = options.userMessage ?? options.answer?.message;
     this.userDetails = options.answer?.errors;
     this.response = options.answer ? { data: options.answer } : undefined;
+  }
+
+  /**
+   * This error as `fail` hands it to the page: `userMessage` in `language` that a person can act on, `isCancel`
+   * from what happened (whoever raised it), the technical detail kept in `message` and `response`.
+   */
+  forPerson(language: string | undefined): ClientError {
+    const { isCancel, text } = userMessage(this.code, language, this.userMessage);
+    return new ClientError(this.code, this.message, { isCancel: isCancel || this.isCancel, userMessage: text, ...(this.response ? { answer: this.response.data } : {}) });
   }
 }
 

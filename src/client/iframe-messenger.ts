@@ -12,16 +12,30 @@ const READY_TIMEOUT_MS = 8_000;
 /** Chrome's Local Network Access permission for a page framing 127.0.0.1, under its current and its earlier name. */
 const LOOPBACK_PERMISSIONS = ['loopback-network', 'local-network-access'];
 
+// The page's person reads `userMessage` (from the client's catalogue); `message` is for the integrator's developer.
 const unreachable = (): ClientError =>
-  new ClientError('ERR_CLIENT_HELPER_UNREACHABLE', 'Signing Station did not answer.', {
-    userMessage:
-      'Signing Station did not answer. Check that it is running on this computer, and that this site may access devices on your local network (the browser asks once; see the site settings).',
-  });
+  new ClientError(
+    'ERR_CLIENT_HELPER_UNREACHABLE',
+    `The station's iframe helper did not announce itself within ${READY_TIMEOUT_MS / 1000} s: the station is not running, or the browser's Local Network Access permission prompt was not answered.`,
+  );
 const blocked = (): ClientError =>
-  new ClientError('ERR_CLIENT_HELPER_BLOCKED', 'The browser blocks this page from reaching Signing Station.', {
-    userMessage:
-      'Your browser blocks this site from reaching Signing Station on this computer. Allow "access to devices on your local network" for this site in the browser\'s site settings (or ask your administrator to allow it), then try again.',
-  });
+  new ClientError(
+    'ERR_CLIENT_HELPER_BLOCKED',
+    'The browser denies this page Local Network Access to the station: the iframe needs allow="local-network-access" (the client sets it), the user must allow the permission in the site settings, or a managed browser needs the LocalNetworkAccessAllowedForUrls policy for this origin.',
+  );
+
+const notRegistered = (): ClientError =>
+  new ClientError('ERR_CLIENT_ORIGIN_NOT_REGISTERED', `${location.origin} is not one of this client's registered origins at the station (signing-station clients add/update --allowed-origin).`);
+
+/** Whether the station has this page's origin registered for the client; undefined when it cannot be asked. */
+async function registered(url: string, signal: AbortSignal): Promise<boolean | undefined> {
+  try {
+    const answer = (await (await fetch(url, { signal })).json()) as { registered?: unknown };
+    return typeof answer.registered === 'boolean' ? answer.registered : undefined;
+  } catch {
+    return undefined; // not running, blocked, or an older station: the helper's own announcement decides
+  }
+}
 
 /**
  * The station's iframe helper in the integrator's holder. Unlike the published client, a message counts only when
@@ -36,9 +50,10 @@ export class IframeMessenger {
 
   /**
    * `language`: the page's (the client's setting), for the frame's title. `allow`: more permissions the framed page
-   * needs (a wallet page: `digital-credentials-get`).
+   * needs (a wallet page: `digital-credentials-get`). `clientId`: whose helper it is, to ask whether this page's
+   * origin is registered.
    */
-  constructor(holder: HTMLElement, url: string, run: ModuleRun, options: { language: string | undefined; allow?: readonly string[] }) {
+  constructor(holder: HTMLElement, url: string, run: ModuleRun, options: { language: string | undefined; clientId: string; allow?: readonly string[] }) {
     this.#origin = new URL(url).origin;
     this.#run = run;
     this.#frame = document.createElement('iframe');
@@ -48,10 +63,13 @@ export class IframeMessenger {
     // Chrome 142+ lets a public page frame 127.0.0.1 only with this policy and the user's permission.
     this.#frame.setAttribute('allow', [...LOOPBACK_PERMISSIONS, ...(options.allow ?? [])].join('; '));
     this.#frame.style.cssText = 'border:0;width:100%;height:100%';
-    this.#ready = this.#announced(this.#next('ready'));
+    this.#ready = this.#announced(this.#next('ready'), `${this.#origin}/web-element/api/embedder/${encodeURIComponent(options.clientId)}`);
     // Awaited by the first request, which may come later (after start-signing): not an unhandled rejection meanwhile.
     this.#ready.catch(() => undefined);
     holder.replaceChildren(this.#frame);
+    // The page no longer waits (cancel(), a timeout, a failure elsewhere in the flow): the helper drops its pending
+    // request, and the station withdraws the prompts it holds for it.
+    run.signal.addEventListener('abort', () => this.#frame.contentWindow?.postMessage({ operation: 'cancel' }, this.#origin), { once: true });
   }
 
   /**
@@ -59,7 +77,7 @@ export class IframeMessenger {
    * denied for this page, otherwise after READY_TIMEOUT_MS (the station is not running, or the permission prompt
    * was not answered). A frame the browser blocks loads an error page, which no event tells apart.
    */
-  #announced(ready: Promise<Reply>): Promise<Reply> {
+  #announced(ready: Promise<Reply>, embedderUrl: string): Promise<Reply> {
     return new Promise<Reply>((resolve, reject) => {
       const timer = setTimeout(() => reject(unreachable()), READY_TIMEOUT_MS);
       const settle = (finish: () => void): void => {
@@ -71,6 +89,7 @@ export class IframeMessenger {
         (error: unknown) => settle(() => reject(error)),
       );
       void this.#permissionDenied().then((denied) => denied && settle(() => reject(blocked())));
+      void registered(embedderUrl, this.#run.signal).then((known) => known === false && settle(() => reject(notRegistered())));
     });
   }
 

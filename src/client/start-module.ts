@@ -47,8 +47,11 @@ export function startModule(spec: ModuleSpec, clientSettings: ClientSettings, op
       const result = await spec.flow({ settings, row: spec.row, method, run, base, call: (request) => callService(settings, request, run.signal) });
       settings.success?.(result);
     } catch (error) {
-      settings.fail?.(error instanceof ClientError ? error : new ClientError('ERR_CLIENT_FAILED', error instanceof Error ? error.message : String(error)));
+      const failure = error instanceof ClientError ? error : new ClientError('ERR_CLIENT_FAILED', error instanceof Error ? error.message : String(error));
+      settings.fail?.(failure.forPerson(settings.language));
     } finally {
+      // Whatever the flow left waiting (the helper frame's request, a poll) ends with it.
+      run.cancel();
       settings.finished?.();
     }
   })();

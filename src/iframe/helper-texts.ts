@@ -6,6 +6,8 @@ export interface HelperTexts {
   confirmInStation: string;
   notAllowed: string;
   openedAlone: string;
+  /** After a request failed because no card or token with the certificate is connected (never left saying "confirm"). */
+  tokenMissing: string;
 }
 
 const TEXTS = {
@@ -14,30 +16,35 @@ const TEXTS = {
     confirmInStation: 'Confirm in the Signing Station window.',
     notAllowed: 'This web page is not allowed to use Signing Station.',
     openedAlone: 'This page works inside a web page that asks for your signature. Open that web page instead.',
+    tokenMissing: 'Your ID card or token is not connected. Insert it, then try again on the web page.',
   },
   et: {
     ready: 'Signing Station on valmis.',
     confirmInStation: 'Kinnita Signing Stationi aknas.',
     notAllowed: 'Sellel veebilehel ei ole lubatud Signing Stationit kasutada.',
     openedAlone: 'See leht töötab veebilehe sees, mis küsib sinu allkirja. Ava hoopis see veebileht.',
+    tokenMissing: 'ID-kaart või pulk ei ole ühendatud. Sisesta see ja proovi veebilehel uuesti.',
   },
   lt: {
     ready: 'Signing Station paruošta.',
     confirmInStation: 'Patvirtinkite Signing Station lange.',
     notAllowed: 'Šiam tinklalapiui neleidžiama naudotis Signing Station.',
     openedAlone: 'Šis puslapis veikia tinklalapyje, kuris prašo jūsų parašo. Atidarykite tą tinklalapį.',
+    tokenMissing: 'Asmens tapatybės kortelė arba raktas neprijungti. Įdėkite juos ir bandykite dar kartą tinklalapyje.',
   },
   lv: {
     ready: 'Signing Station ir gatava.',
     confirmInStation: 'Apstipriniet Signing Station logā.',
     notAllowed: 'Šai tīmekļa lapai nav atļauts izmantot Signing Station.',
     openedAlone: 'Šī lapa darbojas tīmekļa lapā, kas lūdz jūsu parakstu. Atveriet to tīmekļa lapu.',
+    tokenMissing: 'ID karte vai marķieris nav pievienots. Ievietojiet to un mēģiniet vēlreiz tīmekļa lapā.',
   },
   ru: {
     ready: 'Signing Station готова.',
     confirmInStation: 'Подтвердите в окне Signing Station.',
     notAllowed: 'Этой веб-странице не разрешено использовать Signing Station.',
     openedAlone: 'Эта страница работает внутри веб-страницы, которая запрашивает вашу подпись. Откройте эту веб-страницу.',
+    tokenMissing: 'ID-карта или токен не подключены. Вставьте их и попробуйте снова на веб-странице.',
   },
 } as const satisfies Record<string, HelperTexts>;
 

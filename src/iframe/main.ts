@@ -34,10 +34,12 @@ if (window.parent === window) {
 }
 
 function start(parentOrigin: string): void {
-  let busy = false;
   const reply = (message: IframeReply): void => window.parent.postMessage(message, parentOrigin);
   // The deployed client's own `ready` is sent before this page exists, so the page announces itself.
   reply({ sender: IFRAME_REPLY_SENDER, operation: 'ready', status: 'OK' });
+
+  // The request in flight, if any: a `cancel` from the page aborts it, so the station withdraws its prompts.
+  let pending: AbortController | undefined;
 
   window.addEventListener('message', (event: MessageEvent<unknown>) => {
     if (event.source !== window.parent || event.origin !== parentOrigin) return;
@@ -45,32 +47,41 @@ function start(parentOrigin: string): void {
     if (!parsed.success) return;
     const request = parsed.data;
     if (request.operation === 'ready') return reply({ sender: IFRAME_REPLY_SENDER, operation: 'ready', status: 'OK' });
-    if (busy) return reply(failure(request.operation, new StationCallError('ERR_IFRAME_BUSY', 'Another request to Signing Station is still waiting.', true)));
-    busy = true;
-    void answer(request, parentOrigin)
-      .then(reply, (error: unknown) => reply(failure(request.operation, error)))
-      .finally(() => {
-        busy = false;
-        status.textContent = texts.ready;
-      });
+    if (request.operation === 'cancel') return pending?.abort();
+    if (pending) return reply(failure(request.operation, new StationCallError('ERR_IFRAME_BUSY', 'Another request to Signing Station is still waiting.', true)));
+    const current = new AbortController();
+    pending = current;
+    void answer(request, parentOrigin, current.signal)
+      .then(
+        (answered) => {
+          status.textContent = texts.ready;
+          reply(answered);
+        },
+        (error: unknown) => {
+          const refusal = failure(request.operation, error);
+          status.textContent = refusal.status === 'error' && (TOKEN_MISSING_CODES as readonly string[]).includes(refusal.code) ? texts.tokenMissing : texts.ready;
+          reply(refusal);
+        },
+      )
+      .finally(() => (pending = undefined));
   });
 }
 
-async function answer(request: Exclude<IframeRequest, { operation: 'ready' }>, parentOrigin: string): Promise<IframeReply> {
+async function answer(request: Exclude<IframeRequest, { operation: 'ready' | 'cancel' }>, parentOrigin: string, signal: AbortSignal): Promise<IframeReply> {
   const call = { ticket: frame.ticket, embeddingOrigin: parentOrigin };
   status.textContent = texts.confirmInStation;
   switch (request.operation) {
     case 'getCertificate': {
-      const { certificate } = iframeCertificateAnswerSchema.parse(await callStation('certificate', call));
+      const { certificate } = iframeCertificateAnswerSchema.parse(await callStation('certificate', call, signal));
       return { sender: IFRAME_REPLY_SENDER, operation: request.operation, status: 'OK', certificate };
     }
     case 'getSignature': {
       const body = { ...call, hexDigest: digestToSign(request), ...(request.certificate ? { certificate: request.certificate } : {}) };
-      const { signatures } = iframeSignatureAnswerSchema.parse(await callStation('signature', body));
+      const { signatures } = iframeSignatureAnswerSchema.parse(await callStation('signature', body, signal));
       return { sender: IFRAME_REPLY_SENDER, operation: request.operation, status: 'OK', signatures };
     }
     case 'getAuthToken': {
-      const { token } = iframeAuthTokenAnswerSchema.parse(await callStation('auth-token', { ...call, nonce: request.nonce }));
+      const { token } = iframeAuthTokenAnswerSchema.parse(await callStation('auth-token', { ...call, nonce: request.nonce }, signal));
       return { sender: IFRAME_REPLY_SENDER, operation: request.operation, status: 'OK', token };
     }
   }
@@ -83,9 +94,15 @@ function digestToSign(request: Extract<IframeRequest, { operation: 'getSignature
   return Array.from(atob(request.fileContent), (char) => char.charCodeAt(0).toString(16).padStart(2, '0')).join('');
 }
 
+/** The codes of a request that failed because no card or token with the certificate is connected. */
+const TOKEN_MISSING_CODES = ['ERR_TOKEN_REMOVED', 'ERR_IFRAME_NO_CERTIFICATE', 'ERR_IFRAME_CERTIFICATE_ABSENT'] as const;
+
+/** The codes of a request the user (or the page) chose to end: the reply says `user_cancel`, as the deployed client expects. */
+const CANCEL_CODES = ['ERR_TOKEN_USER_CANCELLED', 'ERR_SIGNING_DECLINED', 'ERR_CLIENT_CANCELLED', 'ERR_SIGNING_REQUESTER_GONE'] as const;
+
 function failure(operation: IframeOperation, error: unknown): IframeReply {
   const problem = error instanceof StationCallError ? error : new StationCallError('ERR_IFRAME_FAILED', 'Signing Station could not answer.', true);
-  const cancelled = problem.code === 'ERR_TOKEN_USER_CANCELLED' || problem.code === 'ERR_SIGNING_DECLINED';
+  const cancelled = (CANCEL_CODES as readonly string[]).includes(problem.code);
   return {
     sender: IFRAME_REPLY_SENDER,
     operation,

@@ -131,6 +131,8 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
     release();
     await expect.poll(async () => (await helperMessages(page)).length, { timeout: 10_000 }).toBe(2);
     expect((await helperMessages(page))[1]!.data).toMatchObject({ status: 'error', retriable: true });
+    // The frame says what to do, never "Confirm in the Signing Station window." with no prompt open.
+    await expect.poll(() => page.frameLocator('#helper').locator('#status').textContent()).toBe('Your ID card or token is not connected. Insert it, then try again on the web page.');
     await card.insert();
     await waitFor('the card again', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
     await page.close();
@@ -231,12 +233,21 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
       });
     }
 
-    it('ID-card identification fails (not as a cancel) when the user declines in the station', async () => {
+    for (const client of BOTH_CLIENTS) {
+      it(`${client}: readCard at the hosted service's path shape (/api/identity/<client_id>/read-card) identifies the holder`, async () => {
+        prompt.pin = '1234';
+        const outcome = await identify(client, 'idCard', `${station.baseUrl}/api/identity/shop/read-card`);
+        expect(outcome.calls).toEqual(['success', 'finished']);
+        expect(outcome.result).toMatchObject({ data: { status: 'OK', idcode: '48010010000', current_login_method: 'ee-id-login' } });
+      });
+    }
+
+    it('ID-card identification fails as a cancel when the user declines in the station', async () => {
       prompt.agree = false;
       try {
         const outcome = await identify('serviceBrowserClient', 'idCard');
         expect(outcome.calls).toEqual(['fail', 'finished']);
-        expect(outcome.error?.isCancel).toBeFalsy();
+        expect(outcome.error?.isCancel).toBe(true);
       } finally {
         prompt.agree = true;
       }

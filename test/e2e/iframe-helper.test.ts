@@ -136,15 +136,15 @@ describe('iframe certificate helper in Chromium', () => {
     });
   }
 
-  it('the station’s own client fails (not as a cancel) when the user declines the signature in the station', async () => {
+  it('the station’s own client fails as a cancel when the user declines the signature in the station, in the client’s language', async () => {
     const docId = await prepare();
     const page = await browser.newPage();
     await page.goto(`${integrator.origin}/`);
     prompt.agree = false;
     try {
-      const outcome = await signWithOurClient(page, docId);
+      const outcome = await signWithOurClient(page, docId, { language: 'et' });
       expect(outcome.calls).toEqual(['fail', 'finished']);
-      expect(outcome.error?.userMessage).toMatch(/declined/i);
+      expect(outcome.error).toMatchObject({ isCancel: true, userMessage: 'Katkestatud. Midagi ei allkirjastatud ega jagatud.', message: expect.stringMatching(/declined/i) });
     } finally {
       prompt.agree = true;
       await page.close();

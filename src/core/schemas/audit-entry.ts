@@ -16,7 +16,7 @@ export const auditEntrySchema = z.object({
   /** Every file the attempt covered (all files of a new container); just the one document otherwise. */
   files: z.array(z.object({ name: z.string(), sha256: z.string() })),
   /** `started`: an attempt that never completed (the process was killed or is still at work). */
-  outcome: z.enum(['signed', 'declined', 'failed', 'started']),
+  outcome: z.enum(['signed', 'declined', 'failed', 'started', 'cancelled']),
   detail: z.string().nullable(),
   source: auditSourceSchema,
   /** The requesting page's origin for web pages; null for the CLI and the window. */

@@ -27,6 +27,8 @@ export const iframeRequestSchema = z.discriminatedUnion('operation', [
     country: z.string().max(8).optional(),
   }),
   z.object({ operation: z.literal('getAuthToken'), nonce: z.string().min(16).max(256) }),
+  /** The embedding page no longer waits (its user cancelled, its client timed out): the pending request is dropped. */
+  z.object({ operation: z.literal('cancel') }),
 ]);
 export type IframeRequest = z.infer<typeof iframeRequestSchema>;
 export type IframeOperation = IframeRequest['operation'];

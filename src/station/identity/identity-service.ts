@@ -8,7 +8,10 @@ import { IdentitySessions } from './identity-sessions.js';
 export interface IdentityServiceOptions {
   mode: () => StationMode;
   methods: IdentityMethod[];
-  /** How long a started identification may wait for the user before it is dropped. */
+  /**
+   * How long a started identification may wait for the user before it is dropped, with its prompts. Default: the
+   * 120 s after which both browser clients stop polling, so no login prompt outlives the page's wait.
+   */
   sessionLifetimeMs?: number;
   /** Upper bound for one long-poll of complete, whatever timeout the caller asks. */
   maxWaitMs?: number;
@@ -26,7 +29,7 @@ export class IdentityService {
   constructor(options: IdentityServiceOptions) {
     this.#options = options;
     this.#methods = new Map(options.methods.map((method) => [method.code, method]));
-    this.#sessions = new IdentitySessions(options.sessionLifetimeMs ?? 180_000);
+    this.#sessions = new IdentitySessions(options.sessionLifetimeMs ?? 120_000);
   }
 
   /** The methods the station's own login page offers in the current mode. */

@@ -32,6 +32,7 @@ export interface IframeHelperRouteDeps {
 }
 
 const pageParams = z.object({ client_id: clientIdSchema, method: z.union([hashSigningMethodSchema, z.literal(WEB_EID_LOGIN_METHOD)]) });
+const embedderParams = z.object({ client_id: clientIdSchema });
 const pageQuery = z.object({ doc_id: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not a document id').optional().or(z.literal('')) });
 
 const ASSETS = {
@@ -64,6 +65,17 @@ export function iframeHelperRoutes(deps: IframeHelperRouteDeps): FastifyPluginAs
         throw new StationError('ERR_IFRAME_NOT_BUILT', 'The iframe helper is not built: run `npm run build`.', { status: 503 });
       });
       return reply.type(ASSETS[name as keyof typeof ASSETS]).send(body);
+    });
+
+    // Whether the asking page's origin may embed this client's helper, readable by any page: a browser client asks
+    // before framing, so an unregistered origin hears it at once instead of waiting for a frame its CSP blocks. It
+    // tells a page only about its own origin (the browser sets Origin), and nothing else about the client.
+    app.get('/api/embedder/:client_id', async (request, reply) => {
+      const { client_id: clientId } = parseZod(embedderParams, request.params, 'Invalid client id');
+      const origin = request.headers.origin;
+      const client = await deps.clients.find(clientId);
+      if (origin) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+      return { registered: Boolean(origin && client?.allowedOrigins.includes(origin)) };
     });
 
     const own = { config: { browserAccess: 'station', requiresOwnOrigin: true } } as const;

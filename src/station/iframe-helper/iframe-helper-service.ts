@@ -9,6 +9,7 @@ import type { UserPrompt } from '../ports/user-prompt.js';
 import type { CertificateChoiceRequest } from '../../core/schemas/prompts.js';
 import type { Token } from '../tokens/token.js';
 import { UserCancelledError } from '../tokens/token-errors.js';
+import { RequesterGoneError } from '../sessions/requester-gone-error.js';
 import type { PendingSignatures } from '../sessions/pending-signatures.js';
 import type { FrameTicket, FrameTickets } from './frame-tickets.js';
 import { tokenKindsForMethod } from './token-kinds-for-method.js';
@@ -97,8 +98,10 @@ export class IframeHelperService {
       });
       return Buffer.from(signature).toString('base64');
     } catch (error) {
-      await this.#deps.unsigned?.(pending.clientId, pending.docId, error, context.origin);
-      throw error;
+      // A prompt withdrawn because the page went away or cancelled: logged as that, never as the person's refusal.
+      const reason = signal.aborted ? new RequesterGoneError() : error;
+      await this.#deps.unsigned?.(pending.clientId, pending.docId, reason, context.origin);
+      throw reason;
     }
   }
 

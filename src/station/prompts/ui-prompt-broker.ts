@@ -21,8 +21,9 @@ interface Waiting {
 /**
  * The headless UserPrompt: prompts wait in memory until the station's UI page (behind its credential) answers
  * them. An unanswered prompt is declined after five minutes, or at once when the caller aborts (the requester went
- * away). Bounded: beyond MAX_PENDING_PROMPTS, or MAX_PENDING_PROMPTS_PER_REQUESTER from one requester, a new
- * prompt is refused with a retriable 429 before the user sees it.
+ * away). A second login prompt like an open one withdraws the older. Bounded: beyond MAX_PENDING_PROMPTS, or
+ * MAX_PENDING_PROMPTS_PER_REQUESTER from one requester, a new prompt is refused with a retriable 429 before the
+ * user sees it.
  */
 export class UiPromptBroker implements UserPrompt {
   readonly #waiting = new Map<string, Waiting>();
@@ -74,6 +75,12 @@ export class UiPromptBroker implements UserPrompt {
 
   #ask(prompt: PendingPrompt, signal?: AbortSignal): Promise<PromptAnswer> {
     const requester = prompt.request.requester;
+    // A login asked again by the same page for the same client and certificate (a retry, a second click) replaces
+    // the first, whose page no longer waits for it: the user never sees two identical login prompts stacked.
+    const login = loginKey(prompt);
+    for (const waiting of this.#waiting.values()) {
+      if (login !== undefined && loginKey(waiting.prompt) === login) waiting.settle({ kind: 'cancel' });
+    }
     const open = [...this.#waiting.values()];
     if (open.length >= MAX_PENDING_PROMPTS) return Promise.reject(new TooManyPromptsError(undefined));
     if (open.filter((waiting) => waiting.prompt.request.requester === requester).length >= MAX_PENDING_PROMPTS_PER_REQUESTER) {
@@ -102,4 +109,9 @@ export class UiPromptBroker implements UserPrompt {
   }
 }
 
-
+/** What makes two login consents the same question to the user: who asks, for which client, with which certificate. */
+function loginKey(prompt: PendingPrompt): string | undefined {
+  if (prompt.kind !== 'consent' || prompt.request.purpose !== 'authenticate') return undefined;
+  const { requester, clientId, signerIssuer, signerSerialNumber } = prompt.request;
+  return JSON.stringify([requester, clientId, signerIssuer, signerSerialNumber]);
+}

@@ -17,6 +17,7 @@ import { assertClientRegistered } from './assert-client-registered.js';
 import { signerIdentity } from './signer-identity.js';
 import type { CertificateSummary } from '../pki/certificate-summary.js';
 import { SignatureDeclinedError } from './signature-declined-error.js';
+import { RequesterGoneError } from './requester-gone-error.js';
 import { SigningNotStartedError } from './signing-not-started-error.js';
 import type { SigningRequestContext } from './signing-method.js';
 import type { SignatureScheme } from '../tokens/token.js';
@@ -159,8 +160,11 @@ export class HashSigningService {
       context.signal,
     );
     if (agreed) return;
-    await this.#audit(session, method, signer.subject, 'declined', null, context.origin);
-    throw new SignatureDeclinedError();
+    // A prompt withdrawn because the page cancelled or went away is not the person's refusal.
+    const refusal = context.signal.aborted ? new RequesterGoneError() : new SignatureDeclinedError();
+    const { outcome, detail } = failedAttemptOutcome(refusal);
+    await this.#audit(session, method, signer.subject, outcome, outcome === 'declined' ? null : detail, context.origin);
+    throw refusal;
   }
 
   async #prepare(

@@ -59,3 +59,18 @@ describe('UiPromptBroker bounds', () => {
     expect(broker.pending()).toEqual([]);
   });
 });
+
+describe('UiPromptBroker logins', () => {
+  const login = (requester: string, challenge: string): SignatureConsentRequest => ({ ...consent(requester), purpose: 'authenticate', clientId: 'shop', documentDigest: challenge });
+
+  it('withdraws an open login prompt when the same page asks the same login again: the two never stack', async () => {
+    const broker = new UiPromptBroker(stillClock);
+    const first = broker.confirm(login('https://shop.example', 'aa'.repeat(32)));
+    const other = broker.confirm(login('https://other.example', 'bb'.repeat(32)));
+    const second = broker.confirm(login('https://shop.example', 'cc'.repeat(32)));
+    expect(await first).toBe(false);
+    expect(broker.pending().map((prompt) => prompt.kind === 'consent' && prompt.request.documentDigest)).toEqual(['bb'.repeat(32), 'cc'.repeat(32)]);
+    for (const prompt of broker.pending()) broker.answer(prompt.id, { kind: 'consent', accept: true });
+    expect(await Promise.all([other, second])).toEqual([true, true]);
+  });
+});

@@ -153,6 +153,7 @@ export const en = {
   'activity.outcome.declined': 'declined',
   'activity.outcome.failed': 'failed',
   'activity.outcome.started': 'started, not completed',
+  'activity.outcome.cancelled': 'cancelled by the web page',
   'activity.thisWindow': 'this window',
   'prompt.heading': 'Waiting for you',
   'prompt.expires': 'Closes in {time}',

@@ -150,6 +150,7 @@ export const et: Messages = {
   'activity.outcome.declined': 'keeldutud',
   'activity.outcome.failed': 'ebaõnnestus',
   'activity.outcome.started': 'alustatud, lõpetamata',
+  'activity.outcome.cancelled': 'veebileht katkestas',
   'activity.thisWindow': 'see aken',
   'prompt.heading': 'Ootab sinu vastust',
   'prompt.expires': 'Sulgub {time} pärast',

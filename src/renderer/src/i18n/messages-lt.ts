@@ -150,6 +150,7 @@ export const lt: Messages = {
   'activity.outcome.declined': 'atsisakyta',
   'activity.outcome.failed': 'nepavyko',
   'activity.outcome.started': 'pradėta, nebaigta',
+  'activity.outcome.cancelled': 'tinklalapis atšaukė',
   'activity.thisWindow': 'šis langas',
   'prompt.heading': 'Laukiama jūsų atsakymo',
   'prompt.expires': 'Užsidarys po {time}',

@@ -150,6 +150,7 @@ export const lv: Messages = {
   'activity.outcome.declined': 'noraidīts',
   'activity.outcome.failed': 'neizdevās',
   'activity.outcome.started': 'sākts, nav pabeigts',
+  'activity.outcome.cancelled': 'tīmekļa lapa atcēla',
   'activity.thisWindow': 'šis logs',
   'prompt.heading': 'Gaida jūsu atbildi',
   'prompt.expires': 'Aizvērsies pēc {time}',

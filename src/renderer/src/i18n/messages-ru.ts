@@ -150,6 +150,7 @@ export const ru: Messages = {
   'activity.outcome.declined': 'отклонено',
   'activity.outcome.failed': 'ошибка',
   'activity.outcome.started': 'начато, не завершено',
+  'activity.outcome.cancelled': 'отменено веб-страницей',
   'activity.thisWindow': 'это окно',
   'prompt.heading': 'Ожидает вашего ответа',
   'prompt.expires': 'Закроется через {time}',

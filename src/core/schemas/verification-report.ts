@@ -58,6 +58,11 @@ export const chainCheckSchema = z.object({
   /** Subjects from the signer up. */
   certificates: z.array(z.string()),
   problems: z.array(z.string()),
+  /**
+   * When the chain ends in no trusted issuer: the topmost certificate it reached (base64 DER, subject, SHA-256),
+   * what "trust this issuer" adds once the person has seen its fingerprint.
+   */
+  untrustedTop: z.object({ subject: z.string(), sha256: z.string(), certificate: z.string() }).optional(),
 });
 export type ChainCheck = z.infer<typeof chainCheckSchema>;
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ChainCheck } from '../../core/schemas/verification-report.js';
 import { x509 } from '../pki/x509.js';
 import type { TrustAnchor, TrustServiceType, TrustSource } from '../ports/trust-source.js';
@@ -49,6 +50,8 @@ function result(chain: x509.X509Certificate[], anchor: TrustAnchor | undefined, 
   const ended = anchor ? { anchor } : {};
   if (untrusted) {
     const top = chain[chain.length - 1]!;
+    const der = Buffer.from(top.rawData);
+    check.untrustedTop = { subject: top.subject, sha256: createHash('sha256').update(der).digest('hex'), certificate: der.toString('base64') };
     const advice = `to accept it, trust its issuer's certificate (${top.issuer})`;
     return { chain: check, finding: { indication: 'INDETERMINATE', subIndication: 'NO_CERTIFICATE_CHAIN_FOUND', reason: `the certificate chain ends in no trusted issuer: ${untrusted}`, advice } };
   }

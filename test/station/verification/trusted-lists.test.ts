@@ -186,6 +186,22 @@ describe.sequential('EU-style trusted lists: our own list of lists and two natio
     expect(result.lists.find((l) => l.territory === 'EE')).toMatchObject({ outcome: 'refused' });
   });
 
+  it('refuses an unsigned list, and a list of lists signed by a key not configured for it', async () => {
+    const offline = await mkdtemp(join(tmpdir(), 'offline-lists-'));
+    try {
+      await writeFile(join(offline, 'ee.xml'), nationalEe(9).replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, ''));
+      const unsigned = await (await ManagedTrust.open(dir)).updater.importPath(offline);
+      expect(unsigned.lists).toMatchObject([{ outcome: 'refused', message: expect.stringContaining('it is not signed') }]);
+      const foreign = await createListSigner('Not the LOTL signer');
+      await rm(join(offline, 'ee.xml'));
+      await writeFile(join(offline, 'lotl.xml'), await signWithXmlsec(lotlXml({ territory: 'ZZ', sequence: 8 }, [{ territory: 'EE', location: `${base}/ee.xml`, certificates: [foreign.der] }]), foreign));
+      const result = await (await ManagedTrust.open(dir)).updater.importPath(offline);
+      expect(result.lists).toMatchObject([{ outcome: 'refused', message: expect.stringContaining('does not verify') }]);
+    } finally {
+      await rm(offline, { recursive: true, force: true });
+    }
+  });
+
   it('imports lists offline from a folder, checked against the list of lists known here', async () => {
     const offline = await mkdtemp(join(tmpdir(), 'offline-lists-'));
     try {

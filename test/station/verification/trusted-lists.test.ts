@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { x509 } from '../../../src/station/pki/x509.js';
 import { loadTrustSource } from '../../../src/station/verification/load-trust-source.js';
 import { verifyDocument } from '../../../src/station/verification/verify-document.js';
+import { validationReportXml } from '../../../src/station/verification/validation-report-xml.js';
 import { ManagedTrust } from '../../../src/station/verification/trusted-lists/managed-trust.js';
 import { createTestCa, keyParams, type TestCa } from '../../support/pki/test-pki.js';
 import { buildCmsSignature } from '../../support/verification/build-cms-signature.js';
@@ -134,6 +135,7 @@ describe.sequential('EU-style trusted lists: our own list of lists and two natio
       chain: expect.objectContaining({ anchorSource: 'trusted list EE (sequence 3): Test Qualified CA' }),
       qualification: expect.objectContaining({ level: 'QES', qualifiedCertificate: true, qscd: true, type: 'esig', qualifiers: ['QCWithSSCD'] }),
     });
+    expect(validationReportXml(report)).toContain('<vr:SignatureQuality><vr:SignatureQualityInformation>urn:cef:dss:signatureQualification:QESig</vr:SignatureQualityInformation></vr:SignatureQuality>');
   });
 
   it('is INDETERMINATE/NO_CERTIFICATE_CHAIN_FOUND for a signature judged after its CA was withdrawn, and passes judged before', async () => {

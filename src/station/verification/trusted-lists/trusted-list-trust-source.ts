@@ -23,6 +23,9 @@ const STATUS = 'http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/';
 /** Statuses under which a service is trusted: eIDAS "granted" and "recognised at national level", and the Directive's. */
 const TRUSTED_STATUSES = new Set(['granted', 'recognisedatnationallevel', 'undersupervision', 'supervisionincessation', 'accredited', 'setbynationallaw'].map((s) => `${STATUS}${s}`));
 
+/** Each listed service's certificates, parsed once per process (parsed lists are kept, see ManagedTrust.lists). */
+const certificatesOf = new WeakMap<TrustedService, x509.X509Certificate[]>();
+
 /**
  * Trust anchors from trusted lists, read when first asked (`lists` loads and parses the cached lists once): a
  * service's certificates are anchors for `at` when the period of its history in force then has a trusted status
@@ -31,7 +34,6 @@ const TRUSTED_STATUSES = new Set(['granted', 'recognisedatnationallevel', 'under
  */
 export function trustedListTrustSource(lists: () => Promise<readonly LoadedList[]>): TrustSource {
   let loaded: Promise<readonly LoadedList[]> | undefined;
-  const certificates = new Map<TrustedService, x509.X509Certificate[]>();
   return {
     async anchorsAt(serviceType: TrustServiceType, at: Date): Promise<readonly TrustAnchor[]> {
       loaded ??= lists();
@@ -40,8 +42,8 @@ export function trustedListTrustSource(lists: () => Promise<readonly LoadedList[
         for (const service of list.services) {
           const period = service.periods.find((p) => p.since.getTime() <= at.getTime());
           if (!period || SERVICE_TYPES[period.typeUri] !== serviceType || !TRUSTED_STATUSES.has(period.statusUri)) continue;
-          if (!certificates.has(service)) certificates.set(service, service.certificates.flatMap(readable));
-          for (const certificate of certificates.get(service)!) {
+          if (!certificatesOf.has(service)) certificatesOf.set(service, service.certificates.flatMap(readable));
+          for (const certificate of certificatesOf.get(service)!) {
             anchors.push({
               certificate,
               serviceTypes: [serviceType],

@@ -7,6 +7,7 @@ import { fetchTrustedList, MAX_LIST_BYTES } from './fetch-trusted-list.js';
 import { parseTrustedList, parseTrustedListDocument } from './parse-trusted-list.js';
 import { TrustListError } from './trust-list-error.js';
 import type { TrustStore } from './trust-store.js';
+import type { Document } from '@xmldom/xmldom';
 import type { ListPointer, TrustedList } from './trusted-list.js';
 import { verifyListSignature } from './verify-list-signature.js';
 
@@ -66,37 +67,43 @@ export class TrustedListUpdater {
   async importPath(path: string, signersPem: readonly string[] = []): Promise<TrustRefreshResult> {
     const files = (await stat(path)).isDirectory() ? (await readdir(path)).filter((name) => name.toLowerCase().endsWith('.xml')).sort().map((name) => join(path, name)) : [path];
     const read = await Promise.all(files.map(async (file) => ({ file, xml: await readBounded(file) })));
-    const parsed = read.map((entry) => ({ ...entry, list: parseTrustedList(parseTrustedListDocument(entry.xml)) }));
+    // Each file is parsed once: to take lists of lists first, and then to verify and store it.
+    const parsed = read.map((entry) => {
+      const doc = parseTrustedListDocument(entry.xml);
+      return { ...entry, doc, list: parseTrustedList(doc) };
+    });
     const lists: ListOutcome[] = [];
-    for (const { file, xml } of parsed.filter((entry) => entry.list.pointers.length > 0)) {
+    for (const { file, xml, doc } of parsed.filter((entry) => entry.list.pointers.length > 0)) {
       lists.push(await this.#outcome(file, null, async () => {
-        await this.#acceptLotl(xml, null, signersPem, null);
+        await this.#acceptLotl(xml, null, signersPem, null, doc);
         return 'updated';
       }));
     }
-    for (const { file, xml, list } of parsed.filter((entry) => entry.list.pointers.length === 0)) {
-      lists.push(await this.#outcome(file, null, () => this.#acceptNationalFromAnyLotl(xml, list)));
+    const lotls = await this.#cachedLotls();
+    for (const { file, xml, doc, list } of parsed.filter((entry) => entry.list.pointers.length === 0)) {
+      lists.push(await this.#outcome(file, null, () => this.#acceptNationalFromAnyLotl(xml, doc, list, lotls)));
     }
     return { lists };
   }
 
-  async #acceptLotl(xml: string, url: string | null, signersPem: readonly string[], validators: Validators | null): Promise<string> {
-    const list = parseTrustedList(parseTrustedListDocument(xml));
+  async #acceptLotl(xml: string, url: string | null, signersPem: readonly string[], validators: Validators | null, parsed?: Document): Promise<string> {
+    const doc = parsed ?? parseTrustedListDocument(xml);
+    const list = parseTrustedList(doc);
     if (list.pointers.length === 0) throw new TrustListError('ERR_TRUST_LIST_INVALID', `The list ${list.territory} points to no other list: it is not a list of lists.`);
     const id = lotlIdOf(list);
     const given = signersPem.flatMap((pem) => x509.PemConverter.decode(pem).map((der) => new x509.X509Certificate(der)));
-    await this.#accept(xml, { lotl: id, kind: 'lotl', url, announced: [...(await this.lotlSigners(id)), ...given] }, validators);
+    await this.#accept(xml, { lotl: id, kind: 'lotl', url, announced: [...(await this.lotlSigners(id)), ...given] }, validators, doc);
     if (signersPem.length > 0 || url !== null) await this.#store.setLotl(id, url, signersPem);
     return id;
   }
 
-  async #acceptNationalFromAnyLotl(xml: string, list: TrustedList): Promise<ListOutcome['outcome']> {
-    const candidates = (await this.#cachedLotls()).flatMap(({ id, lotl }) => lotl.pointers.filter((p) => p.territory === list.territory).map((pointer) => ({ id, pointer })));
+  async #acceptNationalFromAnyLotl(xml: string, doc: Document, list: TrustedList, lotls: Array<{ id: string; lotl: TrustedList }>): Promise<ListOutcome['outcome']> {
+    const candidates = lotls.flatMap(({ id, lotl }) => lotl.pointers.filter((p) => p.territory === list.territory).map((pointer) => ({ id, pointer })));
     if (candidates.length === 0) throw new TrustListError('ERR_TRUST_LIST_UNANNOUNCED', `No list of lists known here points to a list for ${list.territory}: import the list of lists first.`);
     let last: unknown;
     for (const { id, pointer } of candidates) {
       try {
-        return await this.#accept(xml, { lotl: id, kind: 'national', url: null, announced: certificatesOf(pointer), territory: pointer.territory }, null);
+        return await this.#accept(xml, { lotl: id, kind: 'national', url: null, announced: certificatesOf(pointer), territory: pointer.territory }, null, doc);
       } catch (error) {
         last = error;
       }
@@ -142,8 +149,8 @@ export class TrustedListUpdater {
     return outcomes;
   }
 
-  async #accept(xml: string, target: Target, validators: Validators | null): Promise<ListOutcome['outcome']> {
-    const doc = parseTrustedListDocument(xml);
+  async #accept(xml: string, target: Target, validators: Validators | null, parsed?: Document): Promise<ListOutcome['outcome']> {
+    const doc = parsed ?? parseTrustedListDocument(xml);
     const list = parseTrustedList(doc);
     const what = `The trusted list ${list.territory}${target.url ? ` from ${target.url}` : ''}`;
     if (target.territory !== undefined && list.territory !== target.territory) throw new TrustListError('ERR_TRUST_LIST_UNANNOUNCED', `${what} was refused: its list of lists points to it for ${target.territory}.`);

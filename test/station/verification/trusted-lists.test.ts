@@ -188,6 +188,13 @@ describe.sequential('EU-style trusted lists: our own list of lists and two natio
     expect(result.lists.find((l) => l.territory === 'EE')).toMatchObject({ outcome: 'refused' });
   });
 
+  it('refuses a list for another territory than its pointer names, though signed by the key announced there', async () => {
+    serve('/ee.xml', await signWithXmlsec(nationalListXml({ territory: 'LV', sequence: 99 }, eeServices), eeSigner));
+    const result = await (await ManagedTrust.open(dir)).refresh();
+    expect(result.lists.find((l) => l.territory === 'EE')).toMatchObject({ outcome: 'refused', message: expect.stringContaining('points to it for EE') });
+    expect((await ManagedTrust.open(dir)).sources([]).lists.find((l) => l.territory === 'LV')).toMatchObject({ sequenceNumber: 12 });
+  });
+
   it('refuses an unsigned list, and a list of lists signed by a key not configured for it', async () => {
     const offline = await mkdtemp(join(tmpdir(), 'offline-lists-'));
     try {
@@ -199,6 +206,19 @@ describe.sequential('EU-style trusted lists: our own list of lists and two natio
       await writeFile(join(offline, 'lotl.xml'), await signWithXmlsec(lotlXml({ territory: 'ZZ', sequence: 8 }, [{ territory: 'EE', location: `${base}/ee.xml`, certificates: [foreign.der] }]), foreign));
       const result = await (await ManagedTrust.open(dir)).updater.importPath(offline);
       expect(result.lists).toMatchObject([{ outcome: 'refused', message: expect.stringContaining('does not verify') }]);
+    } finally {
+      await rm(offline, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a list whose signature covers only a part of it (the rest could be anything)', async () => {
+    const partial = nationalEe(10).replace('<tsl:SchemeInformation>', '<tsl:SchemeInformation Id="scheme">').replace('<ds:Reference URI="">', '<ds:Reference URI="#scheme">');
+    const signed = await signWithXmlsec(partial, eeSigner, ['--id-attr:Id', 'http://uri.etsi.org/02231/v2#:SchemeInformation']);
+    const offline = await mkdtemp(join(tmpdir(), 'offline-lists-'));
+    try {
+      await writeFile(join(offline, 'ee.xml'), signed);
+      const result = await (await ManagedTrust.open(dir)).updater.importPath(offline);
+      expect(result.lists).toMatchObject([{ outcome: 'refused', message: expect.stringContaining('does not cover the whole list') }]);
     } finally {
       await rm(offline, { recursive: true, force: true });
     }

@@ -110,12 +110,12 @@ export async function createListSigner(name: string): Promise<ListSigner> {
   }
 }
 
-/** Signs a list's template with xmlsec1. */
-export async function signWithXmlsec(xml: string, signer: ListSigner): Promise<string> {
+/** Signs a list's template with xmlsec1 (`extra`: more xmlsec1 options, such as an --id-attr for a partial reference). */
+export async function signWithXmlsec(xml: string, signer: ListSigner, extra: string[] = []): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'xmlsec-sign-'));
   try {
     await Promise.all([writeFile(join(dir, 'in.xml'), xml), writeFile(join(dir, 'key.pem'), signer.keyPem), writeFile(join(dir, 'cert.pem'), signer.certPem)]);
-    await run('xmlsec1', ['--sign', '--privkey-pem', `${join(dir, 'key.pem')},${join(dir, 'cert.pem')}`, '--output', join(dir, 'out.xml'), join(dir, 'in.xml')]);
+    await run('xmlsec1', ['--sign', ...extra, '--privkey-pem', `${join(dir, 'key.pem')},${join(dir, 'cert.pem')}`, '--output', join(dir, 'out.xml'), join(dir, 'in.xml')]);
     return await readFile(join(dir, 'out.xml'), 'utf8');
   } finally {
     await rm(dir, { recursive: true, force: true });

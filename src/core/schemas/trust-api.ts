@@ -56,3 +56,12 @@ export const trustRefreshResultSchema = z.object({
   lists: z.array(z.object({ territory: z.string(), url: z.string().nullable(), outcome: z.enum(['updated', 'unchanged', 'refused']), message: z.string() })),
 });
 export type TrustRefreshResult = z.infer<typeof trustRefreshResultSchema>;
+
+/** POST /admin/api/trust/lists: trusted lists dropped in Settings (offline import), checked as `trust import` does. */
+export const trustImportRequestSchema = z.object({
+  lists: z
+    .array(z.object({ name: z.string().min(1).max(255), xml: z.string().min(1).max(32 * 1024 * 1024) }))
+    .min(1)
+    .max(64),
+});
+export type TrustImportRequest = z.infer<typeof trustImportRequestSchema>;

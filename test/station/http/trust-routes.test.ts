@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installErrorHandler } from '../../../src/station/http/install-error-handler.js';
 import { trustRoutes } from '../../../src/station/http/routes/trust-routes.js';
 import { createTestCa, type TestCa } from '../../support/pki/test-pki.js';
+import { createListSigner, nationalListXml, signWithXmlsec } from '../../support/verification/trusted-list-xml.js';
 
 let dir: string;
 let app: FastifyInstance;
@@ -49,6 +50,13 @@ describe('the trust API the window’s Settings call', () => {
     expect((await app.inject({ method: 'GET', url: '/admin/api/trust' })).json()).toMatchObject({ euLists: { enabled: false }, added: [{ fingerprint }] });
     expect((await app.inject({ method: 'DELETE', url: `/admin/api/trust/certificates/${fingerprint}` })).statusCode).toBe(204);
     expect((await app.inject({ method: 'DELETE', url: `/admin/api/trust/certificates/${fingerprint}` })).json()).toMatchObject({ code: 'ERR_TRUST_CERTIFICATE_NOT_FOUND' });
+  });
+
+  it('imports dropped lists as `trust import` does: a national list with no list of lists known is refused, saying so', async () => {
+    const signer = await createListSigner('Dropped list signer');
+    const xml = await signWithXmlsec(nationalListXml({ territory: 'EE', sequence: 1 }, []), signer);
+    const answer = await app.inject({ method: 'POST', url: '/admin/api/trust/lists', payload: { lists: [{ name: 'ee.xml', xml }] } });
+    expect(answer.json()).toMatchObject({ lists: [{ territory: 'ee.xml', outcome: 'refused', message: expect.stringContaining('No list of lists known here points to a list for EE') }] });
   });
 
   it('refuses what is not a certificate before storing anything', async () => {

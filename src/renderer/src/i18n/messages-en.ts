@@ -226,6 +226,7 @@ export const en = {
   'trust.issuer.yes': 'Trust it',
   'trust.issuer.no': 'Cancel',
   'trust.issuer.done': 'Trusted. Verify the file again to see the new result.',
+  'trust.importLists': 'Import trusted lists (XML files), for example when offline',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -223,4 +223,5 @@ export const et: Messages = {
   'trust.issuer.yes': 'Usalda',
   'trust.issuer.no': 'Loobu',
   'trust.issuer.done': 'Usaldatud. Kontrolli faili uuesti, et näha uut tulemust.',
+  'trust.importLists': 'Impordi usaldusnimekirjad (XML-failid), näiteks võrguühenduseta',
 };

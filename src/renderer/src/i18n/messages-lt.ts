@@ -223,4 +223,5 @@ export const lt: Messages = {
   'trust.issuer.yes': 'Pasitikėti',
   'trust.issuer.no': 'Atšaukti',
   'trust.issuer.done': 'Patikima. Patikrinkite failą dar kartą, kad pamatytumėte naują rezultatą.',
+  'trust.importLists': 'Importuoti patikimus sąrašus (XML failai), pavyzdžiui, neprisijungus',
 };

@@ -223,4 +223,5 @@ export const lv: Messages = {
   'trust.issuer.yes': 'Uzticēties',
   'trust.issuer.no': 'Atcelt',
   'trust.issuer.done': 'Uzticams. Pārbaudiet failu vēlreiz, lai redzētu jauno rezultātu.',
+  'trust.importLists': 'Importēt uzticamos sarakstus (XML faili), piemēram, bezsaistē',
 };

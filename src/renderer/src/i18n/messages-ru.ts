@@ -223,4 +223,5 @@ export const ru: Messages = {
   'trust.issuer.yes': 'Доверять',
   'trust.issuer.no': 'Отмена',
   'trust.issuer.done': 'Доверие добавлено. Проверьте файл ещё раз, чтобы увидеть новый результат.',
+  'trust.importLists': 'Импортировать доверенные списки (файлы XML), например без сети',
 };

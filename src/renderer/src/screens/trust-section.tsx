@@ -91,6 +91,7 @@ export function TrustSection(): JSX.Element {
               ))}
             </ul>
           )}
+          <FilePicker multiple label={t('trust.importLists')} onFiles={(files) => void run(async () => setRefreshed(await trustApi.importLists({ lists: await Promise.all(files.map(async (file) => ({ name: file.name, xml: await file.text() }))) })))} />
           <h3>{t('trust.added')}</h3>
           {sources.added.length === 0 ? (
             <p className="muted">{t('trust.noneAdded')}</p>

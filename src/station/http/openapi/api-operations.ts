@@ -30,7 +30,7 @@ import { pkcs11ModuleAddRequestSchema, pkcs11ModulesViewSchema } from '../../../
 import { verifyRequestSchema } from '../../../core/schemas/admin-api.js';
 import { documentVerificationSchema } from '../../../core/schemas/verification-report.js';
 import { stationStateSchema } from '../../../core/schemas/station-state.js';
-import { trustAddRequestSchema, trustEuRequestSchema, trustRefreshResultSchema, trustSourcesSchema, addedCertificateSchema } from '../../../core/schemas/trust-api.js';
+import { trustAddRequestSchema, trustEuRequestSchema, trustImportRequestSchema, trustRefreshResultSchema, trustSourcesSchema, addedCertificateSchema } from '../../../core/schemas/trust-api.js';
 import {
   deskIdentifyMethodSchema,
   deskIdentifyRequestSchema,
@@ -130,5 +130,6 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'POST /admin/api/trust/certificates': { summary: 'Trust a certificate (PEM or base64 DER); with fingerprint, only if it is that one (trust this issuer)', caller: 'the station UI', request: trustAddRequestSchema, response: addedCertificateSchema },
   'DELETE /admin/api/trust/certificates/:fingerprint': { summary: 'Stop trusting an added certificate', caller: 'the station UI' },
   'PUT /admin/api/trust/eu': { summary: 'EU trusted lists on or off', caller: 'the station UI', request: trustEuRequestSchema },
+  'POST /admin/api/trust/lists': { summary: 'Import trusted lists offline (XML), each checked against its list of lists; per list its outcome', caller: 'the station UI', request: trustImportRequestSchema, response: trustRefreshResultSchema },
   'POST /admin/api/trust/refresh': { summary: 'Fetch newer trusted lists; each list’s outcome (updated, unchanged, refused and why)', caller: 'the station UI', response: trustRefreshResultSchema },
 };

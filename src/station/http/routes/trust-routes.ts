@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import * as z from 'zod';
-import { fingerprintSchema, trustAddRequestSchema, trustEuRequestSchema, type TrustRefreshResult, type TrustSources } from '../../../core/schemas/trust-api.js';
+import { fingerprintSchema, trustAddRequestSchema, trustEuRequestSchema, trustImportRequestSchema, type TrustRefreshResult, type TrustSources } from '../../../core/schemas/trust-api.js';
 import { parseZod } from '../../validation/parse-zod.js';
 
 /** What the Settings' trust section calls (src/station/verification/trusted-lists/managed-trust.ts, loaded on first use). */
@@ -9,6 +9,9 @@ export interface TrustRouteDeps {
   /** This station's own TSA chain, shown as a trust source for timestamps. */
   tsaCertificates: () => readonly Uint8Array[];
 }
+
+/** A few national lists of several megabytes each, as JSON. */
+const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
 const fingerprintParams = z.object({ fingerprint: fingerprintSchema });
 
@@ -35,6 +38,11 @@ export function trustRoutes(deps: TrustRouteDeps): FastifyPluginAsync {
       const { enabled } = parseZod(trustEuRequestSchema, request.body, 'Say enabled: true or false');
       await (await open()).setEuLists(enabled);
       return reply.code(204).send();
+    });
+
+    app.post('/trust/lists', { config, bodyLimit: IMPORT_BODY_LIMIT }, async (request): Promise<TrustRefreshResult> => {
+      const { lists } = parseZod(trustImportRequestSchema, request.body, 'Invalid trusted lists');
+      return (await open()).updater.importLists(lists.map(({ name, xml }) => ({ file: name, xml })));
     });
 
     app.post('/trust/refresh', { config }, async (): Promise<TrustRefreshResult> => (await open()).refresh());

@@ -66,7 +66,11 @@ export class TrustedListUpdater {
    */
   async importPath(path: string, signersPem: readonly string[] = []): Promise<TrustRefreshResult> {
     const files = (await stat(path)).isDirectory() ? (await readdir(path)).filter((name) => name.toLowerCase().endsWith('.xml')).sort().map((name) => join(path, name)) : [path];
-    const read = await Promise.all(files.map(async (file) => ({ file, xml: await readBounded(file) })));
+    return this.importLists(await Promise.all(files.map(async (file) => ({ file, xml: await readBounded(file) }))), signersPem);
+  }
+
+  /** Lists given as XML (a file's name and text), as importPath takes them: for a drop in the window's Settings. */
+  async importLists(read: ReadonlyArray<{ file: string; xml: string }>, signersPem: readonly string[] = []): Promise<TrustRefreshResult> {
     // Each file is parsed once: to take lists of lists first, and then to verify and store it.
     const parsed = read.map((entry) => {
       const doc = parseTrustedListDocument(entry.xml);

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { webcrypto } from 'node:crypto';
@@ -221,6 +221,25 @@ describe.sequential('EU-style trusted lists: our own list of lists and two natio
       expect(result.lists).toMatchObject([{ outcome: 'refused', message: expect.stringContaining('does not cover the whole list') }]);
     } finally {
       await rm(offline, { recursive: true, force: true });
+    }
+  });
+
+  it('uses lists under the EU list of lists only while the EU lists are on', async () => {
+    const euDir = await mkdtemp(join(tmpdir(), 'eu-lists-'));
+    try {
+      const lists = join(euDir, 'lists');
+      await mkdir(lists);
+      // Our own signer given as an extra signing certificate of the EU's list of lists, as for a newly announced one.
+      await writeFile(join(lists, 'lotl.xml'), await signWithXmlsec(lotlXml({ territory: 'EU', sequence: 1 }, [{ territory: 'EE', location: `${base}/ee.xml`, certificates: [eeSigner.der] }]), lotlSigner));
+      await writeFile(join(lists, 'ee.xml'), await signWithXmlsec(nationalEe(1), eeSigner));
+      const trust = await ManagedTrust.open(join(euDir, 'data'));
+      expect((await trust.updater.importPath(lists, [lotlSigner.certPem])).lists.map((l) => l.outcome)).toEqual(['updated', 'updated']);
+      const anchors = async () => (await loadTrustSource({ identity: { trustedIssuers: [] }, dataDir: join(euDir, 'data') }, [])).anchorsAt('CA', new Date());
+      expect((await anchors()).map((a) => a.certificate.subject)).toEqual([qcCa.certificate.subject]);
+      await trust.setEuLists(false);
+      expect(await anchors()).toEqual([]);
+    } finally {
+      await rm(euDir, { recursive: true, force: true });
     }
   });
 

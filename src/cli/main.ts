@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   tokens: async () => (await import('./commands/tokens-command.js')).registerTokensCommand,
   sign: async () => (await import('./commands/sign-command.js')).registerSignCommand,
   verify: async () => (await import('./commands/verify-command.js')).registerVerifyCommand,
+  trust: async () => (await import('./commands/trust-command.js')).registerTrustCommand,
   ui: async () => (await import('./commands/ui-command.js')).registerUiCommand,
   backup: async () => (await import('./commands/backup-command.js')).registerBackupCommand,
   restore: async () => (await import('./commands/restore-command.js')).registerRestoreCommand,

@@ -25,6 +25,7 @@ import { createHttpServer } from './http/create-http-server.js';
 import { uiRoutes } from './http/routes/ui-routes.js';
 import { clientRoutes } from './http/routes/client-routes.js';
 import { adminRoutes } from './http/routes/admin-routes.js';
+import { trustRoutes } from './http/routes/trust-routes.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { homeRoutes } from './http/routes/home-routes.js';
 import { openApiRoutes } from './http/routes/openapi-routes.js';
@@ -385,6 +386,7 @@ async function registerWindowRoutes(http: FastifyInstance, core: StationCore, si
     }),
     { prefix: '/admin/api' },
   );
+  await http.register(trustRoutes({ dataDir: config.dataDir, tsaCertificates: () => tsa.certificates }), { prefix: '/admin/api' });
   if (builtInSources) {
     await http.register(pkcs11ModuleRoutes({ registry: builtInSources.modules, source: builtInSources.pkcs11, ready: () => tokens.start() }), { prefix: '/admin/api' });
   }

@@ -58,8 +58,35 @@ export const chainCheckSchema = z.object({
   /** Subjects from the signer up. */
   certificates: z.array(z.string()),
   problems: z.array(z.string()),
+  /**
+   * When the chain ends in no trusted issuer: the topmost certificate it reached (base64 DER, subject, SHA-256),
+   * what "trust this issuer" adds once the person has seen its fingerprint.
+   */
+  untrustedTop: z.object({ subject: z.string(), sha256: z.string(), certificate: z.string() }).optional(),
 });
 export type ChainCheck = z.infer<typeof chainCheckSchema>;
+
+/**
+ * Qualified status (eIDAS) from the signer certificate's QC statements and the qualifiers the trusted list gives its
+ * issuer at the signing time: QES / QESeal (qualified certificate, key in a qualified device), AdES-QC (qualified
+ * certificate only), AdES (neither, or no trusted list names the issuer as a qualified CA).
+ */
+export const qualificationSchema = z.object({
+  level: z.enum(['QES', 'QESeal', 'AdES-QC', 'AdES']),
+  qualifiedCertificate: z.boolean(),
+  /** The key is in a qualified signature or seal creation device; null when nothing says. */
+  qscd: z.boolean().nullable(),
+  /** What the qualified certificate is for; null when not qualified. */
+  type: z.enum(['esig', 'eseal', 'web']).nullable(),
+  /** QC statements the certificate carries (QcCompliance, QcSSCD, QcType). */
+  qcStatements: z.array(z.string()),
+  /** The trusted list's qualifiers that apply to it (QCWithSSCD, QCStatement, QCForESig, ...). */
+  qualifiers: z.array(z.string()),
+  /** The trusted list that decided (its territory and service), or null. */
+  trustedList: z.string().nullable(),
+  reason: z.string(),
+});
+export type Qualification = z.infer<typeof qualificationSchema>;
 
 /** One signature of a document, as `signing-station verify --json` and the window's verify screen show it. */
 export const signatureVerificationSchema = z.object({
@@ -80,6 +107,8 @@ export const signatureVerificationSchema = z.object({
   timestamp: timestampCheckSchema.nullable(),
   verdict: verdictSchema,
   problems: z.array(z.string()),
+  /** Qualified status; absent for timestamps and signatures that could not be read. */
+  qualification: qualificationSchema.optional(),
 });
 export type SignatureVerification = z.infer<typeof signatureVerificationSchema>;
 

@@ -1,4 +1,5 @@
 import type { x509 } from '../pki/x509.js';
+import type { ListQualification } from '../verification/trusted-lists/trusted-list.js';
 
 /** What a trusted service vouches for: certificates for signatures (CA), or timestamps (TSA). */
 export type TrustServiceType = 'CA' | 'TSA';
@@ -15,6 +16,18 @@ export interface TrustAnchor {
   statusSince: Date | null;
   /** Where the station learned it, in words a report shows ("trust file ca.pem", "this station's TSA"). */
   source: string;
+  /** Set when a trusted list vouches for it: what the qualified status of the certificates it issued is read from. */
+  trustedList?: TrustedListService;
+}
+
+/** The trusted list's words about a service at the time asked: its type and the qualifiers it gives certificates. */
+export interface TrustedListService {
+  territory: string;
+  /** ServiceTypeIdentifier, e.g. http://uri.etsi.org/TrstSvc/Svctype/CA/QC. */
+  typeUri: string;
+  qualifications: readonly ListQualification[];
+  /** AdditionalServiceInformation URIs (ForeSignatures, ForeSeals, ForWebSiteAuthentication). */
+  additional: readonly string[];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ChainCheck } from '../../core/schemas/verification-report.js';
 import { x509 } from '../pki/x509.js';
 import type { TrustAnchor, TrustServiceType, TrustSource } from '../ports/trust-source.js';
@@ -9,6 +10,8 @@ const MAX_CHAIN_LENGTH = 10;
 export interface CertificateChainResult {
   chain: ChainCheck;
   finding: VerdictFinding | undefined;
+  /** The anchor the chain ends in, when it does (its trusted list's words decide the qualified status). */
+  anchor?: TrustAnchor;
 }
 
 /**
@@ -44,11 +47,14 @@ async function findIssuer(certificate: x509.X509Certificate, candidates: readonl
 function result(chain: x509.X509Certificate[], anchor: TrustAnchor | undefined, expired: string[], untrusted: string | undefined): CertificateChainResult {
   const problems = [...(untrusted ? [untrusted] : []), ...expired];
   const check: ChainCheck = { trusted: anchor !== undefined && problems.length === 0, anchor: anchor?.certificate.subject ?? null, anchorSource: anchor?.source ?? null, certificates: chain.map((c) => c.subject), problems };
+  const ended = anchor ? { anchor } : {};
   if (untrusted) {
     const top = chain[chain.length - 1]!;
+    const der = Buffer.from(top.rawData);
+    check.untrustedTop = { subject: top.subject, sha256: createHash('sha256').update(der).digest('hex'), certificate: der.toString('base64') };
     const advice = `to accept it, trust its issuer's certificate (${top.issuer})`;
     return { chain: check, finding: { indication: 'INDETERMINATE', subIndication: 'NO_CERTIFICATE_CHAIN_FOUND', reason: `the certificate chain ends in no trusted issuer: ${untrusted}`, advice } };
   }
-  if (expired.length > 0) return { chain: check, finding: { indication: 'INDETERMINATE', subIndication: 'OUT_OF_BOUNDS_NO_POE', reason: `${expired[0]}, and nothing proves the signature existed while it was` } };
-  return { chain: check, finding: undefined };
+  if (expired.length > 0) return { chain: check, finding: { indication: 'INDETERMINATE', subIndication: 'OUT_OF_BOUNDS_NO_POE', reason: `${expired[0]}, and nothing proves the signature existed while it was` }, ...ended };
+  return { chain: check, finding: undefined, ...ended };
 }

@@ -1,14 +1,17 @@
-import type { SignatureVerification, TimestampCheck, Verdict } from '../../core/schemas/verification-report.js';
+import type { Qualification, SignatureVerification, TimestampCheck, Verdict } from '../../core/schemas/verification-report.js';
 import type { x509 } from '../pki/x509.js';
 import { checkCertificateChain, type CertificateChainResult } from './check-certificate-chain.js';
 import { decideVerdict } from './decide-verdict.js';
 import type { VerdictFinding } from './verdict-finding.js';
 import type { VerificationContext } from './verification-context.js';
 import type { VerificationDigest } from './verification-digests.js';
+import { qualifiedStatus } from './trusted-lists/qualified-status.js';
 
 export interface SignatureJudgement {
   chain: CertificateChainResult['chain'];
   verdict: Verdict;
+  /** Qualified status, by the trusted list (if any) that vouched for the signer's issuer at the time judged at. */
+  qualification?: Qualification;
 }
 
 /**
@@ -34,7 +37,7 @@ export async function judgeTimestampedSignature(input: {
     : { chain: { trusted: false, anchor: null, anchorSource: null, certificates: [], problems: ['no signer certificate'] }, finding: undefined };
   const revoked: VerdictFinding | undefined = input.revocation === 'revoked' ? { indication: 'TOTAL-FAILED', subIndication: 'REVOKED', reason: 'the signer certificate is revoked' } : undefined;
   const verdict = decideVerdict([input.integrity, chain.finding, revoked, strengthFinding(input.digest, judgedAt), timestampFinding(input.timestamp)], judgedAt, proven ? 'timestamp' : 'validation time');
-  return { chain: chain.chain, verdict };
+  return { chain: chain.chain, verdict, ...(input.signer ? { qualification: qualifiedStatus(input.signer, chain.anchor) } : {}) };
 }
 
 /**

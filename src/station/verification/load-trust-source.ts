@@ -5,6 +5,9 @@ import type { TrustAnchor, TrustSource } from '../ports/trust-source.js';
 import { readNssCertificates } from './read-nss-certificates.js';
 import { staticTrustSource } from './static-trust-source.js';
 import { VerificationError } from './verification-error.js';
+import { combinedTrustSource } from './trusted-lists/combined-trust-source.js';
+import { ManagedTrust } from './trusted-lists/managed-trust.js';
+import { trustedListTrustSource } from './trusted-lists/trusted-list-trust-source.js';
 
 export interface TrustInputs {
   /** PEM bundles given for this verification (`--trust`). */
@@ -19,9 +22,10 @@ export const STATION_TSA_SOURCE = "this station's TSA";
 /**
  * The trust a verification uses today: the station's trust list (the issuers it trusts for identification) and
  * the PEM bundles and NSS databases given, for signatures and timestamps alike; and the root of its own TSA's
- * chain (`tsaCertificates`), for timestamps only, so its own timestamps verify on this machine.
+ * chain (`tsaCertificates`), for timestamps only, so its own timestamps verify on this machine; the certificates
+ * the person added, and the trusted lists cached in the data directory (parsed on the first anchor asked for).
  */
-export async function loadTrustSource(config: Pick<StationConfig, 'identity'>, tsaCertificates: readonly Uint8Array[], inputs: TrustInputs = {}): Promise<TrustSource> {
+export async function loadTrustSource(config: Pick<StationConfig, 'identity' | 'dataDir'>, tsaCertificates: readonly Uint8Array[], inputs: TrustInputs = {}): Promise<TrustSource> {
   const files = [...(config.identity?.trustedIssuers ?? []), ...(inputs.pemFiles ?? [])];
   const fromFiles = await Promise.all(
     files.map(async (file) => {
@@ -34,7 +38,8 @@ export async function loadTrustSource(config: Pick<StationConfig, 'identity'>, t
   const fromNss = await Promise.all((inputs.nssDatabases ?? []).map(async (dir) => (await readNssCertificates(dir)).map((certificate) => configured(certificate, `NSS database ${dir}`))));
   const tsaRoot = tsaCertificates[tsaCertificates.length - 1];
   const station: TrustAnchor[] = tsaRoot ? [{ certificate: new x509.X509Certificate(Uint8Array.from(tsaRoot)), serviceTypes: ['TSA'], status: 'granted', statusSince: null, source: STATION_TSA_SOURCE }] : [];
-  return staticTrustSource([...fromFiles.flat(), ...fromNss.flat(), ...station]);
+  const managed = await ManagedTrust.open(config.dataDir);
+  return combinedTrustSource([staticTrustSource([...fromFiles.flat(), ...fromNss.flat(), ...managed.addedAnchors(), ...station]), trustedListTrustSource(() => managed.lists())]);
 }
 
 function configured(certificate: x509.X509Certificate, source: string): TrustAnchor {

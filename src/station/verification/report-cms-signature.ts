@@ -32,7 +32,7 @@ export async function reportCmsSignature(check: CmsSignatureCheck, context: CmsS
   const anchors = (await trust.anchorsAt('CA', context.verification.now)).map((a) => a.certificate);
   const issuer = signer ? [...check.certificates, ...anchors].find((c) => c.subject === signer.issuer) : undefined;
   const revocation = signer ? await checkRevocation(signer, issuer, { crls, ocsps }) : 'not embedded';
-  const { chain, verdict } = await judgeTimestampedSignature({ integrity: check.finding, signer, pool: check.certificates, context: context.verification, timestamp, revocation, digest: check.digestAlgorithm });
+  const { chain, verdict, qualification } = await judgeTimestampedSignature({ integrity: check.finding, signer, pool: check.certificates, context: context.verification, timestamp, revocation, digest: check.digestAlgorithm });
   return {
     kind: context.kind,
     signer: signer?.subject ?? null,
@@ -48,6 +48,7 @@ export async function reportCmsSignature(check: CmsSignatureCheck, context: CmsS
     timestamp: timestamp ?? null,
     verdict,
     problems: [...check.problems, ...chain.problems, ...(revocation === 'revoked' ? ['the signer certificate is revoked'] : []), ...(timestamp?.problems ?? [])],
+    ...(qualification ? { qualification } : {}),
   };
 }
 

@@ -2,6 +2,8 @@ import { DOMImplementation, XMLSerializer, type Document, type Element } from '@
 import type { DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
 
 const NS = 'http://uri.etsi.org/19102/v1.2.1#';
+/** Qualified status as the URIs the EU's validator (DSS) gives in its ETSI reports' SignatureQuality. */
+const QUALITY = { QES: 'QESig', QESeal: 'QESeal', 'AdES-QC': 'AdESig-QC', AdES: 'AdESig' } as const;
 const MAIN_INDICATION = { 'TOTAL-PASSED': 'total-passed', INDETERMINATE: 'indeterminate', 'TOTAL-FAILED': 'total-failed' } as const;
 
 /**
@@ -31,6 +33,7 @@ function signatureReport(doc: Document, signature: SignatureVerification, id: st
   add(doc, best, 'TypeOfProof', signature.verdict.judgedAtFrom === 'timestamp' ? 'urn:etsi:019102:poetype:provided' : 'urn:etsi:019102:poetype:validation');
   if (signature.claimedTime) add(doc, add(doc, add(doc, element, 'SignatureAttributes'), 'SigningTime'), 'Time', signature.claimedTime);
   if (signature.signer) add(doc, add(doc, element, 'SignerInformation'), 'Signer', signature.signer);
+  if (signature.qualification) add(doc, add(doc, element, 'SignatureQuality'), 'SignatureQualityInformation', `urn:cef:dss:signatureQualification:${QUALITY[signature.qualification.level]}`);
   add(doc, add(doc, element, 'SignatureValidationProcess'), 'SignatureValidationProcessID', `urn:etsi:019102:validationprocess:${signature.timestamp ? 'LTVM' : 'Basic'}`);
   const status = add(doc, element, 'SignatureValidationStatus');
   add(doc, status, 'MainIndication', `urn:etsi:019102:mainindication:${MAIN_INDICATION[signature.verdict.indication]}`);

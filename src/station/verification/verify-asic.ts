@@ -174,7 +174,7 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, context
   const issuer = [...pool, ...anchors].find((candidate) => candidate.subject === signer.issuer);
   const revocation = await checkRevocation(signer, issuer, { crls: encapsulated(element, 'EncapsulatedCRLValue'), ocsps: encapsulated(element, 'EncapsulatedOCSPValue') });
   const archived = element.getElementsByTagNameNS('http://uri.etsi.org/01903/v1.4.1#', 'ArchiveTimeStamp').length > 0;
-  const { chain, verdict } = await judgeTimestampedSignature({ integrity, signer, pool, context, timestamp, revocation });
+  const { chain, verdict, qualification } = await judgeTimestampedSignature({ integrity, signer, pool, context, timestamp, revocation });
   return {
     kind: 'XAdES',
     signer: signer.subject,
@@ -190,6 +190,7 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, context
     timestamp: timestamp ?? null,
     verdict,
     problems: [...(integrity ? [integrity.reason] : []), ...chain.problems, ...(revocation === 'revoked' ? ['the signer certificate is revoked'] : []), ...(timestamp?.problems ?? [])],
+    ...(qualification ? { qualification } : {}),
   };
 }
 

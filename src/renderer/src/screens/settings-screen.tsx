@@ -4,6 +4,7 @@ import { useI18n, languageNames, languages, type Language } from '../i18n/i18n.j
 import { TokensSection } from './tokens-section.js';
 import { ClientsSection } from './clients-section.js';
 import { ModulesSection } from './modules-section.js';
+import { TrustSection } from './trust-section.js';
 
 /** Station facts, language, start at login (desktop app only), cards and tokens, web clients, modules, TSA. */
 export function SettingsScreen({ state }: { state: StationState }): JSX.Element {
@@ -33,6 +34,7 @@ export function SettingsScreen({ state }: { state: StationState }): JSX.Element 
       <TokensSection state={state} />
       <ClientsSection clients={state.clients} />
       {state.modules && <ModulesSection modules={state.modules} />}
+      <TrustSection />
       <section className="panel" aria-labelledby="tsa-heading">
         <h2 id="tsa-heading">{t('tsa.heading')}</h2>
         <p>{t('tsa.body', { url: `${s.baseUrl}/api/timestamp/<client_id>` })}</p>

@@ -5,6 +5,7 @@ import { ErrorAlert, messageOf } from '../parts/error-alert.js';
 import type { DocumentVerification } from '../../../core/schemas/verification-report.js';
 import { describeSignature } from '../../../core/verification/describe-signature.js';
 import { verifyFile } from '../verify/verify-flow.js';
+import { TrustIssuer } from './trust-issuer.js';
 
 const VERDICT_CLASS = { 'TOTAL-PASSED': 'valid', INDETERMINATE: 'indeterminate', 'TOTAL-FAILED': 'invalid' } as const;
 
@@ -54,6 +55,7 @@ export function VerifyScreen(): JSX.Element {
             {report.signatures.map((signature, index) => (
               <li key={index}>
                 {describeSignature(signature)}
+                <TrustIssuer signature={signature} />
                 <details>
                   <summary>{t('verify.details')}</summary>
                   <pre>{JSON.stringify(signature, null, 2)}</pre>

@@ -32,6 +32,7 @@ import { verifyRequestSchema } from '../../../core/schemas/admin-api.js';
 import { grantedDownloadRequestSchema, grantedPrepareResponseSchema } from '../../../core/schemas/signing-grant.js';
 import { documentVerificationSchema } from '../../../core/schemas/verification-report.js';
 import { stationStateSchema } from '../../../core/schemas/station-state.js';
+import { trustAddRequestSchema, trustEuRequestSchema, trustImportRequestSchema, trustRefreshResultSchema, trustSourcesSchema, addedCertificateSchema } from '../../../core/schemas/trust-api.js';
 import {
   deskIdentifyMethodSchema,
   deskIdentifyRequestSchema,
@@ -131,4 +132,10 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'GET /admin/api/pkcs11/modules': { summary: 'User PKCS#11 modules and NSS databases', caller: 'the station UI', response: pkcs11ModulesViewSchema },
   'POST /admin/api/pkcs11/modules': { summary: 'Add a module (outside the allowlisted directories: after the user trusts its SHA-256)', caller: 'the station UI', request: pkcs11ModuleAddRequestSchema },
   'DELETE /admin/api/pkcs11/modules': { summary: 'Remove a module (query: path)', caller: 'the station UI' },
+  'GET /admin/api/trust': { summary: 'Trust sources: trusted lists (last and next update, counts), added certificates, this station’s TSA', caller: 'the station UI', response: trustSourcesSchema },
+  'POST /admin/api/trust/certificates': { summary: 'Trust a certificate (PEM or base64 DER); with fingerprint, only if it is that one (trust this issuer)', caller: 'the station UI', request: trustAddRequestSchema, response: addedCertificateSchema },
+  'DELETE /admin/api/trust/certificates/:fingerprint': { summary: 'Stop trusting an added certificate', caller: 'the station UI' },
+  'PUT /admin/api/trust/eu': { summary: 'EU trusted lists on or off', caller: 'the station UI', request: trustEuRequestSchema },
+  'POST /admin/api/trust/lists': { summary: 'Import trusted lists offline (XML), each checked against its list of lists; per list its outcome', caller: 'the station UI', request: trustImportRequestSchema, response: trustRefreshResultSchema },
+  'POST /admin/api/trust/refresh': { summary: 'Fetch newer trusted lists; each list’s outcome (updated, unchanged, refused and why)', caller: 'the station UI', response: trustRefreshResultSchema },
 };

@@ -17,6 +17,7 @@ interface VerifyOptions extends StationOptionValues {
   trust: string[];
   nssDb: string[];
   data?: string;
+  offline?: boolean;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -34,6 +35,7 @@ export function registerVerifyCommand(program: Command): void {
       .option('--report <file>', 'also write an ETSI TS 119 102-2 style XML validation report to this file')
       .option('--trust <pem>', 'also trust the CA certificates in this PEM file (repeatable)', collect, [])
       .option('--nss-db <dir>', 'also trust the certificates of this NSS database, e.g. a browser profile (repeatable)', collect, [])
+      .option('--offline', 'never fetch revocation data (OCSP, CRLs): only what the signatures embed counts (also verifyOffline in the config)')
       .option('--data <file>', 'the signed file of a detached .p7s or a .tsr (default: the name without that extension)')
       .addHelpText(
         'after',
@@ -44,7 +46,7 @@ export function registerVerifyCommand(program: Command): void {
   ).action(async (file: string, options: VerifyOptions) => {
     const report = await withStationData(options, async (data, config) => {
       const trust = await loadTrustSource(config, await stationTsaCertificates(data), { pemFiles: options.trust, nssDatabases: options.nssDb });
-      return verifyDocument(file, { trust, ...(options.data ? { data: options.data } : {}) });
+      return verifyDocument(file, { trust, offline: options.offline === true || config.verifyOffline, ...(options.data ? { data: options.data } : {}) });
     });
     if (options.report) await writeFileAtomic(options.report, validationReportXml(report));
     process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));

@@ -9,7 +9,6 @@ import { checkCmsSignature, type ContentDigest } from './check-cms-signature.js'
 import { reportCmsSignature } from './report-cms-signature.js';
 import { reportTimestamp } from './report-timestamp.js';
 import { x509 } from '../pki/x509.js';
-import { checkRevocation } from './check-revocation.js';
 import { checkTimestampToken } from './check-timestamp-token.js';
 import { judgeTimestampedSignature } from './judge-timestamped-signature.js';
 import type { VerdictFinding } from './verdict-finding.js';
@@ -170,11 +169,9 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, context
   const timestamp = token && signatureValue ? (await checkTimestampToken(Buffer.from(token.replace(/\s+/g, ''), 'base64'), context, timestampedBytes(element, signatureValue))).check : undefined;
   const pool = [...element.getElementsByTagNameNS(NS.ds, 'X509Certificate')].map((c) => new x509.X509Certificate(Buffer.from((c.textContent ?? '').replace(/\s+/g, ''), 'base64')));
   const hasValidationData = element.getElementsByTagNameNS(NS.xades, 'RevocationValues').length > 0;
-  const anchors = (await context.trust.anchorsAt('CA', context.now)).map((a) => a.certificate);
-  const issuer = [...pool, ...anchors].find((candidate) => candidate.subject === signer.issuer);
-  const revocation = await checkRevocation(signer, issuer, { crls: encapsulated(element, 'EncapsulatedCRLValue'), ocsps: encapsulated(element, 'EncapsulatedOCSPValue') });
   const archived = element.getElementsByTagNameNS('http://uri.etsi.org/01903/v1.4.1#', 'ArchiveTimeStamp').length > 0;
-  const { chain, verdict } = await judgeTimestampedSignature({ integrity, signer, pool, context, timestamp, revocation });
+  const revocationData = { crls: encapsulated(element, 'EncapsulatedCRLValue'), ocsps: encapsulated(element, 'EncapsulatedOCSPValue') };
+  const { chain, revocation, verdict } = await judgeTimestampedSignature({ integrity, signer, pool, context, timestamp, revocationData });
   return {
     kind: 'XAdES',
     signer: signer.subject,
@@ -186,10 +183,11 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, context
     intact: integrity === undefined,
     coversWholeDocument: null,
     chain,
-    revocation,
+    revocation: revocation.status,
+    revocationSource: revocation.source,
     timestamp: timestamp ?? null,
     verdict,
-    problems: [...(integrity ? [integrity.reason] : []), ...chain.problems, ...(revocation === 'revoked' ? ['the signer certificate is revoked'] : []), ...(timestamp?.problems ?? [])],
+    problems: [...(integrity ? [integrity.reason] : []), ...chain.problems, ...revocation.problems, ...(timestamp?.problems ?? [])],
   };
 }
 

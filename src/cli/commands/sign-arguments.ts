@@ -1,10 +1,10 @@
-import { open, stat, unlink } from 'node:fs/promises';
+import { stat, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { InvalidInputError } from '../../core/errors/invalid-input-error.js';
 import type { SignatureFormat } from '../../station/signing/signature-engine.js';
 import type { SignCommandOptions } from './signer-resolver.js';
 import { httpTimestampClient } from './sign-timestamp-client.js';
-import { numberedFileName } from '../../station/files/numbered-file-name.js';
+import { reserveNumberedFile } from '../../station/files/reserve-numbered-file.js';
 
 /** Checks what can be checked before a key is opened or a PIN asked: nothing is spent on a doomed run. */
 export async function checkSignArguments(file: string, options: SignCommandOptions, format: SignatureFormat): Promise<void> {
@@ -47,16 +47,8 @@ export async function reserveDefaultOutput(file: string, format: SignatureFormat
   const extension = extname(file);
   const stem = join(dirname(file), basename(file, extension));
   const [base, suffix] = format === 'pades' ? [`${stem}.signed`, extension || '.pdf'] : extension.toLowerCase() === '.asice' ? [`${stem}.signed`, extension] : [stem, '.asice'];
-  for (let n = 1; n < 1000; n += 1) {
-    const candidate = numberedFileName(base, suffix, n);
-    const reserved = await open(candidate, 'wx', 0o644).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EEXIST') return undefined;
-      throw error;
-    });
-    if (!reserved) continue;
-    await reserved.close();
-    return candidate;
-  }
+  const reserved = await reserveNumberedFile(base, suffix);
+  if (reserved) return reserved;
   throw new InvalidInputError(`Too many signed copies beside ${file}: choose a name with --out.`, { out: ['all default names taken'] });
 }
 

@@ -1,6 +1,8 @@
 // Revocation at validation time against real services: openssl's OCSP responders (signed by the CA, by a responder
 // it delegated, by one it did not, by a stranger) and a CRL served over HTTP; signatures timestamped by openssl's TSA.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { x509 } from '../../src/station/pki/x509.js';
 import { SignatureEngine } from '../../src/station/signing/signature-engine.js';
 import { softKeySigner } from '../../src/station/signing/soft-key-signer.js';
+import { checkRevocation } from '../../src/station/verification/check-revocation.js';
 import { verifyDocument } from '../../src/station/verification/verify-document.js';
 import { createTestCa, createTestSigner, type TestCa } from '../support/pki/test-pki.js';
 import { startRevocationServices, type RevocationServices } from '../support/signing/revocation-services.js';
@@ -24,6 +27,7 @@ let rogue: RevocationServices;
 let delegated: RevocationServices;
 let undelegated: RevocationServices;
 const signed: Record<string, string> = {};
+let ocspSigner: Signer;
 
 const subject = (name: string): string => `CN=${name},O=Signing Station Tests,C=EE`;
 
@@ -61,6 +65,7 @@ beforeAll(async () => {
     undelegated: await createTestSigner(ca, subject('Undelegated Answered'), 'P-256', 'signing', { ocspUrl: undelegated.ocspUrl }),
     nowhere: await createTestSigner(ca, subject('Names Nowhere'), 'P-256', 'signing'),
   };
+  ocspSigner = signers.ocsp;
   for (const [name, signer] of Object.entries(signers)) signed[name] = await signB_T(name, signer);
   // Every signature is timestamped by now: one revocation an hour before it, two a second after the last of them.
   const after = new Date(Date.now() + 1000);
@@ -120,5 +125,25 @@ describe('revocation at validation', () => {
       expect(report).toMatchObject({ revocation: 'unavailable', verdict: expect.objectContaining({ indication: 'INDETERMINATE', subIndication: 'TRY_LATER' }) });
       expect(report.verdict.reason).toContain(`OCSP ${url} answered nothing signed by the issuer`);
     }
+  });
+
+  it('an embedded answer issued before the signing time does not count: it cannot say the certificate was good then', async () => {
+    await writeFile(join(dir, 'ocsp-signer.pem'), ocspSigner.pem);
+    await writeFile(join(dir, 'ocsp-ca.pem'), ca.pem);
+    const respout = join(dir, 'answer.ocsp');
+    await promisify(execFile)('openssl', ['ocsp', '-issuer', join(dir, 'ocsp-ca.pem'), '-cert', join(dir, 'ocsp-signer.pem'), '-url', services.ocspUrl, '-respout', respout, '-noverify']);
+    const answer = new Uint8Array(await readFile(respout));
+    const question = (judgedAt: Date) => ({
+      certificate: new x509.X509Certificate(Uint8Array.from(ocspSigner.der)),
+      issuer: new x509.X509Certificate(Uint8Array.from(ca.der)),
+      embedded: { crls: [], ocsps: [answer] },
+      judgedAt,
+      proven: true,
+      now: new Date(),
+      required: true,
+      fetch: false,
+    });
+    expect(await checkRevocation(question(new Date(Date.now() - 3_600_000)))).toMatchObject({ status: 'good', source: 'embedded OCSP response' });
+    expect(await checkRevocation(question(new Date(Date.now() + 3_600_000)))).toMatchObject({ status: 'unavailable', finding: expect.objectContaining({ subIndication: 'TRY_LATER' }) });
   });
 });

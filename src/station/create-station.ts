@@ -492,5 +492,5 @@ function listenError(error: unknown, config: StationConfig): unknown {
 /** The verify screen's verification (the same as `signing-station verify`), loaded when first used: it brings pkijs and xmldsigjs. */
 async function verifyOnFirstUse(request: VerifyRequest, config: StationConfig, tsaCertificates: readonly Uint8Array[]): Promise<DocumentVerification> {
   const [{ verifyUpload }, { loadTrustSource }] = await Promise.all([import('./verification/verify-upload.js'), import('./verification/load-trust-source.js')]);
-  return verifyUpload(request, { dataDir: config.dataDir, trust: () => loadTrustSource(config, tsaCertificates) });
+  return verifyUpload(request, { dataDir: config.dataDir, trust: () => loadTrustSource(config, tsaCertificates), offline: config.verifyOffline });
 }

@@ -14,6 +14,7 @@ import { createOpensslTsa } from '../support/tsa/openssl-tsa.js';
 import { writeBigPdf } from '../support/signing/signing-test-pdfs.js';
 import { createTestCa, createTestSigner } from '../support/pki/test-pki.js';
 import { medianAndSpread } from '../support/bench/median-and-spread.js';
+import { measureTimeAndRss, type TimeAndRss } from '../support/bench/measure-time-and-rss.js';
 
 const SIZE = 200 * 1024 * 1024;
 const ROUNDS = 3;
@@ -22,33 +23,15 @@ const RSS_TARGET_MB = 32;
 const self = fileURLToPath(import.meta.url);
 const pem = (label: string, der: Uint8Array): string => `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n')}\n-----END ${label}-----\n`;
 
-interface Measure {
-  ms: number;
-  rssGrowthMb: number;
-}
-
-/** Samples RSS every 5 ms while `job` runs; growth is the peak over the RSS just before. */
-async function measure(job: () => Promise<void>): Promise<Measure> {
-  const before = process.memoryUsage().rss;
-  let peak = before;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-  const start = performance.now();
-  await job();
-  const ms = performance.now() - start;
-  clearInterval(timer);
-  peak = Math.max(peak, process.memoryUsage().rss);
-  return { ms, rssGrowthMb: (peak - before) / 1024 / 1024 };
-}
-
 async function child(mode: string, dir: string): Promise<void> {
   const input = join(dir, 'big.pdf');
-  let result: Measure;
+  let result: TimeAndRss;
   if (mode === 'station') {
     const signer = JSON.parse(await readFile(join(dir, 'signer.json'), 'utf8')) as { cert: string; pkcs8: string };
     const tsa = await createOpensslTsa(join(dir, 'tsa'));
     const certificate = new Uint8Array(Buffer.from(signer.cert, 'base64'));
     const sign = softKeySigner(new Uint8Array(Buffer.from(signer.pkcs8, 'base64')));
-    result = await measure(async () => {
+    result = await measureTimeAndRss(async () => {
       await SignatureEngine.sign('pades', input, { certificate, sign }, { outputPath: join(dir, `station-${Date.now()}.pdf`), reason: 'Benchmark', timestampClient: tsa });
     });
   } else {
@@ -56,7 +39,7 @@ async function child(mode: string, dir: string): Promise<void> {
     const { plainAddPlaceholder } = await import('@signpdf/placeholder-plain');
     const { P12Signer } = await import('@signpdf/signer-p12');
     const p12 = await readFile(join(dir, 'signer.p12'));
-    result = await measure(async () => {
+    result = await measureTimeAndRss(async () => {
       const pdfBuffer = await readFile(input);
       const withPlaceholder = plainAddPlaceholder({ pdfBuffer, reason: 'Benchmark', contactInfo: '', name: 'Bench', location: '' });
       const signed = await new SignPdf().sign(withPlaceholder, new P12Signer(p12, { passphrase: 'bench' }));
@@ -66,10 +49,10 @@ async function child(mode: string, dir: string): Promise<void> {
   process.stdout.write(JSON.stringify(result));
 }
 
-function runChild(mode: string, dir: string): Measure {
+function runChild(mode: string, dir: string): TimeAndRss {
   const run = spawnSync(process.execPath, ['--import', 'tsx', self, mode, dir], { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (run.status !== 0) throw new Error(`${mode} run failed: ${run.stderr}`);
-  return JSON.parse(run.stdout) as Measure;
+  return JSON.parse(run.stdout) as TimeAndRss;
 }
 
 function sha256sum(file: string): number {
@@ -92,7 +75,7 @@ interface Series {
 /** ROUNDS pairs of sha256sum and a station sign, each pair under the same conditions; ratios are taken per pair. */
 function series(label: string, dir: string, input: string): Series {
   const baseline: number[] = [];
-  const station: Measure[] = [];
+  const station: TimeAndRss[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     execFileSync('sh', ['-c', `rm -f ${join(dir, 'station-')}*.pdf`]);
     baseline.push(sha256sum(input));

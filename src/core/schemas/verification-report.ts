@@ -103,7 +103,14 @@ export const signatureVerificationSchema = z.object({
   /** PDF: the signature covers the whole file (no changes after it); null where that does not apply. */
   coversWholeDocument: z.boolean().nullable(),
   chain: chainCheckSchema,
-  revocation: z.enum(['good', 'revoked', 'not embedded']),
+  /**
+   * The signer certificate's status at the time the signature is judged at: `not embedded` when nothing was needed
+   * or to be had (the certificate names no place to ask, or its chain is not trusted), `unavailable` when it names
+   * one but nothing could be had (offline, or the responder did not answer).
+   */
+  revocation: z.enum(['good', 'revoked', 'revoked after signing', 'not embedded', 'unavailable']),
+  /** The evidence that decided `revocation` ("embedded OCSP response", "OCSP http://…", "CRL http://…"), null when none. */
+  revocationSource: z.string().nullable(),
   timestamp: timestampCheckSchema.nullable(),
   verdict: verdictSchema,
   problems: z.array(z.string()),

@@ -12,6 +12,7 @@ export function describeSignature(s: SignatureVerification): string {
   const when = s.timestamp ? `, timestamped ${s.timestamp.time}` : s.claimedTime ? `, claimed ${s.claimedTime}` : '';
   const reason = s.reason ? `, reason "${s.reason}"` : '';
   const trust = s.chain.anchor ? `, chain to ${s.chain.anchor}` : '';
+  const revocation = `, revocation ${s.revocation}${s.revocationSource ? ` (${s.revocationSource})` : ''}`;
   const judged = `, judged at ${verdict.judgedAt} (${verdict.judgedAtFrom})`;
-  return `${indication}${why} ${who.replace(/\s+/g, ' ')}${when}${reason}${trust}, revocation ${s.revocation}${judged}`;
+  return `${indication}${why} ${who.replace(/\s+/g, ' ')}${when}${reason}${trust}${revocation}${judged}`;
 }

@@ -34,6 +34,8 @@ export const stationConfigSchema = z
       .object({ trustedIssuers: z.array(z.string().min(1)).default([]) })
       .strict()
       .default({ trustedIssuers: [] }),
+    /** Verification never fetches revocation data (OCSP, CRLs): only what signatures embed counts. */
+    verifyOffline: z.boolean().default(false),
     /**
      * The TSA key on a PKCS#11 token instead of the station's own (src/station/tsa/README.md). The PIN is never in
      * this file: it comes from the environment (SIGNING_STATION_TSA_PIN) at start.

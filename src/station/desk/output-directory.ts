@@ -34,4 +34,6 @@ export async function saveWithoutOverwriting(directory: string, fileName: string
 }
 
 export const copyExclusive = (from: string) => (to: string): Promise<void> => copyFile(from, to, constants.COPYFILE_EXCL);
-export const writeExclusive = (bytes: Uint8Array) => (to: string): Promise<void> => writeFileAtomic(to, bytes, { exclusive: true, mode: 0o600 });
+export const writeExclusive = (bytes: Uint8Array) => async (to: string): Promise<void> => {
+  await writeFileAtomic(to, bytes, { exclusive: true, mode: 0o600 });
+};

@@ -28,9 +28,9 @@ export class UiControl {
    * Written before the station says it listens, so `signing-station ui` finds it. Not fsynced: the file means
    * nothing once the station is gone, and the two fsyncs were the slowest step of a start on a busy disk.
    */
-  publish(baseUrl: string): Promise<void> {
+  async publish(baseUrl: string): Promise<void> {
     const file: UiControlFile = { baseUrl, secret: this.#secret };
-    return writeFileAtomic(this.#path, JSON.stringify(file), { mode: 0o600, durable: false });
+    await writeFileAtomic(this.#path, JSON.stringify(file), { mode: 0o600, durable: false });
   }
 
   /** Removes the file if it is still this station's (a newer station on the same directory keeps its own). */

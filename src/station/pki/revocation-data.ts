@@ -24,7 +24,8 @@ const OCSP_ACCESS_METHOD = '1.3.6.1.5.5.7.48.1';
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
-function urls(certificate: x509.X509Certificate): { ocsp: string[]; crl: string[] } {
+/** The http(s) OCSP responders (authorityInfoAccess) and CRL distribution points a certificate names. */
+export function revocationUrls(certificate: x509.X509Certificate): { ocsp: string[]; crl: string[] } {
   const aia = certificate.getExtension(x509.AuthorityInfoAccessExtension);
   const cdp = certificate.getExtension(x509.CRLDistributionPointsExtension);
   const http = (value: string | undefined): value is string => value !== undefined && /^https?:\/\//.test(value);
@@ -34,19 +35,40 @@ function urls(certificate: x509.X509Certificate): { ocsp: string[]; crl: string[
   };
 }
 
+/** A body read only up to the limit: a responder that sends more is cut off, not buffered whole. */
 async function fetchBytes(url: string, init: RequestInit = {}): Promise<Uint8Array<ArrayBuffer>> {
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
   if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-  const body = new Uint8Array(await response.arrayBuffer());
-  if (body.length > MAX_RESPONSE_BYTES) throw new Error(`${url} answered more than ${MAX_RESPONSE_BYTES} bytes`);
-  return body;
+  const tooLarge = new Error(`${url} answered more than ${MAX_RESPONSE_BYTES} bytes`);
+  if (Number(response.headers.get('content-length') ?? 0) > MAX_RESPONSE_BYTES) throw tooLarge;
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const reader = response.body?.getReader();
+  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
+    const chunk = read.value;
+    length += chunk.length;
+    if (length > MAX_RESPONSE_BYTES) {
+      await reader!.cancel();
+      throw tooLarge;
+    }
+    chunks.push(chunk);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
 }
+
+/** Asks an OCSP responder about `certificate` (RFC 6960 over HTTP POST); the answer is not yet checked. */
+export async function askOcspResponder(url: string, certificate: Uint8Array, issuer: Uint8Array): Promise<Uint8Array> {
+  const request = new pkijs.OCSPRequest();
+  await request.createForCertificate(pkijs.Certificate.fromBER(Uint8Array.from(certificate)), { hashAlgorithm: 'SHA-256', issuerCertificate: pkijs.Certificate.fromBER(Uint8Array.from(issuer)) });
+  return fetchBytes(url, { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: Buffer.from(request.toSchema(true).toBER()) });
+}
+
+/** Downloads a CRL (bounded in size and time); its signature is not yet checked. */
+export const downloadCrl = (url: string): Promise<Uint8Array> => fetchBytes(url);
 
 /** RFC 6960: asks the responder, checks its signature (the issuer or a responder it delegated) and the status. */
 async function ocsp(url: string, certificate: Uint8Array, issuer: Uint8Array, subject: string): Promise<RevocationEvidence> {
-  const request = new pkijs.OCSPRequest();
-  await request.createForCertificate(pkijs.Certificate.fromBER(Uint8Array.from(certificate)), { hashAlgorithm: 'SHA-256', issuerCertificate: pkijs.Certificate.fromBER(Uint8Array.from(issuer)) });
-  const der = await fetchBytes(url, { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: Buffer.from(request.toSchema(true).toBER()) });
+  const der = await askOcspResponder(url, certificate, issuer);
   const status = await ocspStatusOf(der, certificate, issuer);
   if (status === undefined) throw new Error(`OCSP response from ${url} is refused, does not verify or is about another certificate`);
   if (status === 'revoked') throw new CertificateRevokedError(subject, `OCSP ${url}`);
@@ -70,7 +92,7 @@ async function crl(url: string, certificate: Uint8Array, issuer: Uint8Array, sub
  */
 export async function fetchRevocationEvidence(certificate: Uint8Array, issuer: Uint8Array): Promise<RevocationEvidence> {
   const parsed = new x509.X509Certificate(Uint8Array.from(certificate));
-  const where = urls(parsed);
+  const where = revocationUrls(parsed);
   if (where.ocsp.length === 0 && where.crl.length === 0) throw new RevocationUnavailableError(parsed.subject, 'the certificate names no OCSP responder and no CRL.');
   const failures: string[] = [];
   for (const [url, get] of [...where.ocsp.map((u) => [u, ocsp] as const), ...where.crl.map((u) => [u, crl] as const)]) {
@@ -86,6 +108,6 @@ export async function fetchRevocationEvidence(certificate: Uint8Array, issuer: U
 
 /** Whether the certificate names anywhere to ask about it (OCSP or CRL). */
 export function namesRevocationSource(certificate: Uint8Array): boolean {
-  const where = urls(new x509.X509Certificate(Uint8Array.from(certificate)));
+  const where = revocationUrls(new x509.X509Certificate(Uint8Array.from(certificate)));
   return where.ocsp.length + where.crl.length > 0;
 }

@@ -9,6 +9,8 @@ const MAX_CHAIN_LENGTH = 10;
 /** A chain check and, when it does not pass, the finding for the verdict. */
 export interface CertificateChainResult {
   chain: ChainCheck;
+  /** The certificates from the leaf up, as found. */
+  path: readonly x509.X509Certificate[];
   finding: VerdictFinding | undefined;
   /** The anchor the chain ends in, when it does (its trusted list's words decide the qualified status). */
   anchor?: TrustAnchor;
@@ -53,8 +55,8 @@ function result(chain: x509.X509Certificate[], anchor: TrustAnchor | undefined, 
     const der = Buffer.from(top.rawData);
     check.untrustedTop = { subject: top.subject, sha256: createHash('sha256').update(der).digest('hex'), certificate: der.toString('base64') };
     const advice = `to accept it, trust its issuer's certificate (${top.issuer})`;
-    return { chain: check, finding: { indication: 'INDETERMINATE', subIndication: 'NO_CERTIFICATE_CHAIN_FOUND', reason: `the certificate chain ends in no trusted issuer: ${untrusted}`, advice } };
+    return { chain: check, path: chain, finding: { indication: 'INDETERMINATE', subIndication: 'NO_CERTIFICATE_CHAIN_FOUND', reason: `the certificate chain ends in no trusted issuer: ${untrusted}`, advice } };
   }
-  if (expired.length > 0) return { chain: check, finding: { indication: 'INDETERMINATE', subIndication: 'OUT_OF_BOUNDS_NO_POE', reason: `${expired[0]}, and nothing proves the signature existed while it was` }, ...ended };
-  return { chain: check, finding: undefined, ...ended };
+  if (expired.length > 0) return { chain: check, path: chain, finding: { indication: 'INDETERMINATE', subIndication: 'OUT_OF_BOUNDS_NO_POE', reason: `${expired[0]}, and nothing proves the signature existed while it was` }, ...ended };
+  return { chain: check, path: chain, finding: undefined, ...ended };
 }

@@ -1,6 +1,7 @@
 import type { Qualification, SignatureVerification, TimestampCheck, Verdict } from '../../core/schemas/verification-report.js';
 import type { x509 } from '../pki/x509.js';
 import { checkCertificateChain, type CertificateChainResult } from './check-certificate-chain.js';
+import { checkRevocation, type EmbeddedRevocationData, type RevocationResult } from './check-revocation.js';
 import { decideVerdict } from './decide-verdict.js';
 import type { VerdictFinding } from './verdict-finding.js';
 import type { VerificationContext } from './verification-context.js';
@@ -9,6 +10,7 @@ import { qualifiedStatus } from './trusted-lists/qualified-status.js';
 
 export interface SignatureJudgement {
   chain: CertificateChainResult['chain'];
+  revocation: RevocationResult;
   verdict: Verdict;
   /** Qualified status, by the trusted list (if any) that vouched for the signer's issuer at the time judged at. */
   qualification?: Qualification;
@@ -17,7 +19,8 @@ export interface SignatureJudgement {
 /**
  * The verdict on a signature from its integrity finding, its timestamp and revocation: the time it is judged at is
  * its timestamp's when that timestamp passed (the best proof of existence), else now; its signer's chain is checked
- * at that time against the anchors trusted for signatures then. A timestamp that does not pass leaves the
+ * at that time against the anchors trusted for signatures then, and the signer's revocation status at that time
+ * (embedded first, fetched when the context allows). A timestamp that does not pass leaves the
  * signature indeterminate, never failed: the signature itself may hold.
  */
 export async function judgeTimestampedSignature(input: {
@@ -26,7 +29,7 @@ export async function judgeTimestampedSignature(input: {
   pool: readonly x509.X509Certificate[];
   context: VerificationContext;
   timestamp: TimestampCheck | undefined;
-  revocation: SignatureVerification['revocation'];
+  revocationData: EmbeddedRevocationData;
   /** The digest it signs with, judged by its strength at the time the signature is judged at. */
   digest?: VerificationDigest | undefined;
 }): Promise<SignatureJudgement> {
@@ -34,11 +37,16 @@ export async function judgeTimestampedSignature(input: {
   const judgedAt = proven && input.timestamp ? new Date(input.timestamp.time) : input.context.now;
   const chain = input.signer
     ? await checkCertificateChain(input.signer, input.pool, input.context.trust, 'CA', judgedAt)
-    : { chain: { trusted: false, anchor: null, anchorSource: null, certificates: [], problems: ['no signer certificate'] }, finding: undefined };
-  const revoked: VerdictFinding | undefined = input.revocation === 'revoked' ? { indication: 'TOTAL-FAILED', subIndication: 'REVOKED', reason: 'the signer certificate is revoked' } : undefined;
-  const verdict = decideVerdict([input.integrity, chain.finding, revoked, strengthFinding(input.digest, judgedAt), timestampFinding(input.timestamp)], judgedAt, proven ? 'timestamp' : 'validation time');
-  return { chain: chain.chain, verdict, ...(input.signer ? { qualification: qualifiedStatus(input.signer, chain.anchor) } : {}) };
+    : { chain: { trusted: false, anchor: null, anchorSource: null, certificates: [], problems: ['no signer certificate'] }, path: [], finding: undefined };
+  const revocation = input.signer
+    ? await checkRevocation({ certificate: input.signer, issuer: chain.path[1] ?? issuerIn(input.signer, input.pool), embedded: input.revocationData, judgedAt, proven, now: input.context.now, required: chain.chain.trusted, fetch: input.context.fetchRevocation })
+    : { status: 'not embedded' as const, source: null, finding: undefined, problems: [] };
+  const verdict = decideVerdict([input.integrity, chain.finding, revocation.finding, strengthFinding(input.digest, judgedAt), timestampFinding(input.timestamp)], judgedAt, proven ? 'timestamp' : 'validation time');
+  return { chain: chain.chain, revocation, verdict, ...(input.signer ? { qualification: qualifiedStatus(input.signer, chain.anchor) } : {}) };
 }
+
+/** An issuer the chain did not reach (an untrusted chain stops at the leaf): still the one whose CRLs speak of it. */
+const issuerIn = (certificate: x509.X509Certificate, pool: readonly x509.X509Certificate[]): x509.X509Certificate | undefined => pool.find((c) => c.subject === certificate.issuer && !c.equal(certificate));
 
 /**
  * An algorithm that was strong enough when the signature was made still proves it, if something proves that time:

@@ -1,6 +1,5 @@
 import type { SignatureVerification } from '../../core/schemas/verification-report.js';
 import type { CmsSignatureCheck } from './check-cms-signature.js';
-import { checkRevocation } from './check-revocation.js';
 import { checkTimestampToken } from './check-timestamp-token.js';
 import { judgeTimestampedSignature } from './judge-timestamped-signature.js';
 import type { VerificationContext } from './verification-context.js';
@@ -20,19 +19,15 @@ export interface CmsSignatureContext {
 
 /**
  * One CAdES-based signature (PAdES, a .p7s) in plain terms and as an ETSI verdict: intact, chained to an anchor
- * trusted at the time it is judged at, not revoked by what is embedded, timestamp holding; its level by what it
+ * trusted at the time it is judged at, not revoked then, timestamp holding; its level by what it
  * embeds.
  */
 export async function reportCmsSignature(check: CmsSignatureCheck, context: CmsSignatureContext): Promise<SignatureVerification> {
-  const { trust } = context.verification;
   const timestamp = check.timestampToken ? (await checkTimestampToken(check.timestampToken, context.verification, check.signatureValue)).check : undefined;
   const signer = check.signerCertificate;
   const crls = [...check.crls, ...(context.extraCrls ?? [])];
   const ocsps = [...check.ocsps, ...(context.extraOcsps ?? [])];
-  const anchors = (await trust.anchorsAt('CA', context.verification.now)).map((a) => a.certificate);
-  const issuer = signer ? [...check.certificates, ...anchors].find((c) => c.subject === signer.issuer) : undefined;
-  const revocation = signer ? await checkRevocation(signer, issuer, { crls, ocsps }) : 'not embedded';
-  const { chain, verdict, qualification } = await judgeTimestampedSignature({ integrity: check.finding, signer, pool: check.certificates, context: context.verification, timestamp, revocation, digest: check.digestAlgorithm });
+  const { chain, revocation, verdict, qualification } = await judgeTimestampedSignature({ integrity: check.finding, signer, pool: check.certificates, context: context.verification, timestamp, revocationData: { crls, ocsps }, digest: check.digestAlgorithm });
   return {
     kind: context.kind,
     signer: signer?.subject ?? null,
@@ -44,10 +39,11 @@ export async function reportCmsSignature(check: CmsSignatureCheck, context: CmsS
     intact: check.intact,
     coversWholeDocument: context.coversWholeDocument ?? null,
     chain,
-    revocation,
+    revocation: revocation.status,
+    revocationSource: revocation.source,
     timestamp: timestamp ?? null,
     verdict,
-    problems: [...check.problems, ...chain.problems, ...(revocation === 'revoked' ? ['the signer certificate is revoked'] : []), ...(timestamp?.problems ?? [])],
+    problems: [...check.problems, ...chain.problems, ...revocation.problems, ...(timestamp?.problems ?? [])],
     ...(qualification ? { qualification } : {}),
   };
 }

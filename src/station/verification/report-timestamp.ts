@@ -15,6 +15,7 @@ export function reportTimestamp({ check, tstInfo }: TimestampTokenCheck, coversW
     coversWholeDocument,
     chain: { trusted: check.trusted, anchor: null, anchorSource: null, certificates: [check.authority], problems: [] },
     revocation: 'not embedded',
+    revocationSource: null,
     timestamp: check,
     verdict: check.verdict,
     problems: check.problems,

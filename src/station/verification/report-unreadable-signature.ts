@@ -18,6 +18,7 @@ export function reportUnreadableSignature(kind: SignatureVerification['kind'], p
     coversWholeDocument: null,
     chain: { trusted: false, anchor: null, anchorSource: null, certificates: [], problems: [] },
     revocation: 'not embedded',
+    revocationSource: null,
     timestamp: null,
     verdict: { indication: 'TOTAL-FAILED', subIndication: 'FORMAT_FAILURE', judgedAt: now.toISOString(), judgedAtFrom: 'validation time', reason, advice: null },
     problems: [reason],

@@ -5,4 +5,6 @@ export interface VerificationContext {
   trust: TrustSource;
   /** The validation time: what a signature is judged at when nothing proves an earlier existence. */
   now: Date;
+  /** Fetch revocation data (OCSP, then CRL) a signature does not embed; false offline. */
+  fetchRevocation: boolean;
 }

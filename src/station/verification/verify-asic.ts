@@ -9,7 +9,6 @@ import { checkCmsSignature, type ContentDigest } from './check-cms-signature.js'
 import { reportCmsSignature } from './report-cms-signature.js';
 import { reportTimestamp } from './report-timestamp.js';
 import { x509 } from '../pki/x509.js';
-import { checkRevocation } from './check-revocation.js';
 import { checkTimestampToken } from './check-timestamp-token.js';
 import { judgeTimestampedSignature } from './judge-timestamped-signature.js';
 import type { VerdictFinding } from './verdict-finding.js';
@@ -41,7 +40,7 @@ CryptoConfig.RegisterTransform(C14N_11, C14n11Transform);
  * data files; in ASiC-S also a CAdES signature.p7s or an RFC 3161 timestamp.tst over its one data file.
  */
 export async function verifyAsic(path: string, context: VerificationContext): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
-  const container = await AsiceContainerReader.open(path, { acceptAsicS: true, lenientMimetype: true }).catch((cause: Error) => {
+  const container = await AsiceContainerReader.open(path, { acceptAsicS: true, lenientMimetype: true, acceptNoDataFile: true }).catch((cause: Error) => {
     // Too large is said as such; anything else is a file that cannot be verified.
     throw cause instanceof ContainerTooLargeError ? cause : new VerificationError(cause.message, { cause });
   });
@@ -56,28 +55,50 @@ export async function verifyAsic(path: string, context: VerificationContext): Pr
         }),
     );
     }
-    if (container.mediaType !== ASICS_MEDIA_TYPE) return { format: 'asice', signatures: [...signatures, ...(await verifyAsicECades(container, context))] };
+    const malformed = containerFormFinding(container);
+    if (container.mediaType !== ASICS_MEDIA_TYPE) return { format: 'asice', signatures: [...signatures, ...(await verifyAsicECades(container, context))].map((s) => withFinding(s, malformed)) };
     signatures.push(...(await verifyAsicSCms(container, context)));
-    return { format: 'asics', signatures };
+    return { format: 'asics', signatures: signatures.map((s) => withFinding(s, malformed)) };
   } finally {
     container.close();
   }
 }
 
-/** ASiC-S's META-INF/signature.p7s (CAdES, detached) and META-INF/timestamp.tst, each over the one data file. */
+/**
+ * What makes a container malformed whatever its signatures say (EN 319 162-1), TOTAL-FAILED/FORMAT_FAILURE for each
+ * of them, as the reference validator has it: an ASiC-E with no data file (nothing in it was signed), an ASiC-S
+ * with other than one data file, or with it in a folder (its one file lives at the root).
+ */
+function containerFormFinding(container: AsiceContainerReader): VerdictFinding | undefined {
+  const fail = (reason: string): VerdictFinding => ({ indication: 'TOTAL-FAILED', subIndication: 'FORMAT_FAILURE', reason });
+  const files = container.dataFiles;
+  if (container.mediaType !== ASICS_MEDIA_TYPE) return files.length === 0 ? fail('the container holds no data file: nothing in it is signed') : undefined;
+  if (files.length !== 1) return fail(`an ASiC-S container holds exactly one data file; this one holds ${files.length}`);
+  return files[0]!.name.includes('/') ? fail(`an ASiC-S container's data file is at its root; ${files[0]!.name} is in a folder`) : undefined;
+}
+
+/**
+ * ASiC-S's META-INF/signature.p7s (CAdES, detached) and META-INF/timestamp.tst, each over the one data file (the
+ * first, in a malformed container with several, whose form then decides).
+ */
 async function verifyAsicSCms(container: AsiceContainerReader, context: VerificationContext): Promise<SignatureVerification[]> {
-  const [dataFile, ...others] = container.dataFiles;
-  if (!dataFile || others.length > 0) throw new VerificationError('An ASiC-S container holds exactly one data file.');
+  const dataFile = container.dataFiles[0];
   // The data file is digested as it streams, once per algorithm asked for: never held whole.
-  const data: ContentDigest = async (algorithm) => new Uint8Array(await digestEntry(container, dataFile.name, algorithm.nodeName));
+  const data: ContentDigest = async (algorithm) => {
+    if (!dataFile) throw new VerificationError('the container holds no data file');
+    return new Uint8Array(await digestEntry(container, dataFile.name, algorithm.nodeName));
+  };
   const names = new Set(container.entries.map((e) => e.name));
   const results: SignatureVerification[] = [];
+  // One that cannot be read (or, in a malformed container, has no data file to check) fails on its own.
+  const unreadable = (kind: SignatureVerification['kind']) => (error: Error) => reportUnreadableSignature(kind, error.message, context.now);
   if (names.has('META-INF/signature.p7s')) {
-    const check = await checkCmsSignature(await readEntry(container, 'META-INF/signature.p7s', MAX_SIGNATURE_XML), data);
-    results.push(await reportCmsSignature(check, { kind: 'CAdES', verification: context }));
+    const check = async () => reportCmsSignature(await checkCmsSignature(await readEntry(container, 'META-INF/signature.p7s', MAX_SIGNATURE_XML), data), { kind: 'CAdES', verification: context });
+    results.push(await check().catch(unreadable('CAdES')));
   }
   if (names.has('META-INF/timestamp.tst')) {
-    results.push(reportTimestamp(await checkTimestampToken(await readEntry(container, 'META-INF/timestamp.tst', MAX_SIGNATURE_XML), context, data), null));
+    const check = async () => reportTimestamp(await checkTimestampToken(await readEntry(container, 'META-INF/timestamp.tst', MAX_SIGNATURE_XML), context, data), null);
+    results.push(await check().catch(unreadable('RFC 3161 timestamp')));
   }
   return results;
 }
@@ -170,11 +191,9 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, context
   const timestamp = token && signatureValue ? (await checkTimestampToken(Buffer.from(token.replace(/\s+/g, ''), 'base64'), context, timestampedBytes(element, signatureValue))).check : undefined;
   const pool = [...element.getElementsByTagNameNS(NS.ds, 'X509Certificate')].map((c) => new x509.X509Certificate(Buffer.from((c.textContent ?? '').replace(/\s+/g, ''), 'base64')));
   const hasValidationData = element.getElementsByTagNameNS(NS.xades, 'RevocationValues').length > 0;
-  const anchors = (await context.trust.anchorsAt('CA', context.now)).map((a) => a.certificate);
-  const issuer = [...pool, ...anchors].find((candidate) => candidate.subject === signer.issuer);
-  const revocation = await checkRevocation(signer, issuer, { crls: encapsulated(element, 'EncapsulatedCRLValue'), ocsps: encapsulated(element, 'EncapsulatedOCSPValue') });
   const archived = element.getElementsByTagNameNS('http://uri.etsi.org/01903/v1.4.1#', 'ArchiveTimeStamp').length > 0;
-  const { chain, verdict, qualification } = await judgeTimestampedSignature({ integrity, signer, pool, context, timestamp, revocation });
+  const revocationData = { crls: encapsulated(element, 'EncapsulatedCRLValue'), ocsps: encapsulated(element, 'EncapsulatedOCSPValue') };
+  const { chain, revocation, verdict, qualification } = await judgeTimestampedSignature({ integrity, signer, pool, context, timestamp, revocationData });
   return {
     kind: 'XAdES',
     signer: signer.subject,
@@ -186,10 +205,11 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, context
     intact: integrity === undefined,
     coversWholeDocument: null,
     chain,
-    revocation,
+    revocation: revocation.status,
+    revocationSource: revocation.source,
     timestamp: timestamp ?? null,
     verdict,
-    problems: [...(integrity ? [integrity.reason] : []), ...chain.problems, ...(revocation === 'revoked' ? ['the signer certificate is revoked'] : []), ...(timestamp?.problems ?? [])],
+    problems: [...(integrity ? [integrity.reason] : []), ...chain.problems, ...revocation.problems, ...(timestamp?.problems ?? [])],
     ...(qualification ? { qualification } : {}),
   };
 }

@@ -23,6 +23,8 @@ export interface VerifyOptions {
   clock?: Clock;
   /** The signed data of a detached CMS (.p7s) or of a timestamp (.tsr); default: the file name without that extension. */
   data?: string;
+  /** Never fetch revocation data: only what signatures embed counts. */
+  offline?: boolean;
 }
 
 const MAX_CMS_BYTES = 16 * 1024 * 1024;
@@ -34,7 +36,7 @@ const MAX_CMS_BYTES = 16 * 1024 * 1024;
  */
 export async function verifyDocument(path: string, options: VerifyOptions): Promise<DocumentVerification> {
   const head = await readHead(path);
-  const context: VerificationContext = { trust: options.trust, now: (options.clock ?? systemClock).now() };
+  const context: VerificationContext = { trust: options.trust, now: (options.clock ?? systemClock).now(), fetchRevocation: options.offline !== true };
   const { format, signatures } = await dispatch(path, head, context, options.data);
   return { file: basename(path), format, signatures, validatedAt: context.now.toISOString(), indication: worstIndication(signatures.map((s) => s.verdict.indication)) };
 }

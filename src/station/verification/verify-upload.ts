@@ -9,12 +9,12 @@ import { verifyDocument } from './verify-document.js';
  * The window's verify screen: the uploaded file goes to a private folder of the data directory (the readers work
  * on files, to stream big ones), is verified exactly as `signing-station verify` does, and is deleted.
  */
-export async function verifyUpload(request: VerifyRequest, options: { dataDir: string; trust: () => Promise<TrustSource> }): Promise<DocumentVerification> {
+export async function verifyUpload(request: VerifyRequest, options: { dataDir: string; trust: () => Promise<TrustSource>; offline: boolean }): Promise<DocumentVerification> {
   const folder = await mkdtemp(join(options.dataDir, 'verify-'));
   try {
     const path = join(folder, basename(request.fileName));
     await writeFile(path, Buffer.from(request.content, 'base64'), { mode: 0o600 });
-    return await verifyDocument(path, { trust: await options.trust() });
+    return await verifyDocument(path, { trust: await options.trust(), offline: options.offline });
   } finally {
     await rm(folder, { recursive: true, force: true });
   }

@@ -15,7 +15,7 @@ import { runCli } from '../../support/station/run-cli.js';
 import { writeMinimalPdf } from '../../support/signing/signing-test-pdfs.js';
 import { createTestCa, createTestSigner, type TestCa } from '../../support/pki/test-pki.js';
 import { verifyDocument } from '../../../src/station/verification/verify-document.js';
-import { checkRevocation } from '../../../src/station/verification/check-revocation.js';
+import { checkRevocation as checkSignerRevocation } from '../../../src/station/verification/check-revocation.js';
 import { x509 } from '../../../src/station/pki/x509.js';
 import { trustOf } from '../../support/verification/trust-of.js';
 
@@ -254,7 +254,8 @@ describe('verification reads the revocation data a signature embeds', () => {
     expect(await verified(await signAt('verify-lt-ocsp', ocspSigner, 'B-LT'))).toMatchObject({ level: 'B-LT', revocation: 'good', verdict: expect.objectContaining({ indication: 'TOTAL-PASSED' }) });
     expect(await verified(await signAt('verify-lt-crl', crlSigner, 'B-LT'))).toMatchObject({ level: 'B-LT', revocation: 'good', verdict: expect.objectContaining({ indication: 'TOTAL-PASSED' }) });
     expect(await verified(await signAt('verify-lta', ocspSigner, 'B-LTA'))).toMatchObject({ level: 'B-LTA', revocation: 'good', verdict: expect.objectContaining({ indication: 'TOTAL-PASSED' }) });
-    expect(await verified(await signAt('verify-t', ocspSigner, 'B-T'))).toMatchObject({ level: 'B-T', revocation: 'not embedded', verdict: expect.objectContaining({ indication: 'TOTAL-PASSED' }) });
+    // B-T embeds none: the status is fetched from the responder the certificate names.
+    expect(await verified(await signAt('verify-t', ocspSigner, 'B-T'))).toMatchObject({ level: 'B-T', revocation: 'good', revocationSource: `OCSP ${services.ocspUrl}`, verdict: expect.objectContaining({ indication: 'TOTAL-PASSED' }) });
   });
 
   it('XAdES B-LT: the EncapsulatedOCSPValue says good; a CRL too', async () => {
@@ -271,6 +272,9 @@ describe('verification reads the revocation data a signature embeds', () => {
   });
 
   it('counts an OCSP response only when it is signed by the issuer and about this certificate; a revoked one says revoked', async () => {
+    // Judged an hour ago with nothing to prove it, fetching nothing: only what is embedded speaks.
+    const checkRevocation = async (certificate: x509.X509Certificate, issuer: x509.X509Certificate, embedded: { crls: Uint8Array[]; ocsps: Uint8Array[] }) =>
+      (await checkSignerRevocation({ certificate, issuer, embedded, judgedAt: new Date(Date.now() - 3_600_000), proven: false, now: new Date(), required: false, fetch: false })).status;
     const output = await signAt('verify-ocsp-evidence', ocspSigner, 'B-LT');
     const { ocsps } = await readDss(output);
     const response = new Uint8Array(ocsps[0]!);

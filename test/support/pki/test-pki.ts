@@ -83,7 +83,7 @@ export async function createTestIntermediateCa(parent: TestCa, name: string, alg
 export interface IssueOptions {
   subject: string;
   publicKey: CryptoKey;
-  usage: 'signing' | 'authentication' | 'tsa' | 'other';
+  usage: 'signing' | 'authentication' | 'tsa' | 'ocsp' | 'other';
   notBefore?: Date;
   notAfter?: Date;
   serialNumber?: string;
@@ -107,6 +107,7 @@ export async function issueCertificate(ca: TestCa, options: IssueOptions): Promi
   ];
   if (options.ocspUrl) extensions.push(new x509.AuthorityInfoAccessExtension({ ocsp: [new x509.GeneralName('url', options.ocspUrl)] }));
   if (options.crlUrl) extensions.push(new x509.CRLDistributionPointsExtension([options.crlUrl]));
+  if (options.usage === 'ocsp') extensions.push(new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.ocspSigning]));
   if (options.usage === 'tsa') extensions.push(new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.timeStamping], true));
   if (options.usage === 'authentication') extensions.push(new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]));
   const certificate = await x509.X509CertificateGenerator.create({

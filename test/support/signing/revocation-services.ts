@@ -14,8 +14,8 @@ export interface RevocationServices {
   /** Name these in the certificates the CA issues (authorityInfoAccess, cRLDistributionPoints). */
   ocspUrl: string;
   crlUrl: string;
-  /** Tells both services what the CA issued and which of those it revoked (once). */
-  publish(issued: readonly IssuedCertificate[], revoked: readonly IssuedCertificate[]): Promise<void>;
+  /** Tells both services what the CA issued and which of those it revoked (once); revoked a minute ago unless `revokedAt` says when. */
+  publish(issued: readonly IssuedCertificate[], revoked: readonly IssuedCertificate[], revokedAt?: ReadonlyMap<IssuedCertificate, Date>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,11 +40,12 @@ function indexLine(certificate: IssuedCertificate, revokedAt: Date | undefined):
 }
 
 /** openssl reads index.txt at start (a change is seen only one request late), so it starts once the index is written. */
-async function startOcspResponder(dir: string, ca: TestCa, port: number, lines: readonly string[]): Promise<ChildProcess> {
+async function startOcspResponder(dir: string, ca: TestCa, port: number, lines: readonly string[], responder: OcspResponderKey): Promise<ChildProcess> {
   await writeFile(join(dir, 'index.txt'), lines.length > 0 ? `${lines.join('\n')}\n` : '');
   await writeFile(join(dir, 'ocsp-ca.pem'), ca.pem);
-  await writeFile(join(dir, 'ocsp-ca.key'), pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', ca.keys.privateKey)));
-  const child = spawn('openssl', ['ocsp', '-index', join(dir, 'index.txt'), '-port', String(port), '-rsigner', join(dir, 'ocsp-ca.pem'), '-rkey', join(dir, 'ocsp-ca.key'), '-CA', join(dir, 'ocsp-ca.pem'), '-ignore_err'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await writeFile(join(dir, 'ocsp-signer.pem'), responder.pem);
+  await writeFile(join(dir, 'ocsp-signer.key'), pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', responder.privateKey)));
+  const child = spawn('openssl', ['ocsp', '-index', join(dir, 'index.txt'), '-port', String(port), '-rsigner', join(dir, 'ocsp-signer.pem'), '-rkey', join(dir, 'ocsp-signer.key'), '-CA', join(dir, 'ocsp-ca.pem'), '-ignore_err'], { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer): void => {
@@ -58,20 +59,26 @@ async function startOcspResponder(dir: string, ca: TestCa, port: number, lines: 
   return child;
 }
 
-async function crlOf(ca: TestCa, revoked: readonly IssuedCertificate[]): Promise<Buffer> {
+async function crlOf(ca: TestCa, revoked: readonly IssuedCertificate[], revokedAt: (certificate: IssuedCertificate) => Date = () => new Date(Date.now() - 60_000)): Promise<Buffer> {
   const crl = await x509.X509CrlGenerator.create({
     issuer: ca.certificate.subject,
     thisUpdate: new Date(Date.now() - 60_000),
     nextUpdate: new Date(Date.now() + 86_400_000),
-    entries: revoked.map((certificate) => ({ serialNumber: certificate.certificate.serialNumber, revocationDate: new Date(Date.now() - 60_000) })),
+    entries: revoked.map((certificate) => ({ serialNumber: certificate.certificate.serialNumber, revocationDate: revokedAt(certificate) })),
     signingKey: ca.keys.privateKey,
     signingAlgorithm: ca.keys.privateKey.algorithm.name === 'ECDSA' ? { name: 'ECDSA', hash: 'SHA-256' } : { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
   });
   return Buffer.from(crl.rawData);
 }
 
+/** Who signs the OCSP responses: the CA itself by default, or a delegated responder (or, in attack tests, anyone). */
+export interface OcspResponderKey {
+  pem: string;
+  privateKey: CryptoKey;
+}
+
 /** The CRL server of `ca` now, its OCSP responder on `publish` (call it once, before the first signature). */
-export async function startRevocationServices(dir: string, ca: TestCa): Promise<RevocationServices> {
+export async function startRevocationServices(dir: string, ca: TestCa, responder: OcspResponderKey = { pem: ca.pem, privateKey: ca.keys.privateKey }): Promise<RevocationServices> {
   const ocspPort = await freePort();
   let ocsp: ChildProcess | undefined;
   let crl = await crlOf(ca, []);
@@ -83,11 +90,13 @@ export async function startRevocationServices(dir: string, ca: TestCa): Promise<
   return {
     ocspUrl: `http://127.0.0.1:${ocspPort}/`,
     crlUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/ca.crl`,
-    async publish(issued, revoked) {
-      const lines = [...issued.map((c) => indexLine(c, undefined)), ...revoked.map((c) => indexLine(c, new Date(Date.now() - 60_000)))];
+    async publish(issued, revoked, revokedAt) {
+      const minuteAgo = new Date(Date.now() - 60_000);
+      const when = (certificate: IssuedCertificate): Date => revokedAt?.get(certificate) ?? minuteAgo;
+      const lines = [...issued.map((c) => indexLine(c, undefined)), ...revoked.map((c) => indexLine(c, when(c)))];
       if (ocsp) throw new Error('publish once');
-      ocsp = await startOcspResponder(dir, ca, ocspPort, lines);
-      crl = await crlOf(ca, revoked);
+      ocsp = await startOcspResponder(dir, ca, ocspPort, lines, responder);
+      crl = await crlOf(ca, revoked, when);
     },
     async close() {
       if (ocsp && ocsp.exitCode === null) {

@@ -50,9 +50,10 @@ export class AsiceContainerReader {
   /**
    * `lenientMimetype` is for verification: containers made by other software may have their mimetype compressed,
    * not first, or none (their signatures still verify); the media type is then the mimetype entry's wherever it is,
-   * or ASiC-E without one. Signing keeps the strict form, which it also writes.
+   * or ASiC-E without one. Signing keeps the strict form, which it also writes. `acceptNoDataFile` is for
+   * verification too: a container with nothing in it to sign is read, and its signatures said to be malformed.
    */
-  static async open(path: string, options: { acceptAsicS?: boolean; lenientMimetype?: boolean } = {}): Promise<AsiceContainerReader> {
+  static async open(path: string, options: { acceptAsicS?: boolean; lenientMimetype?: boolean; acceptNoDataFile?: boolean } = {}): Promise<AsiceContainerReader> {
     const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
       yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z))),
     ).catch((cause: Error) => {
@@ -110,7 +111,7 @@ export class AsiceContainerReader {
         if (e.name === 'mimetype' || e.name.startsWith('META-INF/') || e.name.endsWith('/')) continue;
         reader.dataFiles.push({ name: e.name, mediaType: manifestTypes.get(e.name) || mediaTypeOf(e.name) });
       }
-      if (reader.dataFiles.length === 0) throw new UnsupportedDocumentError('The ASiC-E container holds no data file to sign.');
+      if (reader.dataFiles.length === 0 && !options.acceptNoDataFile) throw new UnsupportedDocumentError('The ASiC-E container holds no data file to sign.');
       return reader;
     } catch (error) {
       reader.close();

@@ -3,6 +3,7 @@
 // Measures (1) importing and verifying all 31 lists (target < 2 s), (2) what the station pays at start for the
 // cached lists (target < 50 ms and < 20 MB; the lists themselves are parsed on first verify), and (3) that first
 // verify's parse of every cached list, each in a fresh process so time and memory are its own.
+import type { VerifyBenchPart } from './verify-bench-part.js';
 import { fork } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -54,8 +55,8 @@ function inChild(step: string, dataDir: string, listsDir: string, signerPem: str
   });
 }
 
-/** Makes the lists, measures, prints each figure beside its target; true when all are met. */
-export async function runTrustedListsPart(): Promise<boolean> {
+/** Makes the lists and measures: each figure beside its target; held when all are met. */
+async function runTrustedListsPart(): Promise<{ lines: string[]; held: boolean }> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-trusted-lists-'));
   try {
     const listsDir = join(dir, 'lists');
@@ -87,16 +88,19 @@ export async function runTrustedListsPart(): Promise<boolean> {
     const imported = await inChild('import', dataDir, listsDir, lotlSigner.certPem);
     const start = await inChild('start', dataDir, listsDir, lotlSigner.certPem);
     const first = await inChild('first-verify', dataDir, listsDir, lotlSigner.certPem);
+    const lines: string[] = [];
     const mb = (value: number): string => value.toFixed(1);
-    console.log(`trusted lists: ${TERRITORIES} national lists of ${SERVICES} services (${mb((bytes + lotl.length) / 1048576)} MB of XML) and their list of lists`);
-    console.log(`  import, parse and verify all: ${imported.ms.toFixed(0)} ms, CPU ${imported.cpuMs.toFixed(0)} ms (target < ${TARGET.importMs} ms), RSS +${mb(imported.rssMb)} MB`);
-    console.log(`  at start (trust source over the cache): ${start.ms.toFixed(1)} ms, CPU ${start.cpuMs.toFixed(1)} ms (target < ${TARGET.startMs} ms), RSS +${mb(start.rssMb)} MB (target < ${TARGET.startMb} MB)`);
-    console.log(`  first verify (parse every cached list, the loader trust source included): ${first.ms.toFixed(0)} ms, CPU ${first.cpuMs.toFixed(0)} ms, RSS +${mb(first.rssMb)} MB, ${first.anchors} CA anchors`);
-    return imported.cpuMs < TARGET.importMs && start.cpuMs < TARGET.startMs && start.rssMb < TARGET.startMb;
+    lines.push(`trusted lists: ${TERRITORIES} national lists of ${SERVICES} services (${mb((bytes + lotl.length) / 1048576)} MB of XML) and their list of lists`);
+    lines.push(`  import, parse and verify all: ${imported.ms.toFixed(0)} ms, CPU ${imported.cpuMs.toFixed(0)} ms (target < ${TARGET.importMs} ms), RSS +${mb(imported.rssMb)} MB`);
+    lines.push(`  at start (trust source over the cache): ${start.ms.toFixed(1)} ms, CPU ${start.cpuMs.toFixed(1)} ms (target < ${TARGET.startMs} ms), RSS +${mb(start.rssMb)} MB (target < ${TARGET.startMb} MB)`);
+    lines.push(`  first verify (parse every cached list, the loader trust source included): ${first.ms.toFixed(0)} ms, CPU ${first.cpuMs.toFixed(0)} ms, RSS +${mb(first.rssMb)} MB, ${first.anchors} CA anchors`);
+    return { lines, held: imported.cpuMs < TARGET.importMs && start.cpuMs < TARGET.startMs && start.rssMb < TARGET.startMb };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+export const trustedListsPart: VerifyBenchPart = { name: 'trusted lists: import, start, first verify', run: runTrustedListsPart };
 
 if (process.argv[2] === '--child') {
   const [step, dataDir, listsDir, signerPem] = process.argv.slice(3) as [string, string, string, string];

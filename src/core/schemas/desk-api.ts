@@ -25,6 +25,25 @@ export const deskPrepareRequestSchema = z
   .refine((body) => body.containerType === 'asice' || body.containerName === undefined, { message: 'only a container is named', path: ['containerName'] });
 export type DeskPrepareRequest = z.input<typeof deskPrepareRequestSchema>;
 
+/**
+ * POST /admin/api/desk/batches: several PDFs, each to become its own signed PDF, under one consent that lists them
+ * all (the same level and reason for each; no placed box, as each document has its own pages).
+ */
+export const deskBatchRequestSchema = z.object({
+  files: z
+    .array(deskFileSchema.refine((file) => /\.pdf$/i.test(file.fileName), { message: 'each file of a batch is a pdf', path: ['fileName'] }))
+    .min(2)
+    .max(100),
+  signingReason: z.string().min(1).max(1000).optional(),
+  requireSigningReason: z.boolean().optional(),
+  baseline: signatureBaselineSchema.optional(),
+});
+export type DeskBatchRequest = z.input<typeof deskBatchRequestSchema>;
+
+/** The batch's signing sessions, one per file, in the order given. */
+export const deskBatchResponseSchema = z.object({ clientId: z.string(), documents: z.array(z.object({ fileName: z.string(), docId: z.string() })) });
+export type DeskBatchResponse = z.infer<typeof deskBatchResponseSchema>;
+
 export const deskPrepareResponseSchema = z.object({ clientId: z.string(), docId: z.string(), expiresAt: z.string() });
 export type DeskPrepareResponse = z.infer<typeof deskPrepareResponseSchema>;
 

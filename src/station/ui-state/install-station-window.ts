@@ -5,6 +5,7 @@ import type { TokenRegistry } from '../tokens/token-registry.js';
 import type { StationTokenSources } from '../tokens/create-station-token-sources.js';
 import type { UiPromptBroker } from '../prompts/ui-prompt-broker.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
+import type { ConsentBatches } from '../sessions/consent-batches.js';
 import { StationStateFeed } from './station-state-feed.js';
 import { eventsRoutes } from '../http/routes/events-routes.js';
 import { deskRoutes } from '../http/routes/desk-routes.js';
@@ -25,6 +26,7 @@ export interface StationWindowDeps {
   builtInSources: StationTokenSources | undefined;
   prompts: UiPromptBroker;
   timestampClient: TimestampClient;
+  batches: ConsentBatches;
   identity: IdentityService;
   station: () => Overview['station'];
   uiUrl: () => string;
@@ -82,6 +84,7 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
     sessions: deps.data.sessions,
     outputDir,
     registerClient: () => registerDeskClient(deps.data.clients, deps.station().baseUrl),
+    batches: deps.batches,
   });
   const timestamps = new DeskTimestampService(deps.timestampClient, outputDir);
   await deps.http.register(eventsRoutes(feed), { prefix: '/admin/api' });

@@ -199,6 +199,14 @@ export const en = {
   'pinLabel.PIN2': 'PIN2 (signing)',
   'pinLabel.signing PIN': 'signing PIN',
   'pinLabel.database password': 'database password',
+  'sign.batch.how': 'How to sign these PDFs',
+  'sign.batch.together': 'Together, in one ASiC-E container',
+  'sign.batch.separately': 'Each PDF separately, as its own signed PDF (one consent for all)',
+  'sign.batch.progress': 'Documents',
+  'sign.batch.waiting': 'Waiting',
+  'sign.batch.signed': 'Signed, saved as {name}',
+  'sign.batch.cancelled': 'Not signed: the signing was cancelled.',
+  'sign.batch.summary': '{signed} of {total} documents signed.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -196,4 +196,12 @@ export const et: Messages = {
   'pinLabel.PIN2': 'PIN2 (allkirjastamine)',
   'pinLabel.signing PIN': 'allkirjastamise PIN',
   'pinLabel.database password': 'andmebaasi parool',
+  'sign.batch.how': 'Kuidas neid PDF-e allkirjastada',
+  'sign.batch.together': 'Koos, ühes ASiC-E konteineris',
+  'sign.batch.separately': 'Iga PDF eraldi, oma allkirjastatud PDF-ina (üks nõusolek kõigile)',
+  'sign.batch.progress': 'Dokumendid',
+  'sign.batch.waiting': 'Ootel',
+  'sign.batch.signed': 'Allkirjastatud, salvestatud nimega {name}',
+  'sign.batch.cancelled': 'Ei allkirjastatud: allkirjastamine katkestati.',
+  'sign.batch.summary': '{total} dokumendist {signed} allkirjastatud.',
 };

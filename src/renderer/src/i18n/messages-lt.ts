@@ -196,4 +196,12 @@ export const lt: Messages = {
   'pinLabel.PIN2': 'PIN2 (pasirašymas)',
   'pinLabel.signing PIN': 'pasirašymo PIN',
   'pinLabel.database password': 'duomenų bazės slaptažodis',
+  'sign.batch.how': 'Kaip pasirašyti šiuos PDF',
+  'sign.batch.together': 'Kartu, viename ASiC-E konteineryje',
+  'sign.batch.separately': 'Kiekvieną PDF atskirai, kaip pasirašytą PDF (vienas sutikimas visiems)',
+  'sign.batch.progress': 'Dokumentai',
+  'sign.batch.waiting': 'Laukiama',
+  'sign.batch.signed': 'Pasirašyta, išsaugota kaip {name}',
+  'sign.batch.cancelled': 'Nepasirašyta: pasirašymas atšauktas.',
+  'sign.batch.summary': 'Pasirašyta {signed} iš {total} dokumentų.',
 };

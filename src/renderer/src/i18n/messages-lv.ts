@@ -196,4 +196,12 @@ export const lv: Messages = {
   'pinLabel.PIN2': 'PIN2 (parakstīšana)',
   'pinLabel.signing PIN': 'parakstīšanas PIN',
   'pinLabel.database password': 'datubāzes parole',
+  'sign.batch.how': 'Kā parakstīt šos PDF',
+  'sign.batch.together': 'Kopā, vienā ASiC-E konteinerā',
+  'sign.batch.separately': 'Katru PDF atsevišķi, kā parakstītu PDF (viena piekrišana visiem)',
+  'sign.batch.progress': 'Dokumenti',
+  'sign.batch.waiting': 'Gaida',
+  'sign.batch.signed': 'Parakstīts, saglabāts kā {name}',
+  'sign.batch.cancelled': 'Nav parakstīts: parakstīšana tika atcelta.',
+  'sign.batch.summary': 'Parakstīti {signed} no {total} dokumentiem.',
 };

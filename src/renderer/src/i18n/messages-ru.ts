@@ -196,4 +196,12 @@ export const ru: Messages = {
   'pinLabel.PIN2': 'PIN2 (подпись)',
   'pinLabel.signing PIN': 'PIN подписи',
   'pinLabel.database password': 'пароль базы данных',
+  'sign.batch.how': 'Как подписать эти PDF',
+  'sign.batch.together': 'Вместе, в одном контейнере ASiC-E',
+  'sign.batch.separately': 'Каждый PDF отдельно, как подписанный PDF (одно согласие на все)',
+  'sign.batch.progress': 'Документы',
+  'sign.batch.waiting': 'Ожидает',
+  'sign.batch.signed': 'Подписан, сохранён как {name}',
+  'sign.batch.cancelled': 'Не подписан: подписание отменено.',
+  'sign.batch.summary': 'Подписано документов: {signed} из {total}.',
 };

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import {
   deskPrepareRequestSchema,
+  deskBatchRequestSchema,
+  type DeskBatchResponse,
   deskSessionParamsSchema,
   deskTimestampRequestSchema,
   deskIdentifyRequestSchema,
@@ -28,6 +30,11 @@ export function deskRoutes(deps: { signing: DeskSigningService; timestamps: Desk
 
     app.post('/desk/sessions', { config, bodyLimit: DESK_BODY_LIMIT }, async (request, reply) => {
       const prepared: DeskPrepareResponse = await deps.signing.prepare(parseZod(deskPrepareRequestSchema, request.body, 'Invalid documents'));
+      return reply.code(201).send(prepared);
+    });
+
+    app.post('/desk/batches', { config, bodyLimit: DESK_BODY_LIMIT }, async (request, reply) => {
+      const prepared: DeskBatchResponse = await deps.signing.prepareBatch(parseZod(deskBatchRequestSchema, request.body, 'Invalid documents'));
       return reply.code(201).send(prepared);
     });
 

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { PendingPrompt } from '../../src/core/schemas/admin-api.js';
+import { launchChromium } from '../support/browser/browser.js';
+import { seriousAxeFindings } from '../support/browser/axe-audit.js';
+import { startTestStation, type TestStation } from '../support/station/test-station.js';
+import { createSoftHsm, type SoftHsm, softHsmTokenSource } from '../support/pkcs11/pkcs11-softhsm.js';
+import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
+import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
+
+const PIN = '1234';
+
+describe('signing several PDFs separately in one go from the station window, in Chromium, with SoftHSM', () => {
+  let softhsm: SoftHsm;
+  let station: TestStation;
+  let browser: Browser;
+  let page: Page;
+  let dir: string;
+  let nss: string;
+  /** Every prompt the station opened, by id, as the broker listed it: what the user was asked, and how often. */
+  const asked = new Map<string, PendingPrompt>();
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ui-batch-'));
+    softhsm = await createSoftHsm();
+    await softhsm.createToken('Batch Token', PIN, [
+      { id: '0a', algorithm: 'RSA-2048', usage: 'signing', subject: 'CN=Session Signer' },
+      { id: '0b', algorithm: 'P-256', usage: 'signing', alwaysAuthenticate: true, subject: 'CN=Card Signer' },
+    ]);
+    nss = await createNssDb(join(dir, 'nss'), softhsm.ca.pem);
+    // The login is kept for the whole file: the always-authenticate batch then needs no token login, only its per-signature PIN.
+    const source = softHsmTokenSource({ pollIntervalMs: 100, reinitializeIntervalMs: 200, loginIdleMs: 600_000 });
+    station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [source] });
+    station.prompts.onChange(() => {
+      for (const prompt of station.prompts.pending()) asked.set(prompt.id, prompt);
+    });
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' })).newPage();
+    await page.goto(station.uiUrl());
+    await page.getByTestId('mode').waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await station?.dispose();
+    await softhsm?.dispose();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Five PDFs picked at once, "each separately" chosen, signed with the certificate whose subject is `signer`. */
+  async function signFiveSeparately(prefix: string, signer: string): Promise<string[]> {
+    asked.clear();
+    const names = [1, 2, 3, 4, 5].map((n) => `${prefix}-${n}.pdf`);
+    const paths = names.map((name) => join(dir, name));
+    for (const [index, path] of paths.entries()) await writeFile(path, minimalPdf(`${prefix} document ${index + 1}`));
+    await page.locator('input[type=file]').first().setInputFiles(paths);
+    await expect.poll(() => page.getByRole('list', { name: 'Files' }).getByRole('listitem').count()).toBe(5);
+    await page.getByLabel('Each PDF separately, as its own signed PDF (one consent for all)').check();
+    expect(await page.getByRole('form', { name: 'Sign documents' }).textContent()).toContain('PDF signature (PAdES)');
+    const certificate = page.getByLabel('Signing certificate');
+    const value = await certificate.locator('option', { hasText: signer }).getAttribute('value');
+    await certificate.selectOption(value!);
+    await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
+
+    // One consent, naming all five documents.
+    const consent = page.getByRole('article', { name: /asks you to sign/ });
+    const listed = consent.getByRole('list', { name: 'Files signed (5)' });
+    await expect.poll(() => listed.getByRole('listitem').count(), { timeout: 15_000 }).toBe(5);
+    for (const name of names) expect(await listed.textContent()).toContain(name);
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    await consent.getByRole('button', { name: 'Sign' }).click();
+
+    // PIN prompts are answered as they come (only a prompt not yet answered has its OK button enabled).
+    const summary = page.getByTestId('batch-summary');
+    const open = page.locator('form[aria-label="PIN"]:has(button[type=submit]:not([disabled]))');
+    for (;;) {
+      await open.or(summary).first().waitFor({ timeout: 20_000 });
+      if (await summary.isVisible()) break;
+      await open.locator('input[name=pin]').fill(PIN);
+      await open.locator('input[name=pin]').press('Enter');
+    }
+    expect(await summary.textContent()).toBe('5 of 5 documents signed.');
+    // The summary takes the focus, so it is read first.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('batch-outcome');
+    const progress = page.getByRole('list', { name: 'Documents' });
+    const saved = names.map((name) => join(station.window.outputDir, name.replace(/\.pdf$/, '.signed.pdf')));
+    for (const [index, path] of saved.entries()) {
+      expect(await progress.getByRole('listitem').nth(index).textContent()).toBe(`${names[index]}: Signed, saved as ${names[index]!.replace(/\.pdf$/, '.signed.pdf')}`);
+      const report = await pdfsig(nss, path);
+      expect(report.signatures.map((signature) => signature.valid), report.output).toEqual([true]);
+      expect(Buffer.from(await readFile(path)).toString('latin1')).toContain(`${prefix} document ${index + 1}`);
+    }
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    return names;
+  }
+
+  const consents = (): PendingPrompt[] => [...asked.values()].filter((prompt) => prompt.kind === 'consent');
+  const pins = (): PendingPrompt[] => [...asked.values()].filter((prompt) => prompt.kind === 'pin');
+
+  it('a batch of five with a token that keeps its login: one consent listing all five, one PIN, five signed PDFs, each in Activity', async () => {
+    const names = await signFiveSeparately('session', 'Session Signer');
+    expect(consents()).toHaveLength(1);
+    expect(pins().map((prompt) => prompt.request)).toEqual([expect.objectContaining({ pinLabel: 'PIN', tokenLabel: 'Batch Token' })]);
+
+    await page.getByRole('navigation').getByRole('button', { name: 'Activity' }).click();
+    const log = page.getByRole('table', { name: 'Signature log' });
+    for (const name of names) await expect.poll(() => log.getByRole('row', { name: new RegExp(name.replace('.', '\\.')) }).first().textContent()).toContain('signed');
+    await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
+  });
+
+  it('a batch of five with an always-authenticate key: one consent, the signing PIN asked for each of the five signatures', async () => {
+    await signFiveSeparately('card', 'Card Signer');
+    expect(consents()).toHaveLength(1);
+    expect(pins().map((prompt) => (prompt.kind === 'pin' ? prompt.request.pinLabel : ''))).toEqual(Array(5).fill('signing PIN'));
+  });
+
+  it('a cancelled PIN stops the documents still waiting, and the summary says which were signed', async () => {
+    const paths = ['stop-1.pdf', 'stop-2.pdf', 'stop-3.pdf'].map((name) => join(dir, name));
+    for (const path of paths) await writeFile(path, minimalPdf(path));
+    await page.locator('input[type=file]').first().setInputFiles(paths);
+    await page.getByLabel('Each PDF separately, as its own signed PDF (one consent for all)').check();
+    const certificate = page.getByLabel('Signing certificate');
+    await certificate.selectOption((await certificate.locator('option', { hasText: 'Card Signer' }).getAttribute('value'))!);
+    await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
+    await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
+    const open = page.locator('form[aria-label="PIN"]:has(button[type=submit]:not([disabled]))');
+    await open.locator('input[name=pin]').fill(PIN);
+    await open.locator('input[name=pin]').press('Enter');
+    await expect.poll(() => page.getByRole('list', { name: 'Documents' }).getByRole('listitem').first().textContent(), { timeout: 15_000 }).toContain('Signed');
+    await open.getByRole('button', { name: 'Cancel' }).click();
+    const summary = page.getByTestId('batch-summary');
+    await expect.poll(() => summary.textContent(), { timeout: 15_000 }).toBe('1 of 3 documents signed.');
+    const rows = await page.getByRole('list', { name: 'Documents' }).getByRole('listitem').allTextContents();
+    expect(rows.slice(1)).toEqual(['stop-2.pdf: Not signed: the signing was cancelled.', 'stop-3.pdf: Not signed: the signing was cancelled.']);
+    // Not all were signed: the files stay chosen, to try again.
+    expect(await page.getByRole('list', { name: 'Files' }).getByRole('listitem').count()).toBe(3);
+  });
+});

@@ -68,6 +68,12 @@ describe('station UI in Chromium', () => {
     await third.goto(link);
     await expect.poll(() => third.getByTestId('link-problem').textContent()).toContain('already used');
     await third.screenshot({ path: screenshotPath('used-link.png') });
+    // A new link pasted into that tab takes effect in place: the fragment changes, the page is not loaded again.
+    await third.evaluate(() => Object.assign(window, { loadedOnce: true }));
+    await third.goto(station.uiUrl());
+    await expect.poll(() => third.getByTestId('mode').isVisible()).toBe(true);
+    expect(await third.evaluate(() => (window as { loadedOnce?: boolean }).loadedOnce)).toBe(true);
+    expect(new URL(third.url()).hash).toBe('');
     await Promise.all([other.close(), second.close(), third.close()]);
   });
 

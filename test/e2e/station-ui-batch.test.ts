@@ -137,4 +137,52 @@ describe('signing several PDFs separately in one go from the station window, in 
     // Not all were signed: the files stay chosen, to try again.
     expect(await page.getByRole('list', { name: 'Files' }).getByRole('listitem').count()).toBe(3);
   });
+
+  /** One PDF signed with the session signer; answers each PIN prompt, resolves once the result shows. */
+  async function signOne(name: string): Promise<void> {
+    asked.clear();
+    const path = join(dir, name);
+    await writeFile(path, minimalPdf(name));
+    await page.locator('input[type=file]').first().setInputFiles(path);
+    const certificate = page.getByLabel('Signing certificate');
+    await certificate.selectOption((await certificate.locator('option', { hasText: 'Session Signer' }).getAttribute('value'))!);
+    await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
+    await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
+    const result = page.getByTestId('result');
+    const open = page.locator('form[aria-label="PIN"]:has(button[type=submit]:not([disabled]))');
+    for (;;) {
+      await open.or(result).first().waitFor({ timeout: 20_000 });
+      if (await result.isVisible()) break;
+      await open.locator('input[name=pin]').fill(PIN);
+      await open.locator('input[name=pin]').press('Enter');
+    }
+    expect(await result.textContent()).toContain('Signed.');
+  }
+
+  it('says while a token stays unlocked, with the time left; "Lock now" logs it out; 0 seconds asks the PIN every time', async () => {
+    for (const name of ['stop-1.pdf', 'stop-2.pdf', 'stop-3.pdf']) await page.getByRole('button', { name: `Remove ${name}` }).click();
+    await signOne('unlock-1.pdf');
+    const unlocked = page.getByTestId('unlocked-tokens');
+    await expect.poll(() => unlocked.textContent()).toMatch(/^Batch Token is unlocked: the next signature asks no PIN\. Locks in (9|10):\d\d\. Lock now$/);
+    await signOne('unlock-2.pdf');
+    expect(pins()).toEqual([]);
+
+    await unlocked.getByRole('button', { name: 'Lock now' }).click();
+    await expect.poll(() => unlocked.count()).toBe(0);
+    await signOne('unlock-3.pdf');
+    expect(pins()).toHaveLength(1);
+
+    await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Keep a card or token unlocked after signing').selectOption({ label: 'No, ask the PIN every time' });
+    await expect.poll(() => station.data.settings.get('token_unlock_seconds')).toBe('0');
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
+    // The login of the last signature ends at its own time; the next one keeps none.
+    await unlocked.getByRole('button', { name: 'Lock now' }).click();
+    await signOne('unlock-4.pdf');
+    expect(pins()).toHaveLength(1);
+    expect(await unlocked.count()).toBe(0);
+    await signOne('unlock-5.pdf');
+    expect(pins()).toHaveLength(1);
+  });
 });

@@ -5,6 +5,7 @@ import type { JsonErrorBody } from '../../core/schemas/json-error-body.js';
 import type { Pkcs11ModuleAddRequest } from '../../core/schemas/pkcs11-modules.js';
 import type { DeskIdentifyMethod, DeskIdentifyRequest, DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
 import type { IdentifiedPerson } from '../../core/schemas/identity-api.js';
+import type { PinUnlockTime } from '../../core/schemas/pin-unlock.js';
 import { forgetUiCredential, LinkProblem, uiCredential } from './ui-credential.js';
 import { passedOn, type BrowserErrorCode, type PassedOnErrorCode } from '../../core/errors/browser-error-codes.js';
 
@@ -60,4 +61,7 @@ export const stationApi = {
   verify: (request: VerifyRequest): Promise<DocumentVerification> => post('/admin/api/verify', request),
   identifyMethods: (): Promise<DeskIdentifyMethod[]> => stationCall('/admin/api/desk/identify'),
   identify: (request: DeskIdentifyRequest): Promise<IdentifiedPerson> => post('/admin/api/desk/identify', request),
+  lockToken: (tokenId: string): Promise<void> => post(`/admin/api/tokens/${encodeURIComponent(tokenId)}/lock`, {}),
+  unlockTime: (): Promise<PinUnlockTime> => stationCall('/admin/api/tokens/unlock-time'),
+  setUnlockTime: (seconds: number): Promise<PinUnlockTime> => stationCall('/admin/api/tokens/unlock-time', { method: 'PUT', body: JSON.stringify({ seconds }) }),
 };

@@ -17,6 +17,8 @@ import { DeskIdentifyService } from '../desk/desk-identify-service.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import { registerDeskClient } from '../desk/desk-client.js';
 import { defaultOutputDirectory } from '../desk/output-directory.js';
+import { TokenUnlockTime } from '../desk/token-unlock-time.js';
+import { tokenLoginRoutes } from '../http/routes/token-login-routes.js';
 
 export interface StationWindowDeps {
   http: FastifyInstance;
@@ -91,6 +93,9 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
   const identify = new DeskIdentifyService(deps.identity);
   await deps.http.register(deskRoutes({ signing, timestamps, identify }), { prefix: '/admin/api' });
   await deps.http.register(launchLinkRoutes(control, deps.uiUrl), { prefix: '/admin/api' });
+  const unlockTime = new TokenUnlockTime(deps.data.settings, deps.tokens);
+  await unlockTime.apply();
+  await deps.http.register(tokenLoginRoutes(unlockTime), { prefix: '/admin/api' });
   return {
     feed,
     outputDir,

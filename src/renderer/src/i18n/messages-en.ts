@@ -207,6 +207,12 @@ export const en = {
   'sign.batch.signed': 'Signed, saved as {name}',
   'sign.batch.cancelled': 'Not signed: the signing was cancelled.',
   'sign.batch.summary': '{signed} of {total} documents signed.',
+  'tokens.unlocked': '{token} is unlocked: the next signature asks no PIN. Locks in {time}.',
+  'tokens.lockNow': 'Lock now',
+  'tokens.unlockTime': 'Keep a card or token unlocked after signing',
+  'tokens.unlockTime.never': 'No, ask the PIN every time',
+  'tokens.unlockTime.seconds': 'For {n} seconds',
+  'tokens.unlockTime.help': 'Keys that require their PIN for every signature (such as an ID card’s signing key) ask every time anyway.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -204,4 +204,10 @@ export const et: Messages = {
   'sign.batch.signed': 'Allkirjastatud, salvestatud nimega {name}',
   'sign.batch.cancelled': 'Ei allkirjastatud: allkirjastamine katkestati.',
   'sign.batch.summary': '{total} dokumendist {signed} allkirjastatud.',
+  'tokens.unlocked': '{token} on lukustamata: järgmine allkiri PIN-i ei küsi. Lukustub {time} pärast.',
+  'tokens.lockNow': 'Lukusta kohe',
+  'tokens.unlockTime': 'Hoia kaart või pulk pärast allkirjastamist lukustamata',
+  'tokens.unlockTime.never': 'Ei, küsi PIN-i iga kord',
+  'tokens.unlockTime.seconds': '{n} sekundit',
+  'tokens.unlockTime.help': 'Võtmed, mis nõuavad PIN-i iga allkirja jaoks (näiteks ID-kaardi allkirjavõti), küsivad seda niikuinii iga kord.',
 };

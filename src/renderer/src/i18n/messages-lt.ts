@@ -204,4 +204,10 @@ export const lt: Messages = {
   'sign.batch.signed': 'Pasirašyta, išsaugota kaip {name}',
   'sign.batch.cancelled': 'Nepasirašyta: pasirašymas atšauktas.',
   'sign.batch.summary': 'Pasirašyta {signed} iš {total} dokumentų.',
+  'tokens.unlocked': '{token} atrakinta: kitam parašui PIN nereikės. Užsirakins po {time}.',
+  'tokens.lockNow': 'Užrakinti dabar',
+  'tokens.unlockTime': 'Po pasirašymo laikyti kortelę ar raktą atrakintą',
+  'tokens.unlockTime.never': 'Ne, prašyti PIN kiekvieną kartą',
+  'tokens.unlockTime.seconds': '{n} sekundžių',
+  'tokens.unlockTime.help': 'Raktai, kuriems PIN reikia kiekvienam parašui (pvz., asmens tapatybės kortelės parašo raktas), jo prašo kiekvieną kartą bet kuriuo atveju.',
 };

@@ -204,4 +204,10 @@ export const lv: Messages = {
   'sign.batch.signed': 'Parakstīts, saglabāts kā {name}',
   'sign.batch.cancelled': 'Nav parakstīts: parakstīšana tika atcelta.',
   'sign.batch.summary': 'Parakstīti {signed} no {total} dokumentiem.',
+  'tokens.unlocked': '{token} ir atbloķēts: nākamais paraksts PIN neprasīs. Bloķēsies pēc {time}.',
+  'tokens.lockNow': 'Bloķēt tagad',
+  'tokens.unlockTime': 'Turēt karti vai marķieri atbloķētu pēc parakstīšanas',
+  'tokens.unlockTime.never': 'Nē, prasīt PIN katru reizi',
+  'tokens.unlockTime.seconds': '{n} sekundes',
+  'tokens.unlockTime.help': 'Atslēgas, kas prasa PIN katram parakstam (piemēram, ID kartes paraksta atslēga), to prasa katru reizi jebkurā gadījumā.',
 };

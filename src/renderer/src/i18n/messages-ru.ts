@@ -204,4 +204,10 @@ export const ru: Messages = {
   'sign.batch.signed': 'Подписан, сохранён как {name}',
   'sign.batch.cancelled': 'Не подписан: подписание отменено.',
   'sign.batch.summary': 'Подписано документов: {signed} из {total}.',
+  'tokens.unlocked': '{token} разблокирован: следующая подпись не спросит PIN. Заблокируется через {time}.',
+  'tokens.lockNow': 'Заблокировать сейчас',
+  'tokens.unlockTime': 'Держать карту или токен разблокированными после подписания',
+  'tokens.unlockTime.never': 'Нет, спрашивать PIN каждый раз',
+  'tokens.unlockTime.seconds': '{n} секунд',
+  'tokens.unlockTime.help': 'Ключи, которым PIN нужен для каждой подписи (например, ключ подписи ID-карты), всё равно спрашивают его каждый раз.',
 };

@@ -209,7 +209,11 @@ describe('station UI in Chromium', () => {
     await form.getByLabel('Personal code').fill('30303039914');
     await form.getByLabel('Country').fill('EE');
     await form.getByRole('button', { name: 'Identify' }).click();
+    // While the simulated phone waits: the verification code to compare there, and the time left.
+    const code = page.getByTestId('verification-code');
+    await expect.poll(() => code.textContent()).toMatch(/^Verification code: \d{4}Confirm on your phone only if it shows the same code\.Waiting for you to confirm; ends in [23]:\d\d\.$/);
     await expect.poll(() => page.getByTestId('identified').textContent(), { timeout: 15_000 }).toContain('TESTNUMBER');
+    expect(await code.count()).toBe(0);
     expect(await page.getByTestId('identified').textContent()).toContain('30303039914');
     await form.getByLabel('Personal code').fill('30403039917');
     await form.getByRole('button', { name: 'Identify' }).click();

@@ -70,6 +70,17 @@ export const deskIdentifyRequestSchema = z.object({
 });
 export type DeskIdentifyRequest = z.infer<typeof deskIdentifyRequestSchema>;
 
+/**
+ * The answer to POST /admin/api/desk/identify: the identification started, with what the person must compare (the
+ * verification code their phone shows, for Smart-ID and Mobile-ID) and when it lapses; then
+ * POST /admin/api/desk/identify/complete waits for the person.
+ */
+export const deskIdentifyStartedSchema = z.object({ token: z.string(), challenge: z.string().optional(), expiresAt: z.string() });
+export type DeskIdentifyStarted = z.infer<typeof deskIdentifyStartedSchema>;
+
+export const deskIdentifyCompleteRequestSchema = z.object({ method: z.string().min(1).max(100), token: z.string().min(1).max(200) });
+export type DeskIdentifyCompleteRequest = z.infer<typeof deskIdentifyCompleteRequestSchema>;
+
 /** GET /admin/api/desk/identify: the methods the station offers now, with the fields each needs. */
 export const deskIdentifyMethodSchema = z.object({ code: z.string(), label: z.string(), inputs: z.array(z.enum(['idcode', 'phone'])) });
 export type DeskIdentifyMethod = z.infer<typeof deskIdentifyMethodSchema>;

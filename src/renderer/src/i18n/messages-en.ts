@@ -213,6 +213,9 @@ export const en = {
   'tokens.unlockTime.never': 'No, ask the PIN every time',
   'tokens.unlockTime.seconds': 'For {n} seconds',
   'tokens.unlockTime.help': 'Keys that require their PIN for every signature (such as an ID card’s signing key) ask every time anyway.',
+  'identify.code': 'Verification code:',
+  'identify.code.compare': 'Confirm on your phone only if it shows the same code.',
+  'identify.expires': 'Waiting for you to confirm; ends in {time}.',
 } as const;
 
 export type MessageKey = keyof typeof en;

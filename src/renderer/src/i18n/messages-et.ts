@@ -210,4 +210,7 @@ export const et: Messages = {
   'tokens.unlockTime.never': 'Ei, küsi PIN-i iga kord',
   'tokens.unlockTime.seconds': '{n} sekundit',
   'tokens.unlockTime.help': 'Võtmed, mis nõuavad PIN-i iga allkirja jaoks (näiteks ID-kaardi allkirjavõti), küsivad seda niikuinii iga kord.',
+  'identify.code': 'Kontrollkood:',
+  'identify.code.compare': 'Kinnita telefonis ainult siis, kui seal on sama kood.',
+  'identify.expires': 'Ootame kinnitust; lõpeb {time} pärast.',
 };

@@ -210,4 +210,7 @@ export const lt: Messages = {
   'tokens.unlockTime.never': 'Ne, prašyti PIN kiekvieną kartą',
   'tokens.unlockTime.seconds': '{n} sekundžių',
   'tokens.unlockTime.help': 'Raktai, kuriems PIN reikia kiekvienam parašui (pvz., asmens tapatybės kortelės parašo raktas), jo prašo kiekvieną kartą bet kuriuo atveju.',
+  'identify.code': 'Kontrolinis kodas:',
+  'identify.code.compare': 'Patvirtinkite telefone tik tada, jei jame rodomas tas pats kodas.',
+  'identify.expires': 'Laukiama jūsų patvirtinimo; baigsis po {time}.',
 };

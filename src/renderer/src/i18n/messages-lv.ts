@@ -210,4 +210,7 @@ export const lv: Messages = {
   'tokens.unlockTime.never': 'Nē, prasīt PIN katru reizi',
   'tokens.unlockTime.seconds': '{n} sekundes',
   'tokens.unlockTime.help': 'Atslēgas, kas prasa PIN katram parakstam (piemēram, ID kartes paraksta atslēga), to prasa katru reizi jebkurā gadījumā.',
+  'identify.code': 'Kontrolkods:',
+  'identify.code.compare': 'Apstipriniet tālrunī tikai tad, ja tajā redzams tas pats kods.',
+  'identify.expires': 'Gaida jūsu apstiprinājumu; beigsies pēc {time}.',
 };

@@ -210,4 +210,7 @@ export const ru: Messages = {
   'tokens.unlockTime.never': 'Нет, спрашивать PIN каждый раз',
   'tokens.unlockTime.seconds': '{n} секунд',
   'tokens.unlockTime.help': 'Ключи, которым PIN нужен для каждой подписи (например, ключ подписи ID-карты), всё равно спрашивают его каждый раз.',
+  'identify.code': 'Контрольный код:',
+  'identify.code.compare': 'Подтверждайте в телефоне, только если он показывает тот же код.',
+  'identify.expires': 'Ждём вашего подтверждения; закончится через {time}.',
 };

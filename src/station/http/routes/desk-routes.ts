@@ -6,6 +6,8 @@ import {
   deskSessionParamsSchema,
   deskTimestampRequestSchema,
   deskIdentifyRequestSchema,
+  deskIdentifyCompleteRequestSchema,
+  type DeskIdentifyStarted,
   type DeskIdentifyMethod,
   type DeskPrepareResponse,
   type DeskSavedFile,
@@ -45,8 +47,12 @@ export function deskRoutes(deps: { signing: DeskSigningService; timestamps: Desk
 
     app.get('/desk/identify', { config }, async (): Promise<DeskIdentifyMethod[]> => deps.identify.methods());
 
-    app.post('/desk/identify', { config }, async (request): Promise<IdentifiedPerson> =>
-      deps.identify.identify(parseZod(deskIdentifyRequestSchema, request.body, 'Invalid identification')),
+    app.post('/desk/identify', { config }, async (request): Promise<DeskIdentifyStarted> =>
+      deps.identify.start(parseZod(deskIdentifyRequestSchema, request.body, 'Invalid identification')),
+    );
+
+    app.post('/desk/identify/complete', { config }, async (request): Promise<IdentifiedPerson> =>
+      deps.identify.complete(parseZod(deskIdentifyCompleteRequestSchema, request.body, 'Invalid identification')),
     );
 
     app.post('/desk/timestamp', { config, bodyLimit: DESK_BODY_LIMIT }, async (request): Promise<DeskSavedFile> =>

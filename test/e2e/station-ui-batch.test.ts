@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -184,5 +184,25 @@ describe('signing several PDFs separately in one go from the station window, in 
     expect(await unlocked.count()).toBe(0);
     await signOne('unlock-5.pdf');
     expect(pins()).toHaveLength(1);
+  });
+
+  it('downloads a result in the browser under its name, to the window only, and nothing but a file saved in the output folder', async () => {
+    await signOne('download.pdf');
+    const saved = join(station.window.outputDir, 'download.signed.pdf');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download download.signed.pdf' }).click()]);
+    expect(download.suggestedFilename()).toBe('download.signed.pdf');
+    expect(await readFile((await download.path())!)).toEqual(await readFile(saved));
+
+    const url = (name: string): string => `${station.baseUrl}/admin/api/desk/saved?name=${encodeURIComponent(name)}`;
+    const headers = { origin: station.baseUrl, authorization: `Bearer ${station.issueUiCredential()}` };
+    const answer = await fetch(url('download.signed.pdf'), { headers });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-disposition')).toBe(`attachment; filename="download.signed.pdf"; filename*=UTF-8''download.signed.pdf`);
+    expect(Buffer.from(await answer.arrayBuffer())).toEqual(await readFile(saved));
+    expect((await fetch(url('download.signed.pdf'), { headers: { origin: station.baseUrl } })).status).toBe(401);
+    expect((await fetch(url('../download.pdf'), { headers })).status).toBe(400);
+    // A link planted in the output folder to a file elsewhere is not followed.
+    await symlink(join(dir, 'download.pdf'), join(station.window.outputDir, 'planted.pdf'));
+    expect((await fetch(url('planted.pdf'), { headers })).status).toBe(404);
   });
 });

@@ -59,6 +59,9 @@ export type DeskSavedFile = z.infer<typeof deskSavedFileSchema>;
 export const deskTimestampRequestSchema = deskFileSchema.extend({ output: z.enum(['tsr', 'asics']).optional() });
 export type DeskTimestampRequest = z.infer<typeof deskTimestampRequestSchema>;
 
+/** GET /admin/api/desk/saved?name=: a file the window saved, by its name in the output folder (no folder part). */
+export const deskSavedQuerySchema = z.object({ name: plainFileNameSchema });
+
 export const deskSessionParamsSchema = z.object({ docId: docIdSchema });
 
 /** POST /admin/api/desk/identify: try an identification method from the window, as an integration would. */

@@ -216,6 +216,7 @@ export const en = {
   'identify.code': 'Verification code:',
   'identify.code.compare': 'Confirm on your phone only if it shows the same code.',
   'identify.expires': 'Waiting for you to confirm; ends in {time}.',
+  'common.download': 'Download {name}',
 } as const;
 
 export type MessageKey = keyof typeof en;

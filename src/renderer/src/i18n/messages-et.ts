@@ -213,4 +213,5 @@ export const et: Messages = {
   'identify.code': 'Kontrollkood:',
   'identify.code.compare': 'Kinnita telefonis ainult siis, kui seal on sama kood.',
   'identify.expires': 'Ootame kinnitust; lõpeb {time} pärast.',
+  'common.download': 'Laadi alla {name}',
 };

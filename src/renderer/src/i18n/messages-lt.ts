@@ -213,4 +213,5 @@ export const lt: Messages = {
   'identify.code': 'Kontrolinis kodas:',
   'identify.code.compare': 'Patvirtinkite telefone tik tada, jei jame rodomas tas pats kodas.',
   'identify.expires': 'Laukiama jūsų patvirtinimo; baigsis po {time}.',
+  'common.download': 'Atsisiųsti {name}',
 };

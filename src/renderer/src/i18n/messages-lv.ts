@@ -213,4 +213,5 @@ export const lv: Messages = {
   'identify.code': 'Kontrolkods:',
   'identify.code.compare': 'Apstipriniet tālrunī tikai tad, ja tajā redzams tas pats kods.',
   'identify.expires': 'Gaida jūsu apstiprinājumu; beigsies pēc {time}.',
+  'common.download': 'Lejupielādēt {name}',
 };

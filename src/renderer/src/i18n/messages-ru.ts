@@ -213,4 +213,5 @@ export const ru: Messages = {
   'identify.code': 'Контрольный код:',
   'identify.code.compare': 'Подтверждайте в телефоне, только если он показывает тот же код.',
   'identify.expires': 'Ждём вашего подтверждения; закончится через {time}.',
+  'common.download': 'Скачать {name}',
 };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import type { PendingPrompt } from '../../src/core/schemas/admin-api.js';
 import { launchChromium } from '../support/browser/browser.js';
 import { seriousAxeFindings } from '../support/browser/axe-audit.js';
@@ -49,6 +49,17 @@ describe('signing several PDFs separately in one go from the station window, in 
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** Answers each PIN prompt as it comes (only one not yet answered has its OK button enabled) until `done` shows. */
+  async function answerPinsUntil(done: Locator): Promise<void> {
+    const open = page.locator('form[aria-label="PIN"]:has(button[type=submit]:not([disabled]))');
+    for (;;) {
+      await open.or(done).first().waitFor({ timeout: 20_000 });
+      if (await done.isVisible()) return;
+      await open.locator('input[name=pin]').fill(PIN);
+      await open.locator('input[name=pin]').press('Enter');
+    }
+  }
+
   /** Five PDFs picked at once, "each separately" chosen, signed with the certificate whose subject is `signer`. */
   async function signFiveSeparately(prefix: string, signer: string): Promise<string[]> {
     asked.clear();
@@ -72,15 +83,8 @@ describe('signing several PDFs separately in one go from the station window, in 
     expect(await seriousAxeFindings(page)).toEqual([]);
     await consent.getByRole('button', { name: 'Sign' }).click();
 
-    // PIN prompts are answered as they come (only a prompt not yet answered has its OK button enabled).
     const summary = page.getByTestId('batch-summary');
-    const open = page.locator('form[aria-label="PIN"]:has(button[type=submit]:not([disabled]))');
-    for (;;) {
-      await open.or(summary).first().waitFor({ timeout: 20_000 });
-      if (await summary.isVisible()) break;
-      await open.locator('input[name=pin]').fill(PIN);
-      await open.locator('input[name=pin]').press('Enter');
-    }
+    await answerPinsUntil(summary);
     expect(await summary.textContent()).toBe('5 of 5 documents signed.');
     // The summary takes the focus, so it is read first.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('batch-outcome');
@@ -149,13 +153,7 @@ describe('signing several PDFs separately in one go from the station window, in 
     await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
     await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
     const result = page.getByTestId('result');
-    const open = page.locator('form[aria-label="PIN"]:has(button[type=submit]:not([disabled]))');
-    for (;;) {
-      await open.or(result).first().waitFor({ timeout: 20_000 });
-      if (await result.isVisible()) break;
-      await open.locator('input[name=pin]').fill(PIN);
-      await open.locator('input[name=pin]').press('Enter');
-    }
+    await answerPinsUntil(result);
     expect(await result.textContent()).toContain('Signed.');
   }
 

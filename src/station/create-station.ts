@@ -33,6 +33,7 @@ import { docsRoutes, listDocs } from './http/routes/docs-routes.js';
 import type { RegisteredRoute } from './http/openapi/openapi-document.js';
 import { signingSessionRoutes } from './sessions/signing-session-routes.js';
 import { HashSigningService } from './sessions/hash-signing-service.js';
+import { ConsentBatches } from './sessions/consent-batches.js';
 import { hashSigningMethod } from './sessions/hash-signing-method.js';
 import { SigningMethodTable } from './sessions/signing-method-table.js';
 import { sandboxSigning } from './sessions/sandbox-signing.js';
@@ -319,6 +320,7 @@ async function registerPublicRoutes(http: FastifyInstance, { config, version }: 
 
 interface SigningParts {
   pendingSignatures: PendingSignatures;
+  batches: ConsentBatches;
   timestampClient: EmbeddedTimestampClient;
 }
 
@@ -328,6 +330,7 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
   const pendingSignatures = new PendingSignatures();
   await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
   const timestampClient = new EmbeddedTimestampClient(tsa);
+  const batches = new ConsentBatches();
   const hashSigning = new HashSigningService({
     sessions: data.sessions,
     pending: pendingSignatures,
@@ -339,6 +342,7 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
     issuers: trustedIssuers.certificates,
     keySchemesOf: async (certificate) => keySchemesOf(await tokens.readyTokens(), certificate),
     stationOrigin: address.baseUrl,
+    batches,
   });
   const sandbox = sandboxSigning({ service: hashSigning, clock, timings, mode: () => config.mode, logger, clients: data.clients, baseUrl: address.baseUrl });
   await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning), ...sandbox.methods])), { prefix: '/api/signatures' });
@@ -355,7 +359,7 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
     unsigned: (clientId, docId, error, origin) => hashSigning.unsigned(clientId, docId, error, origin),
   });
   await http.register(iframeHelperRoutes({ clients: data.clients, sessions: data.sessions, tickets: frameTickets, service: iframeHelper }), { prefix: '/web-element' });
-  return { pendingSignatures, timestampClient };
+  return { pendingSignatures, timestampClient, batches };
 }
 
 /** The station UI: its page, the browser client files, UI sessions, the window's pushed state and desk, admin. */
@@ -372,6 +376,7 @@ async function registerWindowRoutes(http: FastifyInstance, core: StationCore, si
     builtInSources,
     prompts,
     timestampClient: signing.timestampClient,
+    batches: signing.batches,
     identity,
     uiUrl: () => uiUrlOf(core),
     station: () => ({ name: STATION_NAME, version, mode: config.mode, baseUrl: address.baseUrl(), dataDir: config.dataDir, keyStore: ports.keyStore.description }),

@@ -21,6 +21,15 @@ describe('signing-station serve', () => {
     expect(await exit).toBe(0);
   });
 
+  it('takes --no-browser (as npm start does): serves, and prints the ui link for the user to open', async () => {
+    const { child, firstLine, line } = await startServe(['--port', '0', '--data-dir', await tempDir(), '--no-browser']);
+    expect(firstLine).toMatch(/^listening http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await line(1)).toMatch(/^ui http:\/\/127\.0\.0\.1:\d+\/ui\/#launch=/);
+    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+
   it('logs requests as JSON on stderr without one-time tokens, secrets or UI credentials', async () => {
     const { child, line, stderr } = await startServe(['--port', '0', '--data-dir', await tempDir(), '--log-level', 'debug']);
     const link = (await line(1)).replace(/^ui /, '');

@@ -68,6 +68,12 @@ describe('station UI in Chromium', () => {
     await third.goto(link);
     await expect.poll(() => third.getByTestId('link-problem').textContent()).toContain('already used');
     await third.screenshot({ path: screenshotPath('used-link.png') });
+    // A new link pasted into that tab takes effect in place: the fragment changes, the page is not loaded again.
+    await third.evaluate(() => Object.assign(window, { loadedOnce: true }));
+    await third.goto(station.uiUrl());
+    await expect.poll(() => third.getByTestId('mode').isVisible()).toBe(true);
+    expect(await third.evaluate(() => (window as { loadedOnce?: boolean }).loadedOnce)).toBe(true);
+    expect(new URL(third.url()).hash).toBe('');
     await Promise.all([other.close(), second.close(), third.close()]);
   });
 
@@ -203,7 +209,11 @@ describe('station UI in Chromium', () => {
     await form.getByLabel('Personal code').fill('30303039914');
     await form.getByLabel('Country').fill('EE');
     await form.getByRole('button', { name: 'Identify' }).click();
+    // While the simulated phone waits: the verification code to compare there, and the time left.
+    const code = page.getByTestId('verification-code');
+    await expect.poll(() => code.textContent()).toMatch(/^Verification code: \d{4}Confirm on your phone only if it shows the same code\.Waiting for you to confirm; ends in [23]:\d\d\.$/);
     await expect.poll(() => page.getByTestId('identified').textContent(), { timeout: 15_000 }).toContain('TESTNUMBER');
+    expect(await code.count()).toBe(0);
     expect(await page.getByTestId('identified').textContent()).toContain('30303039914');
     await form.getByLabel('Personal code').fill('30403039917');
     await form.getByRole('button', { name: 'Identify' }).click();

@@ -11,6 +11,8 @@ interface ServeOptions extends StationOptionValues {
   port?: number;
   mode?: 'sandbox' | 'production';
   open?: boolean;
+  /** False with --no-browser: no browser is opened, even with --open (as `npm start -- --no-browser` asks). */
+  browser?: boolean;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -22,6 +24,7 @@ export function registerServeCommand(program: Command): void {
       .option('--port <port>', `port to listen on; 0 picks a free one (default ${DEFAULT_PORT})`, parsePort)
       .addOption(new Option('--mode <mode>', 'sandbox (simulated providers, the default) or production').choices(['sandbox', 'production']))
       .option('--open', 'open the station UI in the browser (BROWSER, else the OS opener), through a page only this user can read')
+      .option('--no-browser', 'open no browser (the default; wins over --open)')
       .addHelpText('after', helpExamples('serve', 'serve --port 0 --data-dir /tmp/station --mode production')),
   ).action(async (options: ServeOptions) => {
     const config = await resolveConfig(options, { host: options.host as '127.0.0.1', port: options.port, mode: options.mode });
@@ -34,7 +37,7 @@ export function registerServeCommand(program: Command): void {
     });
     process.stdout.write(`listening ${station.baseUrl}\n`);
     process.stdout.write(`ui ${station.uiUrl()}\n`);
-    if (options.open) {
+    if (options.open && options.browser !== false) {
       await openInBrowser(await station.uiLaunchPage()).catch((error: unknown) =>
         process.stderr.write(`serve: could not open a browser (${error instanceof Error ? error.message : String(error)}); open the ui link above yourself.\n`),
       );

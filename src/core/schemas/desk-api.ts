@@ -25,6 +25,25 @@ export const deskPrepareRequestSchema = z
   .refine((body) => body.containerType === 'asice' || body.containerName === undefined, { message: 'only a container is named', path: ['containerName'] });
 export type DeskPrepareRequest = z.input<typeof deskPrepareRequestSchema>;
 
+/**
+ * POST /admin/api/desk/batches: several PDFs, each to become its own signed PDF, under one consent that lists them
+ * all (the same level and reason for each; no placed box, as each document has its own pages).
+ */
+export const deskBatchRequestSchema = z.object({
+  files: z
+    .array(deskFileSchema.refine((file) => /\.pdf$/i.test(file.fileName), { message: 'each file of a batch is a pdf', path: ['fileName'] }))
+    .min(2)
+    .max(100),
+  signingReason: z.string().min(1).max(1000).optional(),
+  requireSigningReason: z.boolean().optional(),
+  baseline: signatureBaselineSchema.optional(),
+});
+export type DeskBatchRequest = z.input<typeof deskBatchRequestSchema>;
+
+/** The batch's signing sessions, one per file, in the order given. */
+export const deskBatchResponseSchema = z.object({ clientId: z.string(), documents: z.array(z.object({ fileName: z.string(), docId: z.string() })) });
+export type DeskBatchResponse = z.infer<typeof deskBatchResponseSchema>;
+
 export const deskPrepareResponseSchema = z.object({ clientId: z.string(), docId: z.string(), expiresAt: z.string() });
 export type DeskPrepareResponse = z.infer<typeof deskPrepareResponseSchema>;
 
@@ -40,6 +59,9 @@ export type DeskSavedFile = z.infer<typeof deskSavedFileSchema>;
 export const deskTimestampRequestSchema = deskFileSchema.extend({ output: z.enum(['tsr', 'asics']).optional() });
 export type DeskTimestampRequest = z.infer<typeof deskTimestampRequestSchema>;
 
+/** GET /admin/api/desk/saved?name=: a file the window saved, by its name in the output folder (no folder part). */
+export const deskSavedQuerySchema = z.object({ name: plainFileNameSchema });
+
 export const deskSessionParamsSchema = z.object({ docId: docIdSchema });
 
 /** POST /admin/api/desk/identify: try an identification method from the window, as an integration would. */
@@ -50,6 +72,17 @@ export const deskIdentifyRequestSchema = z.object({
   country: z.string().length(2).optional(),
 });
 export type DeskIdentifyRequest = z.infer<typeof deskIdentifyRequestSchema>;
+
+/**
+ * The answer to POST /admin/api/desk/identify: the identification started, with what the person must compare (the
+ * verification code their phone shows, for Smart-ID and Mobile-ID) and when it lapses; then
+ * POST /admin/api/desk/identify/complete waits for the person.
+ */
+export const deskIdentifyStartedSchema = z.object({ token: z.string(), challenge: z.string().optional(), expiresAt: z.string() });
+export type DeskIdentifyStarted = z.infer<typeof deskIdentifyStartedSchema>;
+
+export const deskIdentifyCompleteRequestSchema = z.object({ method: z.string().min(1).max(100), token: z.string().min(1).max(200) });
+export type DeskIdentifyCompleteRequest = z.infer<typeof deskIdentifyCompleteRequestSchema>;
 
 /** GET /admin/api/desk/identify: the methods the station offers now, with the fields each needs. */
 export const deskIdentifyMethodSchema = z.object({ code: z.string(), label: z.string(), inputs: z.array(z.enum(['idcode', 'phone'])) });

@@ -54,6 +54,8 @@ export const tokenDescriptionSchema = z.object({
   serialNumber: z.string().optional(),
   atr: z.string().optional(),
   pin: pinStatusSchema,
+  /** While the token stays logged in after a signature (no PIN asked for the next one): until when, ISO time. */
+  unlockedUntil: z.string().optional(),
   certificates: z.array(tokenCertificateSchema),
 });
 export type TokenDescription = z.infer<typeof tokenDescriptionSchema>;

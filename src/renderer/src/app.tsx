@@ -4,6 +4,7 @@ import type { MessageKey } from './i18n/messages-en.js';
 import { I18nProvider, useI18n } from './i18n/i18n.js';
 import { useStationState } from './state/use-station-state.js';
 import { PromptsPanel } from './parts/prompts-panel.js';
+import { UnlockedTokens } from './parts/unlocked-tokens.js';
 import { SignScreen } from './screens/sign-screen.js';
 import { TimestampScreen } from './screens/timestamp-screen.js';
 import { VerifyScreen } from './screens/verify-screen.js';
@@ -72,6 +73,7 @@ function Station(): JSX.Element {
         ) : state ? (
           <>
             <PromptsPanel prompts={state.prompts} settled={settled} />
+            <UnlockedTokens tokens={state.tokens} />
             {/*
               The Sign screen stays mounted while another is shown: its files, placement and reason wait for the user,
               and a signing under way goes on (its prompt above every screen), rather than ending with the screen.

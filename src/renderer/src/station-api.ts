@@ -3,8 +3,9 @@ import type { DocumentVerification } from '../../core/schemas/verification-repor
 import type { ClientRegistration } from '../../core/schemas/client-registration.js';
 import type { JsonErrorBody } from '../../core/schemas/json-error-body.js';
 import type { Pkcs11ModuleAddRequest } from '../../core/schemas/pkcs11-modules.js';
-import type { DeskIdentifyMethod, DeskIdentifyRequest, DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
+import type { DeskIdentifyCompleteRequest, DeskIdentifyMethod, DeskIdentifyRequest, DeskIdentifyStarted, DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
 import type { IdentifiedPerson } from '../../core/schemas/identity-api.js';
+import type { PinUnlockTime } from '../../core/schemas/pin-unlock.js';
 import { forgetUiCredential, LinkProblem, uiCredential } from './ui-credential.js';
 import { passedOn, type BrowserErrorCode, type PassedOnErrorCode } from '../../core/errors/browser-error-codes.js';
 
@@ -59,5 +60,9 @@ export const stationApi = {
   timestamp: (file: DeskTimestampRequest): Promise<DeskSavedFile> => post('/admin/api/desk/timestamp', file),
   verify: (request: VerifyRequest): Promise<DocumentVerification> => post('/admin/api/verify', request),
   identifyMethods: (): Promise<DeskIdentifyMethod[]> => stationCall('/admin/api/desk/identify'),
-  identify: (request: DeskIdentifyRequest): Promise<IdentifiedPerson> => post('/admin/api/desk/identify', request),
+  identifyStart: (request: DeskIdentifyRequest): Promise<DeskIdentifyStarted> => post('/admin/api/desk/identify', request),
+  identifyComplete: (request: DeskIdentifyCompleteRequest): Promise<IdentifiedPerson> => post('/admin/api/desk/identify/complete', request),
+  lockToken: (tokenId: string): Promise<void> => post(`/admin/api/tokens/${encodeURIComponent(tokenId)}/lock`, {}),
+  unlockTime: (): Promise<PinUnlockTime> => stationCall('/admin/api/tokens/unlock-time'),
+  setUnlockTime: (seconds: number): Promise<PinUnlockTime> => stationCall('/admin/api/tokens/unlock-time', { method: 'PUT', body: JSON.stringify({ seconds }) }),
 };

@@ -1,4 +1,4 @@
-import type { DeskIdentifyMethod, DeskIdentifyRequest } from '../../core/schemas/desk-api.js';
+import type { DeskIdentifyCompleteRequest, DeskIdentifyMethod, DeskIdentifyRequest, DeskIdentifyStarted } from '../../core/schemas/desk-api.js';
 import type { IdentifiedPerson } from '../../core/schemas/identity-api.js';
 import { DESK_CLIENT_ID, STATION_NAME } from '../../core/constants.js';
 import type { IdentityService } from '../identity/identity-service.js';
@@ -22,9 +22,14 @@ export class DeskIdentifyService {
     return this.#identity.available().map(({ code, label, inputs }) => ({ code, label, inputs: [...inputs] }));
   }
 
-  async identify(request: DeskIdentifyRequest): Promise<IdentifiedPerson> {
+  /** Starts it, and says what the person must compare (Smart-ID's and Mobile-ID's verification code) and until when. */
+  async start(request: DeskIdentifyRequest): Promise<DeskIdentifyStarted> {
     const { method, ...fields } = request;
-    const { token } = await this.#identity.start(method, fields, { clientId: DESK_CLIENT_ID, requester: `${STATION_NAME} window` });
+    const { token, challenge } = await this.#identity.start(method, fields, { clientId: DESK_CLIENT_ID, requester: `${STATION_NAME} window` });
+    return { token, ...(challenge ? { challenge } : {}), expiresAt: new Date(Date.now() + this.#identity.sessionLifetimeMs).toISOString() };
+  }
+
+  async complete({ method, token }: DeskIdentifyCompleteRequest): Promise<IdentifiedPerson> {
     for (;;) {
       const outcome = await this.#identity.complete(method, token, DESK_CLIENT_ID, POLL_WAIT_SECONDS);
       if (outcome !== 'RUNNING') return outcome;

@@ -1,7 +1,8 @@
 import { extname } from 'node:path';
-import type { DeskPrepareRequest, DeskPrepareResponse, DeskSavedFile } from '../../core/schemas/desk-api.js';
+import type { DeskBatchRequest, DeskBatchResponse, DeskPrepareRequest, DeskPrepareResponse, DeskSavedFile } from '../../core/schemas/desk-api.js';
 import { StationError } from '../../core/errors/station-error.js';
 import type { SigningSessions } from '../sessions/signing-sessions.js';
+import type { ConsentBatches } from '../sessions/consent-batches.js';
 import { ASICE_MEDIA_TYPE } from '../signing/asice/asic-media-types.js';
 import { DESK_CLIENT_ID } from '../../core/constants.js';
 import { copyExclusive, saveWithoutOverwriting } from './output-directory.js';
@@ -11,6 +12,8 @@ export interface DeskSigningDeps {
   outputDir: string;
   /** Registers the station's own client at the station's origin (again, should the user have removed it). */
   registerClient: () => Promise<void>;
+  /** Where a batch's documents are tied together, so the first one's consent lists them all and covers them. */
+  batches: ConsentBatches;
 }
 
 /**
@@ -44,6 +47,18 @@ export class DeskSigningService {
     );
     if (!isExistingContainer(request) && request.containerName !== undefined) this.#containerNames.set(session.docId, request.containerName.replace(/\.asice$/i, ''));
     return { clientId: DESK_CLIENT_ID, docId: session.docId, expiresAt: session.expiresAt };
+  }
+
+  /** Each PDF becomes its own signing session; the sessions form one batch, agreed to in one consent. */
+  async prepareBatch(request: DeskBatchRequest): Promise<DeskBatchResponse> {
+    const { files, ...shared } = request;
+    const documents: DeskBatchResponse['documents'] = [];
+    for (const file of files) {
+      const { docId } = await this.prepare({ ...shared, files: [file], containerType: 'pdf' });
+      documents.push({ fileName: file.fileName, docId });
+    }
+    this.#deps.batches.add(DESK_CLIENT_ID, documents.map((document) => document.docId));
+    return { clientId: DESK_CLIENT_ID, documents };
   }
 
   /**

@@ -29,7 +29,12 @@ export class IdentityService {
   constructor(options: IdentityServiceOptions) {
     this.#options = options;
     this.#methods = new Map(options.methods.map((method) => [method.code, method]));
-    this.#sessions = new IdentitySessions(options.sessionLifetimeMs ?? 120_000);
+    this.#sessions = new IdentitySessions(this.sessionLifetimeMs);
+  }
+
+  /** How long a started identification waits for its person before it lapses. */
+  get sessionLifetimeMs(): number {
+    return this.#options.sessionLifetimeMs ?? 120_000;
   }
 
   /** The methods the station's own login page offers in the current mode. */

@@ -21,6 +21,7 @@ import { RequesterGoneError } from './requester-gone-error.js';
 import { SigningNotStartedError } from './signing-not-started-error.js';
 import type { SigningRequestContext } from './signing-method.js';
 import type { SignatureScheme } from '../tokens/token.js';
+import type { ConsentBatches } from './consent-batches.js';
 
 export interface HashSigningDeps {
   sessions: SigningSessions;
@@ -39,6 +40,8 @@ export interface HashSigningDeps {
   keySchemesOf?: (certificate: Uint8Array) => Promise<readonly SignatureScheme[] | undefined>;
   /** The station's own origin: signatures its window asks for are logged as the window's, others as web pages'. */
   stationOrigin?: () => string;
+  /** Documents the window signs separately under one consent (a batch); without it every signature is asked. */
+  batches?: ConsentBatches;
 }
 
 export interface HashSigningStarted {
@@ -139,8 +142,11 @@ export class HashSigningService {
   }
 
   async #askConsent(session: SigningSession, certificate: Uint8Array, method: string, context: SigningRequestContext): Promise<void> {
+    const batches = this.#deps.batches;
+    if (batches?.takeAgreement(session.clientId, session.docId, certificate, context.origin)) return;
     const signer = await summarizeSigner(certificate, this.#deps.clock.now());
     const document = currentDocument(session);
+    const batch = await this.#batchDocuments(session);
     const agreed = await this.#deps.userPrompt.confirm(
       {
         purpose: 'sign',
@@ -148,7 +154,7 @@ export class HashSigningService {
         requester: context.origin ?? `client ${session.clientId}`,
         requesterKind: context.origin === undefined ? 'client' : this.#sourceOf(context.origin),
         clientId: session.clientId,
-        documents: signedDocuments(session).map((file) => ({ name: file.fileName, sizeBytes: file.size, sha256: file.sha256 })),
+        documents: batch.map((file) => ({ name: file.fileName, sizeBytes: file.size, sha256: file.sha256 })),
         level: session.baseline,
         documentName: document.fileName,
         documentDigest: document.sha256,
@@ -159,12 +165,20 @@ export class HashSigningService {
       },
       context.signal,
     );
+    batches?.answered(session.clientId, session.docId, certificate, context.origin, agreed);
     if (agreed) return;
     // A prompt withdrawn because the page cancelled or went away is not the person's refusal.
     const refusal = context.signal.aborted ? new RequesterGoneError() : new SignatureDeclinedError();
     const { outcome, detail } = failedAttemptOutcome(refusal);
     await this.#audit(session, method, signer.subject, outcome, outcome === 'declined' ? null : detail, context.origin);
     throw refusal;
+  }
+
+  /** Every file this consent covers: the session's, or those of every document of its batch, in the batch's order. */
+  async #batchDocuments(session: SigningSession): Promise<StoredFile[]> {
+    const docIds = this.#deps.batches?.documentsWith(session.clientId, session.docId) ?? [session.docId];
+    const sessions = await Promise.all(docIds.map((docId) => (docId === session.docId ? session : this.#deps.sessions.get(session.clientId, docId))));
+    return sessions.flatMap((each) => signedDocuments(each));
   }
 
   async #prepare(

@@ -1,5 +1,6 @@
 import type { ReaderDescription, TokenDescription } from '../../core/schemas/token-description.js';
 import { isStationError } from '../../core/errors/station-error.js';
+import { NotFoundError } from '../../core/errors/not-found-error.js';
 import type { Token, TokenSource } from './token.js';
 
 /** A token source that also knows its readers (PC/SC). */
@@ -125,6 +126,19 @@ export class TokenRegistry {
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** How long tokens stay logged in after a signature, for every source that keeps a login. */
+  keepLoginFor(ms: number): void {
+    for (const source of this.#sources) source.keepLoginFor?.(ms);
+  }
+
+  /** "Lock now": the token logs out (its cached login is gone; the next signature asks the PIN). */
+  async lock(tokenId: string): Promise<void> {
+    const token = this.find(tokenId);
+    if (!token) throw new NotFoundError('ERR_TOKEN_NOT_FOUND', 'This card or token is no longer plugged in.');
+    await token.release();
+    this.#notify();
   }
 
   #notify(): void {

@@ -44,4 +44,6 @@ export interface TokenSource {
   tokens(): Token[];
   /** Called after any token or reader appeared or disappeared. Returns an unsubscribe function. */
   onChange(listener: () => void): () => void;
+  /** How long its tokens stay logged in after a signature (0: logged out at once); sources that keep no login lack it. */
+  keepLoginFor?(ms: number): void;
 }

@@ -5,6 +5,7 @@ import type { TokenRegistry } from '../tokens/token-registry.js';
 import type { StationTokenSources } from '../tokens/create-station-token-sources.js';
 import type { UiPromptBroker } from '../prompts/ui-prompt-broker.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
+import type { ConsentBatches } from '../sessions/consent-batches.js';
 import { StationStateFeed } from './station-state-feed.js';
 import { eventsRoutes } from '../http/routes/events-routes.js';
 import { deskRoutes } from '../http/routes/desk-routes.js';
@@ -16,6 +17,8 @@ import { DeskIdentifyService } from '../desk/desk-identify-service.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import { registerDeskClient } from '../desk/desk-client.js';
 import { defaultOutputDirectory } from '../desk/output-directory.js';
+import { TokenUnlockTime } from '../desk/token-unlock-time.js';
+import { tokenLoginRoutes } from '../http/routes/token-login-routes.js';
 
 export interface StationWindowDeps {
   http: FastifyInstance;
@@ -25,6 +28,7 @@ export interface StationWindowDeps {
   builtInSources: StationTokenSources | undefined;
   prompts: UiPromptBroker;
   timestampClient: TimestampClient;
+  batches: ConsentBatches;
   identity: IdentityService;
   station: () => Overview['station'];
   uiUrl: () => string;
@@ -82,12 +86,16 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
     sessions: deps.data.sessions,
     outputDir,
     registerClient: () => registerDeskClient(deps.data.clients, deps.station().baseUrl),
+    batches: deps.batches,
   });
   const timestamps = new DeskTimestampService(deps.timestampClient, outputDir);
   await deps.http.register(eventsRoutes(feed), { prefix: '/admin/api' });
   const identify = new DeskIdentifyService(deps.identity);
-  await deps.http.register(deskRoutes({ signing, timestamps, identify }), { prefix: '/admin/api' });
+  await deps.http.register(deskRoutes({ signing, timestamps, identify, outputDir }), { prefix: '/admin/api' });
   await deps.http.register(launchLinkRoutes(control, deps.uiUrl), { prefix: '/admin/api' });
+  const unlockTime = new TokenUnlockTime(deps.data.settings, deps.tokens);
+  await unlockTime.apply();
+  await deps.http.register(tokenLoginRoutes(unlockTime), { prefix: '/admin/api' });
   return {
     feed,
     outputDir,

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { healthSchema } from '../../../src/core/schemas/health.js';
 import { UNDESCRIBED_SUMMARY } from '../../../src/station/http/openapi/openapi-document.js';
 import { launchChromium } from '../../support/browser/browser.js';
+import { axeViolations } from '../../support/browser/axe-violations.js';
 import { startTestStation, type TestStation } from '../../support/station/test-station.js';
 
 interface OpenApi {
@@ -52,6 +53,18 @@ describe('home page, OpenAPI description and health', () => {
     expect(await page.locator('h1').textContent()).toBe('Signing Station');
     expect(await page.evaluate(() => getComputedStyle(document.body).maxWidth)).toBe('832px');
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('at 800x600 shows how to open the station UI without scrolling, and passes every axe-core rule (landmarks included)', async () => {
+    const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    await page.goto(`${station.baseUrl}/`);
+    const heading = page.getByRole('heading', { name: 'Open the station UI' });
+    const box = (await heading.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(600);
+    const paragraph = (await page.getByText('The UI is never opened from this page').boundingBox())!;
+    expect(paragraph.y + paragraph.height).toBeLessThanOrEqual(600);
+    expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });
 

@@ -1,11 +1,17 @@
-import type { JSX } from 'react';
+import { useState, type JSX } from 'react';
 import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import { useI18n } from '../i18n/i18n.js';
+import { downloadSaved } from '../signing/download-saved.js';
+import { ErrorAlert, messageOf } from './error-alert.js';
 
-/** Where a result went, and (in the desktop app) a button that shows it in the file manager. */
+/**
+ * Where a result went, and what to do with it: in the desktop app a button that shows it in the file manager; in a
+ * browser tab, which cannot reach the folder, a download of the file itself.
+ */
 export function SavedFile({ saved, heading }: { saved: DeskSavedFile; heading: string }): JSX.Element {
   const { t } = useI18n();
   const shell = window.stationShell;
+  const [error, setError] = useState<string>();
   return (
     <div className="result" role="status" data-testid="result">
       <p>
@@ -21,6 +27,12 @@ export function SavedFile({ saved, heading }: { saved: DeskSavedFile; heading: s
           {t('common.openFolder')}
         </button>
       )}
+      {!shell?.showItemInFolder && (
+        <button type="button" className="button secondary" onClick={() => void downloadSaved(saved.fileName).catch((reason: unknown) => setError(messageOf(reason)))}>
+          {t('common.download', { name: saved.fileName })}
+        </button>
+      )}
+      <ErrorAlert message={error} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent, type JSX } from 'react';
 import type { StationState } from '../../../core/schemas/station-state.js';
-import type { DeskIdentifyMethod } from '../../../core/schemas/desk-api.js';
+import type { DeskIdentifyMethod, DeskIdentifyStarted } from '../../../core/schemas/desk-api.js';
+import { VerificationCode } from '../parts/verification-code.js';
 import type { IdentifiedPerson } from '../../../core/schemas/identity-api.js';
 import { useI18n } from '../i18n/i18n.js';
 import { ErrorAlert, messageOf } from '../parts/error-alert.js';
@@ -17,6 +18,7 @@ export function IdentifyScreen({ state }: { state: StationState }): JSX.Element 
   const [chosen, setChosen] = useState<string>();
   const [loadError, setLoadError] = useState<string>();
   const { busy, result: person, error, run } = useAction<IdentifiedPerson>();
+  const [started, setStarted] = useState<DeskIdentifyStarted>();
   useEffect(() => {
     stationApi.identifyMethods().then(setMethods, (reason: unknown) => setLoadError(messageOf(reason)));
   }, [state.station.mode]);
@@ -29,7 +31,15 @@ export function IdentifyScreen({ state }: { state: StationState }): JSX.Element 
     const form = new FormData(event.currentTarget);
     const field = (name: string): string | undefined => String(form.get(name) ?? '').trim() || undefined;
     const [idcode, phone, country] = [field('idcode'), field('phone'), field('country')];
-    await run(() => stationApi.identify({ method: method.code, ...(idcode ? { idcode } : {}), ...(phone ? { phone } : {}), ...(country ? { country } : {}) }));
+    await run(async () => {
+      const begun = await stationApi.identifyStart({ method: method.code, ...(idcode ? { idcode } : {}), ...(phone ? { phone } : {}), ...(country ? { country } : {}) });
+      setStarted(begun);
+      try {
+        return await stationApi.identifyComplete({ method: method.code, token: begun.token });
+      } finally {
+        setStarted(undefined);
+      }
+    });
   }
 
   return (
@@ -55,6 +65,7 @@ export function IdentifyScreen({ state }: { state: StationState }): JSX.Element 
         </div>
       </form>
       {busy && <p className="muted">{t('common.busy')}</p>}
+      {started && <VerificationCode started={started} />}
       {person && <IdentifiedPersonCard person={person} />}
       <ErrorAlert message={error ?? loadError} />
       <p className="muted">

@@ -26,8 +26,9 @@ export function ModulesSection({ modules }: { modules: Pkcs11ModulesView }): JSX
   return (
     <section className="panel" aria-labelledby="modules-heading">
       <h2 id="modules-heading">{t('modules.heading')}</h2>
+      {/* A module the user added is listed once, with the others they added (where it can be removed), under its loaded name. */}
       <ul className="list" aria-label={t('modules.loaded')}>
-        {modules.loaded.map((module) => (
+        {modules.loaded.filter((module) => !modules.user.some((added) => added.path === module.path)).map((module) => (
           <li key={module.path}>
             <strong>{module.name}</strong> <span className="muted mono">{module.path}</span>
           </li>
@@ -37,6 +38,7 @@ export function ModulesSection({ modules }: { modules: Pkcs11ModulesView }): JSX
         <ul className="list" aria-label={t('modules.added')}>
           {modules.user.map((module) => (
             <li key={module.path}>
+              {loadedName(modules, module.path) && <strong>{loadedName(modules, module.path)} </strong>}
               <span className="mono">{module.path}</span> <span className="muted">({t(module.kind === 'module' ? 'modules.kind.module' : 'modules.kind.nss')})</span>{' '}
               <RemoveButton name={module.path} onRemove={() => stationApi.removeModule(module.path).catch((reason: unknown) => setError(messageOf(reason)))} />
             </li>
@@ -62,3 +64,5 @@ export function ModulesSection({ modules }: { modules: Pkcs11ModulesView }): JSX
     </section>
   );
 }
+
+const loadedName = (modules: Pkcs11ModulesView, path: string): string | undefined => modules.loaded.find((module) => module.path === path)?.name;

@@ -10,6 +10,9 @@ import { ChosenFiles } from '../parts/chosen-files.js';
 import { ErrorAlert, messageOf } from '../parts/error-alert.js';
 import { commonName } from '../parts/humane-name.js';
 import { signDocuments, type SignStep } from '../signing/sign-flow.js';
+import { signBatch, type BatchDocument } from '../signing/sign-batch.js';
+import { isCancel } from '../signing/is-cancel.js';
+import { BatchProgress } from '../parts/batch-progress.js';
 import type { SignatureBaseline } from '../../../core/schemas/signature-baseline.js';
 import type { VisibleSignaturePlacement } from '../../../core/schemas/visible-signature-placement.js';
 
@@ -27,12 +30,18 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
   const [outcome, setOutcome] = useState<SignOutcome>();
   const [placement, setPlacement] = useState<VisibleSignaturePlacement>();
   const [pinpad, setPinpad] = useState(false);
+  // Several PDFs: one container (the default), or each signed as its own PDF in one go.
+  const [separately, setSeparately] = useState(false);
+  const [batch, setBatch] = useState<{ files: File[]; documents: BatchDocument[] }>();
   const helperHolder = useRef<HTMLDivElement>(null);
   // A result speaks of the files it was made from: once others are chosen it would read as theirs, so it is not shown.
   const shown = outcome && (outcome.files === files || files.length === 0) ? outcome : undefined;
   const choices = signingChoices(state);
   const single = files.length === 1 && /\.pdf$/i.test(files[0]!.name);
+  const severalPdfs = files.length > 1 && files.every((file) => /\.pdf$/i.test(file.name));
+  const eachAlone = severalPdfs && separately;
   const containerType = single ? 'pdf' : 'asice';
+  const shownBatch = batch && (batch.files === files || files.length === 0) ? batch : undefined;
   const documentsKey = files.map((file) => `${file.name}/${file.size}/${file.lastModified}`).join('\n');
   // Each drop or pick adds to the files; one of the same name replaces the earlier (a container holds one of a name).
   const addFiles = (added: File[]): void => setFiles((current) => [...current.filter((file) => !added.some((next) => next.name === file.name)), ...added]);
@@ -46,7 +55,12 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
     const baseline = BASELINES.find((level) => level === form.get('baseline')) ?? 'B-T';
     const containerName = String(form.get('containerName') ?? '').trim();
     setOutcome(undefined);
+    setBatch(undefined);
     setPinpad(chosen.token.pin.pinpad);
+    if (eachAlone) {
+      await signEachAlone({ files, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}) });
+      return;
+    }
     try {
       const placed = single && placement ? { placement } : {};
       const named = containerName ? { containerName } : {};
@@ -66,6 +80,26 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
     }
   }
 
+  /** A batch: its documents' progress is the outcome; the files are cleared once every one of them is signed. */
+  async function signEachAlone(order: Parameters<typeof signBatch>[0]): Promise<void> {
+    const chosenFiles = order.files;
+    try {
+      setStep('prepare');
+      const documents = await signBatch(order, helperHolder.current!, (next, fraction) => {
+        setBatch({ files: chosenFiles, documents: next });
+        setStep(fraction === undefined ? 'consent' : 'prepare');
+        setSent(fraction);
+      });
+      if (documents.every((document) => document.status === 'signed')) setFiles([]);
+    } catch (reason) {
+      setBatch(undefined);
+      setOutcome({ files: chosenFiles, error: isCancel(reason) ? { cancelled: true } : { cancelled: false, message: messageOf(reason) } });
+    } finally {
+      setStep(undefined);
+      onSettled?.();
+    }
+  }
+
   return (
     <section className="panel" aria-labelledby="sign-heading">
       <h2 id="sign-heading">{t('sign.heading')}</h2>
@@ -73,7 +107,8 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
       <form className="stack" aria-label={t('sign.heading')} onSubmit={(event) => void submit(event)}>
         <FilePicker multiple label={t('common.chooseFiles')} onFiles={addFiles} />
         <ChosenFiles files={files} onFiles={setFiles} />
-        <SignatureFormat key={documentsKey} files={files} single={single} />
+        {severalPdfs && <BatchChoice separately={separately} onChange={setSeparately} />}
+        <SignatureFormat key={documentsKey} files={files} single={single || eachAlone} />
         {/* Keyed by the documents: a new document starts with no box and no reason, never the last one's. */}
         {single && <PreviewAndPlacement key={documentsKey} file={files[0]!} onPlacement={setPlacement} />}
         <CertificateChoice choices={choices} />
@@ -86,13 +121,11 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
       </form>
       {/* The station's iframe helper, which the browser client frames to sign; the station's own prompts say everything it would. */}
       <div ref={helperHolder} hidden data-testid="signing-helper" />
+      {shownBatch && <BatchProgress documents={shownBatch.documents} />}
       <SigningOutcome step={step} sent={sent} saved={shown?.saved} error={shown?.error && (shown.error.cancelled ? t('sign.cancelled') : t('sign.failed', { message: shown.error.message }))} pinpad={pinpad} />
     </section>
   );
 }
-
-/** The browser client marks a flow the user ended (a declined consent, a cancelled PIN prompt) as a cancel. */
-const isCancel = (reason: unknown): boolean => typeof reason === 'object' && reason !== null && (reason as { isCancel?: unknown }).isCancel === true;
 
 /** How signing `files` ended: where the signed file went, or why it was not signed. */
 interface SignOutcome {
@@ -136,6 +169,24 @@ function SigningOutcome(props: { step: SignStep | undefined; sent: number | unde
         <ErrorAlert message={error} />
       </div>
     </>
+  );
+}
+
+/** Several PDFs: together in one container, or each signed as its own PDF. */
+function BatchChoice({ separately, onChange }: { separately: boolean; onChange(separately: boolean): void }): JSX.Element {
+  const { t } = useI18n();
+  return (
+    <fieldset className="choice">
+      <legend>{t('sign.batch.how')}</legend>
+      <label className="check">
+        <input type="radio" name="how" value="together" checked={!separately} onChange={() => onChange(false)} />
+        {t('sign.batch.together')}
+      </label>
+      <label className="check">
+        <input type="radio" name="how" value="separately" checked={separately} onChange={() => onChange(true)} />
+        {t('sign.batch.separately')}
+      </label>
+    </fieldset>
   );
 }
 

@@ -4,6 +4,7 @@ import type { TokenDescription } from '../../../core/schemas/token-description.j
 import type { MessageKey } from '../i18n/messages-en.js';
 import { useI18n, type Translate } from '../i18n/i18n.js';
 import { humaneName } from '../parts/humane-name.js';
+import { UnlockTimeChoice } from '../parts/unlock-time-choice.js';
 
 /** Readers, cards, tokens and stores as the station sees them now, with the ids the command line takes. */
 export function TokensSection({ state }: { state: StationState }): JSX.Element {
@@ -11,6 +12,7 @@ export function TokensSection({ state }: { state: StationState }): JSX.Element {
   return (
     <section className="panel" aria-labelledby="tokens-heading">
       <h2 id="tokens-heading">{t('tokens.heading')}</h2>
+      <UnlockTimeChoice />
       {state.readers.length > 0 && (
         <ul className="list" aria-label={t('tokens.readers')}>
           {state.readers.map((reader) => (

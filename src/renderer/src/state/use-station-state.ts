@@ -19,6 +19,17 @@ const RETRY_MS = [250, 500, 1000, 2000, 5000];
  */
 export function useStationState(): StationView {
   const [view, setView] = useState<StationView>({ reconnecting: false });
+  // A new launch link pasted into this tab changes only the fragment (no reload): it is redeemed, and the stream opened with it.
+  const [link, setLink] = useState(0);
+  useEffect(() => {
+    const onHashChange = (): void => {
+      if (!new URLSearchParams(window.location.hash.slice(1)).has('launch')) return;
+      forgetUiCredential();
+      setLink((count) => count + 1);
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, []);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -51,7 +62,7 @@ export function useStationState(): StationView {
     };
     void connect();
     return () => abort.abort();
-  }, []);
+  }, [link]);
 
   return view;
 }

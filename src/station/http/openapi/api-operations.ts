@@ -1,3 +1,4 @@
+import { pinUnlockTimeSchema } from '../../../core/schemas/pin-unlock.js';
 import type * as z from 'zod';
 import { healthSchema } from '../../../core/schemas/health.js';
 import {
@@ -37,6 +38,10 @@ import {
   deskIdentifyMethodSchema,
   deskIdentifyRequestSchema,
   deskPrepareRequestSchema,
+  deskBatchRequestSchema,
+  deskIdentifyStartedSchema,
+  deskIdentifyCompleteRequestSchema,
+  deskBatchResponseSchema,
   deskPrepareResponseSchema,
   deskSavedFileSchema,
   deskTimestampRequestSchema,
@@ -118,9 +123,15 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'POST /admin/api/launch-link': { summary: 'A new one-time UI link, for `signing-station ui` (control secret from the data directory)', caller: 'anyone local', response: anyJson },
   'POST /admin/api/verify': { summary: 'Verify a signed file (the same as `signing-station verify`)', caller: 'the station UI', request: verifyRequestSchema, response: documentVerificationSchema },
   'POST /admin/api/desk/sessions': { summary: 'Files from the window as a signing session of the station’s own client', caller: 'the station UI', request: deskPrepareRequestSchema, response: deskPrepareResponseSchema },
+  'GET /admin/api/tokens/unlock-time': { summary: 'How long a card or token stays logged in after a signature', caller: 'the station UI', response: pinUnlockTimeSchema },
+  'PUT /admin/api/tokens/unlock-time': { summary: 'Set how long a card or token stays logged in after a signature (0: the PIN every time)', caller: 'the station UI', request: pinUnlockTimeSchema, response: pinUnlockTimeSchema },
+  'POST /admin/api/tokens/:tokenId/lock': { summary: 'Lock now: the token logs out, the next signature asks the PIN', caller: 'the station UI' },
+  'GET /admin/api/desk/saved': { summary: 'Download a file the window saved, by its name in the output folder', caller: 'the station UI', response: { mediaType: 'application/octet-stream' } },
+  'POST /admin/api/desk/batches': { summary: 'PDFs from the window, each its own signing session, under one consent that lists them all', caller: 'the station UI', request: deskBatchRequestSchema, response: deskBatchResponseSchema },
   'POST /admin/api/desk/sessions/:docId/save': { summary: 'Save the signed document beside the user’s documents, never over a file', caller: 'the station UI', response: deskSavedFileSchema },
   'GET /admin/api/desk/identify': { summary: 'Identification methods the window can try', caller: 'the station UI', response: deskIdentifyMethodSchema.array() },
-  'POST /admin/api/desk/identify': { summary: 'Try an identification method from the window', caller: 'the station UI', request: deskIdentifyRequestSchema, response: anyJson },
+  'POST /admin/api/desk/identify': { summary: 'Start an identification from the window: its token, verification code and lapse time', caller: 'the station UI', request: deskIdentifyRequestSchema, response: deskIdentifyStartedSchema },
+  'POST /admin/api/desk/identify/complete': { summary: 'Wait for the person of an identification started from the window', caller: 'the station UI', request: deskIdentifyCompleteRequestSchema, response: anyJson },
   'POST /admin/api/desk/timestamp': { summary: 'Timestamp a file with the station’s TSA; the token saved beside the user’s documents', caller: 'the station UI', request: deskTimestampRequestSchema, response: deskSavedFileSchema },
   'GET /admin/api/overview': { summary: 'Mode, clients, tokens, readers and problems', caller: 'the station UI', response: overviewSchema },
   'GET /admin/api/clients': { summary: 'Registered clients', caller: 'the station UI', response: clientRegistrationSchema.array() },

@@ -28,11 +28,22 @@ function homePage(info: HomePageInfo): string {
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(info.name)}</title><style>${STYLE}</style></head>
 <body>
+<header>
 <h1>${escapeHtml(info.name)}</h1>
+<p>Version <strong>${escapeHtml(info.version)}</strong>, mode <span class="mode">${escapeHtml(info.mode)}</span>.</p>
+</header>
+<main>
 <p>A local signing station: it signs documents with a plugged-in ID card or USB token, and serves web applications
 a certificate helper and an offline twin of an identification, signing and timestamping service, on this computer only.</p>
-<p>Version <strong>${escapeHtml(info.version)}</strong>, mode <span class="mode">${escapeHtml(info.mode)}</span>.</p>
-<h2>Addresses for web pages</h2>
+<section aria-labelledby="open-ui">
+<h2 id="open-ui">Open the station UI</h2>
+<p>In the desktop app: the tray icon, <em>Open Signing Station</em>. Headless: the one-time <code>ui</code> link that
+<code>signing-station serve</code> (or <code>npm start</code>) printed when it started, or a new one from
+<code>signing-station ui</code> in a terminal, with no restart.
+The UI is never opened from this page: its link carries a credential meant for the person at this computer only.</p>
+</section>
+<section aria-labelledby="addresses">
+<h2 id="addresses">Addresses for web pages</h2>
 <dl>
 ${address('/client/service-browser-client.js', 'the browser client library')}
 ${address('/web-element/os-broker/<client_id>/<method>?doc_id=', 'the iframe certificate helper page, framed by the client’s registered origins')}
@@ -40,13 +51,12 @@ ${address('/.well-known/openid-configuration', 'OpenID Connect discovery')}
 ${address('/api/timestamp/<client_id>', 'RFC 3161 time-stamping, for the client’s allowed IP addresses')}
 ${address('/api/health', 'liveness as JSON, for scripts and monitors')}
 </dl>
-<h2>Reference</h2>
+</section>
+<section aria-labelledby="reference">
+<h2 id="reference">Reference</h2>
 <ul><li><a href="/openapi.json">OpenAPI description</a> of every route</li>${docs}</ul>
-<h2>Opening the station UI</h2>
-<p>In the desktop app: the tray icon, <em>Open Signing Station</em>. Headless: the one-time <code>ui</code> link that
-<code>signing-station serve</code> (or <code>npm start</code>) printed when it started, or a new one from
-<code>signing-station ui</code> in a terminal, with no restart.
-The UI is never opened from this page: its link carries a credential meant for the person at this computer only.</p>
+</section>
+</main>
 </body>
 </html>
 `;

@@ -115,6 +115,11 @@ export class Pkcs11TokenSource implements TokenSource {
     return () => this.#listeners.delete(listener);
   }
 
+  keepLoginFor(ms: number): void {
+    this.#options.loginIdleMs = ms;
+    for (const { token } of this.#tokens.values()) token.keepLoginFor(ms);
+  }
+
   /** One hot-plug check of every module; the timer calls it, tests may too. */
   poll(): void {
     if (!this.#running) return;

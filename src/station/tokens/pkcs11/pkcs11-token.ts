@@ -17,7 +17,7 @@ import { assertHashLength } from '../../pki/digest-info.js';
 
 export interface Pkcs11TokenOptions {
   clock: Clock;
-  /** A login is kept this long after the last signature, then the token is logged out. */
+  /** A login is kept this long after the last signature, then the token is logged out (0: at once). */
   loginIdleMs: number;
   /** Called when an operation finds the token gone, so the source re-reads its slots at once. */
   onRemoved: () => void;
@@ -60,6 +60,9 @@ export class Pkcs11Token implements Token {
   #busy = 0;
   #idleTimer: NodeJS.Timeout | undefined;
   #lastLoginFailed = false;
+  /** Set while a login is kept after a signature: when it ends. */
+  #unlockedUntil: Date | undefined;
+  #loginIdleMs: number;
 
   constructor(module: Pkcs11Module, present: PresentToken, options: Pkcs11TokenOptions) {
     this.#module = module;
@@ -68,6 +71,12 @@ export class Pkcs11Token implements Token {
     this.kind = module.spec.kind;
     this.label = present.token.label.trim() || present.slotDescription;
     this.id = Pkcs11Token.idFor(module, present);
+    this.#loginIdleMs = options.loginIdleMs;
+  }
+
+  /** From the next signature on, the login is kept this long after it (0: logged out at once). */
+  keepLoginFor(ms: number): void {
+    this.#loginIdleMs = ms;
   }
 
   /** Stable across restarts and re-initialisation: slot numbers are not, token identity is. */
@@ -99,6 +108,7 @@ export class Pkcs11Token implements Token {
       ...(manufacturerID.trim() ? { manufacturer: manufacturerID.trim() } : {}),
       ...(serialNumber.trim() ? { serialNumber: serialNumber.trim() } : {}),
       pin,
+      ...(this.#unlockedUntil && this.#session?.loggedIn ? { unlockedUntil: this.#unlockedUntil.toISOString() } : {}),
       certificates,
     };
   }
@@ -199,6 +209,7 @@ export class Pkcs11Token implements Token {
 
   #closeSession(): void {
     clearTimeout(this.#idleTimer);
+    this.#unlockedUntil = undefined;
     const session = this.#session;
     this.#session = undefined;
     if (!session || session.generation !== this.#module.generation) return;
@@ -219,7 +230,13 @@ export class Pkcs11Token implements Token {
 
   #scheduleLogout(): void {
     clearTimeout(this.#idleTimer);
-    this.#idleTimer = setTimeout(() => void this.release().catch(() => undefined), this.#options.loginIdleMs);
+    if (this.#loginIdleMs <= 0) {
+      // Kept for no time at all: every signature asks the PIN.
+      this.#closeSession();
+      return;
+    }
+    this.#unlockedUntil = new Date(this.#options.clock.now().getTime() + this.#loginIdleMs);
+    this.#idleTimer = setTimeout(() => void this.release().catch(() => undefined), this.#loginIdleMs);
     this.#idleTimer.unref();
   }
 

@@ -45,14 +45,19 @@ export async function resolvePkcs11Modules(options: ModuleSelection): Promise<Pk
   }
   if (softoken) for (const { dir, origin } of nssDirs) specs.push(nssDatabaseModule(softoken, dir, origin));
 
-  // The same library under two names (a symlink in pkcs11/, a known path also added by the user) loads once.
-  const seen = new Set<string>();
+  // The same library under two names (a symlink in pkcs11/, a known path also added by the user) loads once, as
+  // the first one found, and keeps the known middleware's name rather than the file name it was added under.
+  const seen = new Map<string, number>();
   const unique: Pkcs11ModuleSpec[] = [];
   for (const spec of specs) {
     const key = `${await realpath(spec.path).catch(() => spec.path)}\0${spec.initialize?.libraryParameters ?? ''}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    unique.push(spec);
+    const earlier = seen.get(key);
+    if (earlier === undefined) {
+      seen.set(key, unique.length);
+      unique.push(spec);
+    } else if (spec.origin === 'known') {
+      unique[earlier] = { ...unique[earlier]!, name: spec.name };
+    }
   }
   return unique;
 }

@@ -4,7 +4,7 @@ import type { ConsentDocument, SignatureConsentRequest } from '../../../core/sch
 import type { MessageKey } from '../i18n/messages-en.js';
 import { useI18n, type Translate } from '../i18n/i18n.js';
 import { stationApi } from '../station-api.js';
-import { ErrorAlert, messageOf } from './error-alert.js';
+import { ErrorAlert } from './error-alert.js';
 import { commonName, humaneName } from './humane-name.js';
 import { useCountdown } from './use-countdown.js';
 
@@ -52,7 +52,7 @@ export function PromptsPanel({ prompts, settled }: { prompts: PendingPrompt[]; s
 function Prompt({ prompt, onAnswered }: { prompt: PendingPrompt; onAnswered(answer: Answered): void }): JSX.Element {
   const { t } = useI18n();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
   const answer = (value: PromptAnswer): void => {
     setBusy(true);
     const accepted = (value.kind === 'consent' && value.accept) || value.kind === 'pin' || value.kind === 'certificate';
@@ -60,7 +60,7 @@ function Prompt({ prompt, onAnswered }: { prompt: PendingPrompt; onAnswered(answ
       () => onAnswered(accepted ? 'accepted' : 'declined'),
       (reason: unknown) => {
         setBusy(false);
-        setError(messageOf(reason));
+        setError(reason);
       },
     );
   };
@@ -79,7 +79,7 @@ function Prompt({ prompt, onAnswered }: { prompt: PendingPrompt; onAnswered(answ
     <div className="prompt" ref={container} tabIndex={-1}>
       <PromptBody prompt={prompt} busy={busy} answer={answer} cancel={cancel} requester={requester} t={t} />
       <Countdown expiresAt={prompt.expiresAt} />
-      <ErrorAlert message={error} />
+      <ErrorAlert error={error} />
     </div>
   );
 }

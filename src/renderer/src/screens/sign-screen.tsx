@@ -7,9 +7,10 @@ import { useI18n } from '../i18n/i18n.js';
 import { FilePicker } from '../parts/file-picker.js';
 import { SavedFile } from '../parts/saved-file.js';
 import { ChosenFiles } from '../parts/chosen-files.js';
-import { ErrorAlert, messageOf } from '../parts/error-alert.js';
+import { ErrorAlert } from '../parts/error-alert.js';
 import { commonName } from '../parts/humane-name.js';
 import { signDocuments, type SignStep } from '../signing/sign-flow.js';
+import { ExistingContainer } from '../verify/existing-container.js';
 import type { SignatureBaseline } from '../../../core/schemas/signature-baseline.js';
 import type { VisibleSignaturePlacement } from '../../../core/schemas/visible-signature-placement.js';
 
@@ -59,7 +60,7 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
       // Signed: the form is ready for the next documents, the result stays until they are chosen.
       setFiles([]);
     } catch (reason) {
-      setOutcome({ files, error: isCancel(reason) ? { cancelled: true } : { cancelled: false, message: messageOf(reason) } });
+      setOutcome({ files, error: isCancel(reason) ? { cancelled: true } : { cancelled: false, reason } });
     } finally {
       setStep(undefined);
       onSettled?.();
@@ -86,7 +87,7 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
       </form>
       {/* The station's iframe helper, which the browser client frames to sign; the station's own prompts say everything it would. */}
       <div ref={helperHolder} hidden data-testid="signing-helper" />
-      <SigningOutcome step={step} sent={sent} saved={shown?.saved} error={shown?.error && (shown.error.cancelled ? t('sign.cancelled') : t('sign.failed', { message: shown.error.message }))} pinpad={pinpad} />
+      <SigningOutcome step={step} sent={sent} saved={shown?.saved} error={shown?.error} pinpad={pinpad} />
     </section>
   );
 }
@@ -99,7 +100,7 @@ interface SignOutcome {
   files: File[];
   saved?: DeskSavedFile;
   /** Kept as what happened, not as words: it is put in words when shown, in the language chosen then. */
-  error?: { cancelled: true } | { cancelled: false; message: string };
+  error?: { cancelled: true } | { cancelled: false; reason: unknown };
 }
 
 /** The files to sign, starting with those the app was opened with ("open with", a deep link). */
@@ -115,7 +116,7 @@ function useOpenedFiles(opened: File[] | undefined): [File[], Dispatch<SetStateA
  * The step under way (with upload progress), then where the signed file went, or why it was not signed. On a
  * PIN-pad reader the PIN is typed on the reader, never in the station: the consent step says so.
  */
-function SigningOutcome(props: { step: SignStep | undefined; sent: number | undefined; saved: DeskSavedFile | undefined; error: string | undefined; pinpad: boolean }): JSX.Element {
+function SigningOutcome(props: { step: SignStep | undefined; sent: number | undefined; saved: DeskSavedFile | undefined; error: SignOutcome['error']; pinpad: boolean }): JSX.Element {
   const { step, sent, saved, error } = props;
   const { t } = useI18n();
   // The outcome may be far below the form: the view and the keyboard focus go to it, so it is seen and read first.
@@ -133,7 +134,7 @@ function SigningOutcome(props: { step: SignStep | undefined; sent: number | unde
       {step === 'prepare' && sent !== undefined && <progress max={1} value={sent} aria-label={t('sign.progress.prepare')} />}
       <div ref={outcome} tabIndex={-1} className="outcome" data-testid="sign-outcome">
         {saved && <SavedFile saved={saved} heading={t('sign.done')} />}
-        <ErrorAlert message={error} />
+        {error?.cancelled ? <p role="alert">{t('sign.cancelled')}</p> : <ErrorAlert error={error?.reason} within="sign.failed" />}
       </div>
     </>
   );
@@ -201,6 +202,7 @@ function SignatureFormat({ files, single }: { files: File[]; single: boolean }):
       <p>
         {t('sign.container')}: <strong>{t(single ? 'sign.container.pdf' : existing ? 'sign.container.existing' : 'sign.container.asice')}</strong>
       </p>
+      {existing && <ExistingContainer file={files[0]!} />}
       {!single && !existing && (
         <label className="field">
           {t('sign.containerName')}

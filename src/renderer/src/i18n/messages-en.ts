@@ -278,6 +278,11 @@ export const en = {
   'verdict.advice.REVOKED': 'Ask the signer to sign again with a valid certificate.',
   'container.heading': 'Signatures already in {file}',
   'container.none': 'This container has no signatures yet.',
+  'settings.keyStore.secretService': 'the Secret Service keyring',
+  'settings.keyStore.macos': 'the macOS Keychain',
+  'settings.keyStore.windows': 'the Windows Credential Manager',
+  'settings.keyStore.passphrase': 'the passphrase-protected key file {path}',
+  'sign.certificateChoice': '{name} — {token} (valid until {date})',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -275,4 +275,9 @@ export const et: Messages = {
   'verdict.advice.REVOKED': 'Paluge allkirjastajal kehtiva sertifikaadiga uuesti allkirjastada.',
   'container.heading': 'Allkirjad, mis on juba failis {file}',
   'container.none': 'Selles konteineris pole veel allkirju.',
+  'settings.keyStore.secretService': 'Secret Service’i võtmehoidla',
+  'settings.keyStore.macos': 'macOS-i võtmehoidla (Keychain)',
+  'settings.keyStore.windows': 'Windowsi mandaadihaldur',
+  'settings.keyStore.passphrase': 'paroolifraasiga kaitstud võtmefail {path}',
+  'sign.certificateChoice': '{name} — {token} (kehtib kuni {date})',
 };

@@ -275,4 +275,9 @@ export const lt: Messages = {
   'verdict.advice.REVOKED': 'Paprašykite pasirašančiojo pasirašyti dar kartą galiojančiu sertifikatu.',
   'container.heading': 'Parašai, jau esantys faile {file}',
   'container.none': 'Šiame konteineryje dar nėra parašų.',
+  'settings.keyStore.secretService': 'Secret Service raktinė',
+  'settings.keyStore.macos': 'macOS raktinė (Keychain)',
+  'settings.keyStore.windows': 'Windows kredencialų tvarkytuvas',
+  'settings.keyStore.passphrase': 'slaptafraze apsaugotas raktų failas {path}',
+  'sign.certificateChoice': '{name} — {token} (galioja iki {date})',
 };

@@ -275,4 +275,9 @@ export const lv: Messages = {
   'verdict.advice.REVOKED': 'Lūdziet parakstītājam parakstīt vēlreiz ar derīgu sertifikātu.',
   'container.heading': 'Paraksti, kas jau ir failā {file}',
   'container.none': 'Šajā konteinerā vēl nav parakstu.',
+  'settings.keyStore.secretService': 'Secret Service atslēgu glabātava',
+  'settings.keyStore.macos': 'macOS atslēgu piekariņš (Keychain)',
+  'settings.keyStore.windows': 'Windows akreditācijas datu pārvaldnieks',
+  'settings.keyStore.passphrase': 'ar paroles frāzi aizsargāts atslēgas fails {path}',
+  'sign.certificateChoice': '{name} — {token} (derīgs līdz {date})',
 };

@@ -275,4 +275,9 @@ export const ru: Messages = {
   'verdict.advice.REVOKED': 'Попросите подписанта подписать снова действительным сертификатом.',
   'container.heading': 'Подписи, уже имеющиеся в {file}',
   'container.none': 'В этом контейнере ещё нет подписей.',
+  'settings.keyStore.secretService': 'связка ключей Secret Service',
+  'settings.keyStore.macos': 'связка ключей macOS (Keychain)',
+  'settings.keyStore.windows': 'диспетчер учётных данных Windows',
+  'settings.keyStore.passphrase': 'защищённый парольной фразой файл ключа {path}',
+  'sign.certificateChoice': '{name} — {token} (действителен до {date})',
 };

@@ -154,7 +154,7 @@ function ConsentPrompt({ prompt, busy, answer, t }: ConsentPromptProps): JSX.Ele
           <NameParts dn={r.signerSubject} t={t} />
         </dd>
         <dt>{t('prompt.issuer')}</dt>
-        <dd>{commonName(r.signerIssuer)}</dd>
+        <dd translate="no">{commonName(r.signerIssuer)}</dd>
         {r.reason && (
           <>
             <dt>{t('prompt.reason')}</dt>
@@ -191,7 +191,7 @@ function ConsentDocuments({ documents, t }: { documents: ConsentDocument[]; t: T
       <ol className="list" aria-label={heading}>
         {documents.map((document, index) => (
           <li key={`${index}/${document.name}`}>
-            {document.name} <span className="muted">({t('prompt.module.bytes', { n: document.sizeBytes })})</span>
+            <span translate="no">{document.name}</span> <span className="muted">({t('prompt.module.bytes', { n: document.sizeBytes })})</span>
             <details>
               <summary>{t('prompt.showDigest')}</summary>
               <span className="mono digest">{document.sha256}</span>
@@ -208,7 +208,7 @@ function NameParts({ dn, t }: { dn: string; t: Translate }): JSX.Element {
     <span className="name-parts">
       {humaneName(dn, t).map((part) => (
         <span key={`${part.label}=${part.value}`}>
-          <span className="muted">{part.label}:</span> {part.value}
+          <span className="muted">{part.label}:</span> <span translate="no">{part.value}</span>
         </span>
       ))}
     </span>

@@ -9,13 +9,15 @@ export function SavedFile({ saved, heading }: { saved: DeskSavedFile; heading: s
   return (
     <div className="result" role="status" data-testid="result">
       <p>
-        <strong>{heading}</strong> <span data-testid="saved-name">{saved.fileName}</span>
+        <strong>{heading}</strong> <span data-testid="saved-name" translate="no">{saved.fileName}</span>
       </p>
       <p>{t('common.savedTo')}</p>
-      <p className="mono" data-testid="saved-path">
+      <p className="mono" data-testid="saved-path" translate="no">
         {saved.path}
       </p>
-      <p className="muted mono">SHA-256 {saved.sha256}</p>
+      <p className="muted mono" translate="no">
+        SHA-256 {saved.sha256}
+      </p>
       {shell?.showItemInFolder && (
         <button type="button" className="button secondary" onClick={() => void shell.showItemInFolder?.(saved.path)}>
           {t('common.openFolder')}

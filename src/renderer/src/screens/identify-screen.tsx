@@ -60,7 +60,7 @@ export function IdentifyScreen({ state }: { state: StationState }): JSX.Element 
       <ErrorAlert error={error ?? loadError} />
       <p className="muted">
         {t('identify.discovery')}:{' '}
-        <a href={discovery} target="_blank" rel="noreferrer">
+        <a href={discovery} target="_blank" rel="noreferrer" translate="no">
           {discovery}
         </a>
       </p>
@@ -102,7 +102,7 @@ function IdentifiedPersonCard({ person }: { person: IdentifiedPerson }): JSX.Ele
       <p>
         <strong>{t('identify.result', { name: `${person.firstname} ${person.lastname}` })}</strong>
       </p>
-      <p className="mono">
+      <p className="mono" translate="no">
         {person.idcode} · {person.country} · {person.current_login_method}
       </p>
     </div>

@@ -228,7 +228,7 @@ function CertificateChoice({ choices }: { choices: Choice[] }): JSX.Element {
       <select name="certificate" required>
         {choices.map(({ token, certificate, key }) => (
           <option key={key} value={key}>
-            {commonName(certificate.subject)} — {token.label} ({t('tokens.validUntil', { date: date(certificate.notAfter) })})
+            {t('sign.certificateChoice', { name: commonName(certificate.subject), token: token.label, date: date(certificate.notAfter) })}
           </option>
         ))}
       </select>

@@ -36,7 +36,7 @@ export async function startWindowTour(): Promise<WindowTour> {
   const dir = await mkdtemp(join(tmpdir(), 'window-tour-'));
   const softhsm: SoftHsm = await createSoftHsm();
   await softhsm.createToken('Desk Token', PIN, [{ id: '0a', algorithm: 'P-256', usage: 'signing', subject: 'CN=Анна Кузнецова,O=Signing Station Tests,C=EE' }]);
-  const station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [softHsmTokenSource({ pollIntervalMs: 100, reinitializeIntervalMs: 200 })] });
+  const station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [softHsmTokenSource({ pollIntervalMs: 100, reinitializeIntervalMs: 200, loginIdleMs: 0 })] });
   const browser = await launchChromium();
   const contract = await writePagesPdf(join(dir, 'contract.pdf'), [{ entries: '', content: 'BT /F1 18 Tf 72 700 Td (Contract) Tj ET' }]);
   const notes = join(dir, 'notes.txt');

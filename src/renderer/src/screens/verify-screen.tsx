@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type JSX } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type JSX } from 'react';
 import { useI18n } from '../i18n/i18n.js';
 import { FilePicker } from '../parts/file-picker.js';
 import { ErrorAlert } from '../parts/error-alert.js';
@@ -12,6 +12,12 @@ export function VerifyScreen(): JSX.Element {
   const [file, setFile] = useState<File>();
   const [report, setReport] = useState<DocumentVerification>();
   const [error, setError] = useState<unknown>();
+  // The verdict is the answer the user waits for: the view and the keyboard focus go to it, below the form.
+  const result = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    result.current?.focus({ preventScroll: true });
+    result.current?.scrollIntoView({ block: 'start' });
+  }, [report]);
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -38,7 +44,7 @@ export function VerifyScreen(): JSX.Element {
         </div>
       </form>
       {report && (
-        <div role="status" aria-label={t('verify.result')}>
+        <div role="status" aria-label={t('verify.result')} ref={result} tabIndex={-1}>
           <VerificationReportView report={report} />
         </div>
       )}

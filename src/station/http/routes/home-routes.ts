@@ -28,6 +28,7 @@ function homePage(info: HomePageInfo): string {
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(info.name)}</title><style>${STYLE}</style></head>
 <body>
+<main>
 <h1>${escapeHtml(info.name)}</h1>
 <p>A local signing station: it signs documents with a plugged-in ID card or USB token, and serves web applications
 a certificate helper and an offline twin of an identification, signing and timestamping service, on this computer only.</p>
@@ -47,6 +48,7 @@ ${address('/api/health', 'liveness as JSON, for scripts and monitors')}
 <code>signing-station serve</code> (or <code>npm start</code>) printed when it started, or a new one from
 <code>signing-station ui</code> in a terminal, with no restart.
 The UI is never opened from this page: its link carries a credential meant for the person at this computer only.</p>
+</main>
 </body>
 </html>
 `;

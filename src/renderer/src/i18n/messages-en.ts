@@ -283,6 +283,7 @@ export const en = {
   'settings.keyStore.windows': 'the Windows Credential Manager',
   'settings.keyStore.passphrase': 'the passphrase-protected key file {path}',
   'sign.certificateChoice': '{name} — {token} (valid until {date})',
+  'sign.place.language': 'Language of the signature on the page',
 } as const;
 
 export type MessageKey = keyof typeof en;

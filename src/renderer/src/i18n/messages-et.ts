@@ -280,4 +280,5 @@ export const et: Messages = {
   'settings.keyStore.windows': 'Windowsi mandaadihaldur',
   'settings.keyStore.passphrase': 'paroolifraasiga kaitstud võtmefail {path}',
   'sign.certificateChoice': '{name} — {token} (kehtib kuni {date})',
+  'sign.place.language': 'Lehel oleva allkirja keel',
 };

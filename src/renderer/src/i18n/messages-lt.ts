@@ -280,4 +280,5 @@ export const lt: Messages = {
   'settings.keyStore.windows': 'Windows kredencialų tvarkytuvas',
   'settings.keyStore.passphrase': 'slaptafraze apsaugotas raktų failas {path}',
   'sign.certificateChoice': '{name} — {token} (galioja iki {date})',
+  'sign.place.language': 'Puslapyje matomo parašo kalba',
 };

@@ -280,4 +280,5 @@ export const lv: Messages = {
   'settings.keyStore.windows': 'Windows akreditācijas datu pārvaldnieks',
   'settings.keyStore.passphrase': 'ar paroles frāzi aizsargāts atslēgas fails {path}',
   'sign.certificateChoice': '{name} — {token} (derīgs līdz {date})',
+  'sign.place.language': 'Lapā redzamā paraksta valoda',
 };

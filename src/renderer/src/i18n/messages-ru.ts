@@ -280,4 +280,5 @@ export const ru: Messages = {
   'settings.keyStore.windows': 'диспетчер учётных данных Windows',
   'settings.keyStore.passphrase': 'защищённый парольной фразой файл ключа {path}',
   'sign.certificateChoice': '{name} — {token} (действителен до {date})',
+  'sign.place.language': 'Язык подписи на странице',
 };

@@ -3,7 +3,7 @@ import type { StationState } from '../../../core/schemas/station-state.js';
 import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
 import type { MessageKey } from '../i18n/messages-en.js';
-import { useI18n } from '../i18n/i18n.js';
+import { languageNames, languages, useI18n, type Language } from '../i18n/i18n.js';
 import { FilePicker } from '../parts/file-picker.js';
 import { SavedFile } from '../parts/saved-file.js';
 import { ChosenFiles } from '../parts/chosen-files.js';
@@ -49,7 +49,7 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
     setOutcome(undefined);
     setPinpad(chosen.token.pin.pinpad);
     try {
-      const placed = single && placement ? { placement } : {};
+      const placed = single && placement ? { placement: { ...placement, ...stampLanguageOf(form) } } : {};
       const named = containerName ? { containerName } : {};
       const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}), ...placed, ...named } as const;
       const saved = await signDocuments(order, helperHolder.current!, (next, fraction) => {
@@ -90,6 +90,12 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
       <SigningOutcome step={step} sent={sent} saved={shown?.saved} error={shown?.error} pinpad={pinpad} />
     </section>
   );
+}
+
+/** The visible signature's labels in the language the user chose for the document (the window's by default). */
+function stampLanguageOf(form: FormData): { language?: Language } {
+  const chosen = languages.find((language) => language === form.get('stampLanguage'));
+  return chosen ? { language: chosen } : {};
 }
 
 /** The browser client marks a flow the user ended (a declined consent, a cancelled PIN prompt) as a cancel. */
@@ -142,7 +148,7 @@ function SigningOutcome(props: { step: SignStep | undefined; sent: number | unde
 
 /** A PDF's page preview, and the switch that puts the visible signature's box on it. */
 function PreviewAndPlacement({ file, onPlacement }: { file: File; onPlacement(placement: VisibleSignaturePlacement | undefined): void }): JSX.Element {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [visible, setVisible] = useState(false);
   return (
     <>
@@ -150,6 +156,18 @@ function PreviewAndPlacement({ file, onPlacement }: { file: File; onPlacement(pl
         <input type="checkbox" name="visible" checked={visible} onChange={(event) => setVisible(event.currentTarget.checked)} />
         {t('sign.place.visible')}
       </label>
+      {visible && (
+        <label className="field">
+          {t('sign.place.language')}
+          <select name="stampLanguage" defaultValue={language}>
+            {languages.map((code) => (
+              <option key={code} value={code} lang={code} translate="no">
+                {languageNames[code]}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <Suspense fallback={<p className="muted">{t('sign.preview.loading')}</p>}>
         <PagePlacement file={file} visible={visible} onPlacement={onPlacement} />
       </Suspense>

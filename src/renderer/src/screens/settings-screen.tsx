@@ -1,6 +1,7 @@
 import { useEffect, useState, type JSX } from 'react';
 import type { StationState } from '../../../core/schemas/station-state.js';
-import { useI18n, languageNames, languages, type Language, type Translate } from '../i18n/i18n.js';
+import { useI18n, type Language, type Translate } from '../i18n/i18n.js';
+import { LanguageOptions } from '../parts/language-options.js';
 import { TokensSection } from './tokens-section.js';
 import { ClientsSection } from './clients-section.js';
 import { ModulesSection } from './modules-section.js';
@@ -61,11 +62,7 @@ export function LanguageChoice(): JSX.Element {
     <label className="field inline">
       {t('app.language')}
       <select value={language} onChange={(event) => setLanguage(event.currentTarget.value as Language)}>
-        {languages.map((code) => (
-          <option key={code} value={code} lang={code} translate="no">
-            {languageNames[code]}
-          </option>
-        ))}
+        <LanguageOptions />
       </select>
     </label>
   );

@@ -3,7 +3,8 @@ import type { StationState } from '../../../core/schemas/station-state.js';
 import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
 import type { MessageKey } from '../i18n/messages-en.js';
-import { languageNames, languages, useI18n, type Language } from '../i18n/i18n.js';
+import { languages, useI18n, type Language } from '../i18n/i18n.js';
+import { LanguageOptions } from '../parts/language-options.js';
 import { FilePicker } from '../parts/file-picker.js';
 import { SavedFile } from '../parts/saved-file.js';
 import { ChosenFiles } from '../parts/chosen-files.js';
@@ -160,11 +161,7 @@ function PreviewAndPlacement({ file, onPlacement }: { file: File; onPlacement(pl
         <label className="field">
           {t('sign.place.language')}
           <select name="stampLanguage" defaultValue={language}>
-            {languages.map((code) => (
-              <option key={code} value={code} lang={code} translate="no">
-                {languageNames[code]}
-              </option>
-            ))}
+            <LanguageOptions />
           </select>
         </label>
       )}

@@ -41,7 +41,7 @@ const CLIENT_MODULES: Readonly<Record<TokenDescription['kind'], string>> = {
 export async function signDocuments(order: SignOrder, helperHolder: HTMLElement, onStep: (step: SignStep, fraction?: number) => void): Promise<DeskSavedFile> {
   const certificate = order.token.certificates.find((candidate) => candidate.id === order.certificateId);
   if (!certificate) throw new Error(`${order.token.label} has no certificate ${order.certificateId}`);
-  const { clientId, docId } = await prepare(order, onStep);
+  const { clientId, docId } = await prepare(order, certificate, onStep);
   if (order.reason) {
     await stationCall('/api/signatures/signing-session/reason/accept', { method: 'POST', body: JSON.stringify({ client_id: clientId, doc_id: docId, reason_text: order.reason }) });
   }
@@ -51,13 +51,14 @@ export async function signDocuments(order: SignOrder, helperHolder: HTMLElement,
   return stationApi.saveSigned(docId);
 }
 
-async function prepare(order: SignOrder, onStep: (step: SignStep, fraction?: number) => void): Promise<DeskPrepareResponse> {
+async function prepare(order: SignOrder, certificate: TokenCertificate, onStep: (step: SignStep, fraction?: number) => void): Promise<DeskPrepareResponse> {
   onStep('prepare', 0);
   const files = await Promise.all(order.files.map(async (file) => ({ fileName: file.name, mimeType: file.type || 'application/octet-stream', fileContent: await readAsBase64(file) })));
   const request: DeskPrepareRequest = {
     files,
     containerType: order.containerType,
     baseline: order.baseline,
+    signingCertificate: certificate.certificate,
     ...(order.reason ? { signingReason: order.reason, requireSigningReason: true } : {}),
     ...(order.placement ? { visibleSignature: order.placement } : {}),
     ...(order.containerName ? { containerName: order.containerName } : {}),

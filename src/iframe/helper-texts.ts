@@ -2,6 +2,8 @@ import { pickLanguage } from '../core/i18n/pick-language.js';
 
 /** What the helper page shows the user, in the station window's languages. Replies to the embedding page stay English: they are for its code. */
 export interface HelperTexts {
+  /** The page's title: the station's name, as its window names it in each language. */
+  title: string;
   ready: string;
   confirmInStation: string;
   notAllowed: string;
@@ -12,6 +14,7 @@ export interface HelperTexts {
 
 const TEXTS = {
   en: {
+    title: 'Signing Station',
     ready: 'Signing Station is ready.',
     confirmInStation: 'Confirm in the Signing Station window.',
     notAllowed: 'This web page is not allowed to use Signing Station.',
@@ -19,30 +22,34 @@ const TEXTS = {
     tokenMissing: 'Your ID card or token is not connected. Insert it, then try again on the web page.',
   },
   et: {
-    ready: 'Signing Station on valmis.',
-    confirmInStation: 'Kinnita Signing Stationi aknas.',
-    notAllowed: 'Sellel veebilehel ei ole lubatud Signing Stationit kasutada.',
+    title: 'Allkirjastusjaam',
+    ready: 'Allkirjastusjaam on valmis.',
+    confirmInStation: 'Kinnita allkirjastusjaama aknas.',
+    notAllowed: 'Sellel veebilehel ei ole lubatud allkirjastusjaama kasutada.',
     openedAlone: 'See leht töötab veebilehe sees, mis küsib sinu allkirja. Ava hoopis see veebileht.',
     tokenMissing: 'ID-kaart või pulk ei ole ühendatud. Sisesta see ja proovi veebilehel uuesti.',
   },
   lt: {
-    ready: 'Signing Station paruošta.',
-    confirmInStation: 'Patvirtinkite Signing Station lange.',
-    notAllowed: 'Šiam tinklalapiui neleidžiama naudotis Signing Station.',
+    title: 'Pasirašymo stotis',
+    ready: 'Pasirašymo stotis paruošta.',
+    confirmInStation: 'Patvirtinkite pasirašymo stoties lange.',
+    notAllowed: 'Šiam tinklalapiui neleidžiama naudotis pasirašymo stotimi.',
     openedAlone: 'Šis puslapis veikia tinklalapyje, kuris prašo jūsų parašo. Atidarykite tą tinklalapį.',
     tokenMissing: 'Asmens tapatybės kortelė arba raktas neprijungti. Įdėkite juos ir bandykite dar kartą tinklalapyje.',
   },
   lv: {
-    ready: 'Signing Station ir gatava.',
-    confirmInStation: 'Apstipriniet Signing Station logā.',
-    notAllowed: 'Šai tīmekļa lapai nav atļauts izmantot Signing Station.',
+    title: 'Parakstīšanas stacija',
+    ready: 'Parakstīšanas stacija ir gatava.',
+    confirmInStation: 'Apstipriniet parakstīšanas stacijas logā.',
+    notAllowed: 'Šai tīmekļa lapai nav atļauts izmantot parakstīšanas staciju.',
     openedAlone: 'Šī lapa darbojas tīmekļa lapā, kas lūdz jūsu parakstu. Atveriet to tīmekļa lapu.',
     tokenMissing: 'ID karte vai marķieris nav pievienots. Ievietojiet to un mēģiniet vēlreiz tīmekļa lapā.',
   },
   ru: {
-    ready: 'Signing Station готова.',
-    confirmInStation: 'Подтвердите в окне Signing Station.',
-    notAllowed: 'Этой веб-странице не разрешено использовать Signing Station.',
+    title: 'Станция подписи',
+    ready: 'Станция подписи готова.',
+    confirmInStation: 'Подтвердите в окне станции подписи.',
+    notAllowed: 'Этой веб-странице не разрешено использовать станцию подписи.',
     openedAlone: 'Эта страница работает внутри веб-страницы, которая запрашивает вашу подпись. Откройте эту веб-страницу.',
     tokenMissing: 'ID-карта или токен не подключены. Вставьте их и попробуйте снова на веб-странице.',
   },

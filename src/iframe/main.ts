@@ -23,6 +23,8 @@ const frame = readFrameData();
 const embedder = embeddingOrigin();
 const { language, texts } = helperTexts(navigator.languages);
 document.documentElement.lang = language;
+document.title = texts.title;
+document.getElementById('title')!.textContent = texts.title;
 
 if (window.parent === window) {
   status.textContent = texts.openedAlone;

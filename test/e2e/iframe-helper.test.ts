@@ -163,7 +163,7 @@ describe('iframe certificate helper in Chromium', () => {
       const helper = page.frameLocator('#holder iframe');
       expect(await helper.locator('html').getAttribute('lang')).toBe('et');
       // back to ready after the declined request
-      await expect.poll(() => helper.locator('#status').textContent()).toBe('Signing Station on valmis.');
+      await expect.poll(() => helper.locator('#status').textContent()).toBe('Allkirjastusjaam on valmis.');
     } finally {
       prompt.agree = true;
       await estonian.close();

@@ -175,7 +175,7 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     await expect.poll(() => preview.getByRole('img').getAttribute('aria-label')).toBe('Page 2 of 2');
     await page.getByLabel('Visible signature on the page').check();
     const box = page.getByTestId('signature-box');
-    await expect.poll(() => box.getAttribute('aria-label')).toMatch(/^Signature box on page 2, 18 pt from the left, \d+ pt from the top/);
+    await expect.poll(() => box.getAttribute('aria-label')).toMatch(/^Signature: Signature box on page 2, 18 pt from the left, \d+ pt from the top/);
     await expect.poll(() => preview.getByRole('img').evaluate((canvas) => canvas.clientHeight)).toBe(Math.round((420 * 512) / 712));
     expect(await seriousAxeFindings(page)).toEqual([]);
 

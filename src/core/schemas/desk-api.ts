@@ -19,6 +19,8 @@ export const deskPrepareRequestSchema = z
     visibleSignature: visibleSignaturePlacementSchema.optional(),
     /** A new ASiC-E container's name as the user typed it (without `.asice`): the saved file is called so. */
     containerName: plainFileNameSchema.optional(),
+    /** The certificate the user chose (DER, base64): a level it cannot reach is refused here, before any consent. */
+    signingCertificate: base64.max(64 * 1024).optional(),
   })
   .refine((body) => body.containerType !== 'pdf' || body.files.length === 1, { message: 'a pdf container takes exactly one file', path: ['files'] })
   .refine((body) => body.containerType === 'pdf' || body.visibleSignature === undefined, { message: 'a visible signature is placed on a pdf only', path: ['visibleSignature'] })

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { stampLanguageSchema } from './stamp-language.js';
 
 const points = z.number().finite().min(0).max(14_400);
 
@@ -13,5 +14,7 @@ export const visibleSignaturePlacementSchema = z.object({
   y: points,
   width: points.positive(),
   height: points.positive(),
+  /** The language of the box's labels: the document's signing language; English when not given. */
+  language: stampLanguageSchema.optional(),
 });
 export type VisibleSignaturePlacement = z.infer<typeof visibleSignaturePlacementSchema>;

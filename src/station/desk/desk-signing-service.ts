@@ -6,6 +6,7 @@ import type { ConsentBatches } from '../sessions/consent-batches.js';
 import { ASICE_MEDIA_TYPE } from '../signing/asice/asic-media-types.js';
 import { DESK_CLIENT_ID } from '../../core/constants.js';
 import { copyExclusive, saveWithoutOverwriting } from './output-directory.js';
+import { refuseUnreachableLevel } from './refuse-unreachable-level.js';
 
 export interface DeskSigningDeps {
   sessions: SigningSessions;
@@ -32,6 +33,7 @@ export class DeskSigningService {
   }
 
   async prepare(request: DeskPrepareRequest): Promise<DeskPrepareResponse> {
+    if (request.signingCertificate) refuseUnreachableLevel(request.baseline, Buffer.from(request.signingCertificate, 'base64'));
     await this.#deps.registerClient();
     const session = await this.#deps.sessions.prepare(
       {

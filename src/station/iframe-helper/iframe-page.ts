@@ -32,7 +32,10 @@ export function renderIframePage(frame: FrameTicket): string {
 <script src="/web-element/assets/iframe-helper.js" defer></script>
 </head>
 <body>
+<main>
+<h1 id="title" class="visually-hidden">Signing Station</h1>
 <p id="status" role="status">Signing Station is ready.</p>
+</main>
 </body>
 </html>
 `;

@@ -280,10 +280,13 @@ export class HashSigningService {
  * A PDF shows its signature when the signer placed it (on that page, in that box) or when it carries a reason
  * (docs/service-interface.md#signing-reasons: the consent is shown on the document, where the engine finds room).
  */
-function visibleSignatureOptions(session: SigningSession): Pick<PrepareOptions, 'visible' | 'page' | 'rect'> {
+function visibleSignatureOptions(session: SigningSession): Pick<PrepareOptions, 'visible' | 'page' | 'rect' | 'stampLanguage'> {
   if (session.containerType !== 'pdf') return {};
   const placed = session.visibleSignature;
-  if (placed) return { visible: true, page: placed.page, rect: { x: placed.x, y: placed.y, width: placed.width, height: placed.height } };
+  if (placed) {
+    const rect = { x: placed.x, y: placed.y, width: placed.width, height: placed.height };
+    return { visible: true, page: placed.page, rect, ...(placed.language ? { stampLanguage: placed.language } : {}) };
+  }
   return session.signingReason === undefined ? {} : { visible: true };
 }
 

@@ -117,6 +117,7 @@ export class PadesEngine {
         ...(options.page !== undefined ? { page: options.page } : {}),
         ...(options.rect !== undefined ? { rect: options.rect } : {}),
         ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}),
+        ...(options.stampLanguage !== undefined ? { stampLanguage: options.stampLanguage } : {}),
         contentsSize: reservedContentsSize([options.certificate, ...chain]),
       });
       const { rangeHash, documentSha256, stagedPath } = await PadesEngine.#readDocument(handle, size, hashAlgorithm, options);

@@ -3,6 +3,7 @@ import type { HashAlgorithm, SignatureScheme } from '../tokens/token.js';
 import type { HashSigner } from './hash-signer.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
 import type { ViewerRect } from './pdf/signature-placement.js';
+import type { StampLanguage } from '../../core/schemas/stamp-language.js';
 
 /** What the signer consented to and how the signature looks; shared by every format. */
 export interface PrepareOptions {
@@ -33,6 +34,8 @@ export interface PrepareOptions {
   rect?: ViewerRect;
   /** Visible signature: IANA time zone the signing time is shown in (default: the station's). */
   timeZone?: string;
+  /** Visible signature: the labels' language, the document's signing language (default English). */
+  stampLanguage?: StampLanguage;
   /** Name shown as the signer; defaults to the certificate's common name. */
   signerName?: string;
   /** Claimed signing time; defaults to now. The signature timestamp gives the trusted time. */

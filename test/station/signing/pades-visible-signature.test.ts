@@ -64,6 +64,18 @@ describe('PAdES visible signature', () => {
     expect((await textInRegion(output, 1, { x: 0, y: 0, width: 612, height: 792 })).replace(/\s+/g, ' ')).toContain('Reason: Free space');
   });
 
+  it('writes its labels in the document’s signing language the signer chose, the signer’s name and reason as typed', async () => {
+    const input = await writePagePdf(join(f.dir, 'russian.pdf'), '/MediaBox [0 0 612 792]', '');
+    const output = join(f.dir, 'russian-signed.pdf');
+    await signPdf(f, input, output, f.ec, { visible: true, reason: 'Согласовано', signerName: 'Анна Кузнецова', stampLanguage: 'ru' });
+    await expectAllValid(f, output, 1);
+    const text = (await textInRegion(output, 1, { x: 0, y: 0, width: 612, height: 792 })).replace(/\s+/g, ' ');
+    expect(text).toContain('Подписано электронной подписью: Анна Кузнецова');
+    expect(text).toMatch(/Дата: \d{4}-\d{2}-\d{2} /);
+    expect(text).toContain('Причина: Согласовано');
+    expect(text).not.toContain('Digitally signed by');
+  });
+
   it('content it cannot read (a filter other than Flate) sends the box to the documented corner, even over content', async () => {
     const hex = `${Buffer.from('0.2 g 0 0 612 100 re f\n').toString('hex')}>`;
     const input = await writePagePdf(join(f.dir, 'hex-content.pdf'), '/MediaBox [0 0 612 792]', hex, '/Filter /ASCIIHexDecode');

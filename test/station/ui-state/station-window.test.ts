@@ -99,6 +99,22 @@ describe('the station window: pushed state, desk signing, new links', () => {
     expect(await readdir(documents).catch(() => [])).toEqual(storedBefore);
   });
 
+  it('refuses a long-term level for a certificate that names no OCSP or CRL service before anything is stored or asked', async () => {
+    const events = await openEvents();
+    const certificate = (await events.next(() => true)).tokens[0]!.certificates[0]!;
+    const documents = join(station.dataDir, 'documents');
+    const storedBefore = await readdir(documents).catch(() => []);
+    const files = [{ fileName: 'long-term.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }];
+    for (const baseline of ['B-LT', 'B-LTA']) {
+      const refused = await call<{ code: string; message: string }>('/admin/api/desk/sessions', { containerType: 'pdf', files, baseline, signingCertificate: certificate.certificate });
+      expect([refused.status, refused.body.code]).toEqual([422, 'ERR_SIGNING_REVOCATION_UNAVAILABLE']);
+      expect(refused.body.message).toMatch(/names no OCSP or CRL service.*sign at B-T/);
+    }
+    expect(await readdir(documents).catch(() => [])).toEqual(storedBefore);
+    const atBt = await call('/admin/api/desk/sessions', { containerType: 'pdf', files, baseline: 'B-T', signingCertificate: certificate.certificate });
+    expect(atBt.status).toBe(201);
+  });
+
   it('pushes the whole state at once and again when the store changes, a client registered elsewhere included', async () => {
     const events = await openEvents();
     try {

@@ -52,7 +52,7 @@ export async function signPdf(
   input: string,
   output: string,
   signer: TestSigner,
-  options: Pick<PrepareOptions, 'reason' | 'visible' | 'page' | 'rect' | 'timeZone' | 'signerName' | 'time'> & { timestamp?: TimestampClient | null } = {},
+  options: Pick<PrepareOptions, 'reason' | 'visible' | 'page' | 'rect' | 'timeZone' | 'signerName' | 'time' | 'stampLanguage'> & { timestamp?: TimestampClient | null } = {},
 ) {
   const { timestamp, ...prepareOptions } = options;
   const prepared = await PadesEngine.prepare(input, { certificate: signer.der, ...prepareOptions });

@@ -1,10 +1,13 @@
 import { createContext, useContext, useMemo, useState, type JSX, type ReactNode } from 'react';
 import type { MessageKey, Messages } from './messages-en.js';
 import { catalogues, pickLanguage, type Language } from './catalogues.js';
+import { pseudoMessages } from './pseudo-messages.js';
 
 export { languageNames, languages, type Language } from './catalogues.js';
 
 const STORAGE_KEY = 'station-ui-language';
+/** Set by tests only (there is no control for it): the window's words in the pseudo-locale. */
+const PSEUDO_KEY = 'station-ui-pseudo-locale';
 
 export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
 
@@ -22,7 +25,7 @@ const I18nContext = createContext<I18n | undefined>(undefined);
 export function I18nProvider({ children }: { children: ReactNode }): JSX.Element {
   const [language, setLanguageState] = useState<Language>(() => pickLanguage(navigator.languages, localStorage.getItem(STORAGE_KEY)));
   const value = useMemo<I18n>(() => {
-    const messages: Messages = catalogues[language];
+    const messages: Messages = localStorage.getItem(PSEUDO_KEY) === 'on' ? pseudoMessages(catalogues[language]) : catalogues[language];
     const dates = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
     const dateTimes = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' });
     const numbers = new Intl.NumberFormat(language);

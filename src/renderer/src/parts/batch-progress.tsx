@@ -1,6 +1,7 @@
 import { useEffect, useRef, type JSX } from 'react';
 import type { BatchDocument } from '../signing/sign-batch.js';
 import type { MessageKey } from '../i18n/messages-en.js';
+import { ErrorAlert } from './error-alert.js';
 import { useI18n, type Translate } from '../i18n/i18n.js';
 
 /**
@@ -27,7 +28,8 @@ export function BatchProgress({ documents }: { documents: BatchDocument[] }): JS
       <ol className="list" aria-label={t('sign.batch.progress')}>
         {documents.map((document, index) => (
           <li key={index} className={document.status === 'failed' ? 'outcome-failed' : document.status === 'signed' ? 'outcome-signed' : undefined}>
-            <span className="file-name">{document.fileName}</span>: {statusText(document, t)}
+            <span className="file-name">{document.fileName}</span>:{' '}
+            {document.status === 'failed' && !document.cancelled ? <ErrorAlert error={document.reason} within="sign.failed" /> : statusText(document, t)}
           </li>
         ))}
       </ol>
@@ -44,6 +46,6 @@ function statusText(document: BatchDocument, t: Translate): string {
     case 'signed':
       return t('sign.batch.signed', { name: document.saved.fileName });
     case 'failed':
-      return document.cancelled ? t('sign.batch.cancelled') : t('sign.failed', { message: document.message });
+      return t('sign.batch.cancelled');
   }
 }

@@ -17,7 +17,9 @@ export function ChosenFiles({ files, onFiles }: { files: File[]; onFiles(files: 
     <ol className="list chosen-files" aria-label={t('common.files')}>
       {files.map((file, index) => (
         <li key={file.name}>
-          <span className="file-name">{file.name}</span> <span className="muted">({t('prompt.module.bytes', { n: file.size })})</span>
+          <span className="file-name" translate="no">
+            {file.name}
+          </span> <span className="muted">({t('prompt.module.bytes', { n: file.size })})</span>
           <span className="file-actions">
             {files.length > 1 && (
               <>

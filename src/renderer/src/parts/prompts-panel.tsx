@@ -4,7 +4,7 @@ import type { ConsentDocument, SignatureConsentRequest } from '../../../core/sch
 import type { MessageKey } from '../i18n/messages-en.js';
 import { useI18n, type Translate } from '../i18n/i18n.js';
 import { stationApi } from '../station-api.js';
-import { ErrorAlert, messageOf } from './error-alert.js';
+import { ErrorAlert } from './error-alert.js';
 import { commonName, humaneName } from './humane-name.js';
 import { useCountdown } from './use-countdown.js';
 
@@ -52,7 +52,7 @@ export function PromptsPanel({ prompts, settled }: { prompts: PendingPrompt[]; s
 function Prompt({ prompt, onAnswered }: { prompt: PendingPrompt; onAnswered(answer: Answered): void }): JSX.Element {
   const { t } = useI18n();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
   const answer = (value: PromptAnswer): void => {
     setBusy(true);
     const accepted = (value.kind === 'consent' && value.accept) || value.kind === 'pin' || value.kind === 'certificate';
@@ -60,7 +60,7 @@ function Prompt({ prompt, onAnswered }: { prompt: PendingPrompt; onAnswered(answ
       () => onAnswered(accepted ? 'accepted' : 'declined'),
       (reason: unknown) => {
         setBusy(false);
-        setError(messageOf(reason));
+        setError(reason);
       },
     );
   };
@@ -79,7 +79,7 @@ function Prompt({ prompt, onAnswered }: { prompt: PendingPrompt; onAnswered(answ
     <div className="prompt" ref={container} tabIndex={-1}>
       <PromptBody prompt={prompt} busy={busy} answer={answer} cancel={cancel} requester={requester} t={t} />
       <Countdown expiresAt={prompt.expiresAt} />
-      <ErrorAlert message={error} />
+      <ErrorAlert error={error} />
     </div>
   );
 }
@@ -154,7 +154,7 @@ function ConsentPrompt({ prompt, busy, answer, t }: ConsentPromptProps): JSX.Ele
           <NameParts dn={r.signerSubject} t={t} />
         </dd>
         <dt>{t('prompt.issuer')}</dt>
-        <dd>{commonName(r.signerIssuer)}</dd>
+        <dd translate="no">{commonName(r.signerIssuer)}</dd>
         {r.reason && (
           <>
             <dt>{t('prompt.reason')}</dt>
@@ -191,7 +191,7 @@ function ConsentDocuments({ documents, t }: { documents: ConsentDocument[]; t: T
       <ol className="list" aria-label={heading}>
         {documents.map((document, index) => (
           <li key={`${index}/${document.name}`}>
-            {document.name} <span className="muted">({t('prompt.module.bytes', { n: document.sizeBytes })})</span>
+            <span translate="no">{document.name}</span> <span className="muted">({t('prompt.module.bytes', { n: document.sizeBytes })})</span>
             <details>
               <summary>{t('prompt.showDigest')}</summary>
               <span className="mono digest">{document.sha256}</span>
@@ -208,7 +208,7 @@ function NameParts({ dn, t }: { dn: string; t: Translate }): JSX.Element {
     <span className="name-parts">
       {humaneName(dn, t).map((part) => (
         <span key={`${part.label}=${part.value}`}>
-          <span className="muted">{part.label}:</span> {part.value}
+          <span className="muted">{part.label}:</span> <span translate="no">{part.value}</span>
         </span>
       ))}
     </span>

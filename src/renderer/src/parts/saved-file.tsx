@@ -2,7 +2,7 @@ import { useState, type JSX } from 'react';
 import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import { useI18n } from '../i18n/i18n.js';
 import { downloadSaved } from '../signing/download-saved.js';
-import { ErrorAlert, messageOf } from './error-alert.js';
+import { ErrorAlert } from './error-alert.js';
 
 /**
  * Where a result went, and what to do with it: in the desktop app a button that shows it in the file manager; in a
@@ -11,28 +11,30 @@ import { ErrorAlert, messageOf } from './error-alert.js';
 export function SavedFile({ saved, heading }: { saved: DeskSavedFile; heading: string }): JSX.Element {
   const { t } = useI18n();
   const shell = window.stationShell;
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
   return (
     <div className="result" role="status" data-testid="result">
       <p>
-        <strong>{heading}</strong> <span data-testid="saved-name">{saved.fileName}</span>
+        <strong>{heading}</strong> <span data-testid="saved-name" translate="no">{saved.fileName}</span>
       </p>
       <p>{t('common.savedTo')}</p>
-      <p className="mono" data-testid="saved-path">
+      <p className="mono" data-testid="saved-path" translate="no">
         {saved.path}
       </p>
-      <p className="muted mono">SHA-256 {saved.sha256}</p>
+      <p className="muted mono" translate="no">
+        SHA-256 {saved.sha256}
+      </p>
       {shell?.showItemInFolder && (
         <button type="button" className="button secondary" onClick={() => void shell.showItemInFolder?.(saved.path)}>
           {t('common.openFolder')}
         </button>
       )}
       {!shell?.showItemInFolder && (
-        <button type="button" className="button secondary" onClick={() => void downloadSaved(saved.fileName).catch((reason: unknown) => setError(messageOf(reason)))}>
+        <button type="button" className="button secondary" onClick={() => void downloadSaved(saved.fileName).catch((reason: unknown) => setError(reason))}>
           {t('common.download', { name: saved.fileName })}
         </button>
       )}
-      <ErrorAlert message={error} />
+      <ErrorAlert error={error} />
     </div>
   );
 }

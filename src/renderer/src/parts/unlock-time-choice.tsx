@@ -1,7 +1,7 @@
 import { useEffect, useState, type JSX } from 'react';
 import { useI18n } from '../i18n/i18n.js';
 import { stationApi } from '../station-api.js';
-import { ErrorAlert, messageOf } from './error-alert.js';
+import { ErrorAlert } from './error-alert.js';
 
 const CHOICES = [0, 30, 60, 300] as const;
 
@@ -9,18 +9,18 @@ const CHOICES = [0, 30, 60, 300] as const;
 export function UnlockTimeChoice(): JSX.Element {
   const { t } = useI18n();
   const [seconds, setSeconds] = useState<number>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
   useEffect(() => {
     stationApi.unlockTime().then(
       (answer) => setSeconds(answer.seconds),
-      (reason: unknown) => setError(messageOf(reason)),
+      (reason: unknown) => setError(reason),
     );
   }, []);
   const choose = (value: number): void => {
     setSeconds(value);
     stationApi.setUnlockTime(value).then(
       () => setError(undefined),
-      (reason: unknown) => setError(messageOf(reason)),
+      (reason: unknown) => setError(reason),
     );
   };
   const shown = seconds === undefined || (CHOICES as readonly number[]).includes(seconds) ? CHOICES : [...CHOICES, seconds];
@@ -37,7 +37,7 @@ export function UnlockTimeChoice(): JSX.Element {
         </select>
       </label>
       <p className="muted">{t('tokens.unlockTime.help')}</p>
-      <ErrorAlert message={error} />
+      <ErrorAlert error={error} />
     </>
   );
 }

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { messageOf } from './error-alert.js';
 
 export interface Action<T> {
   busy: boolean;
   result: T | undefined;
-  error: string | undefined;
+  /** The error itself (its code), put in words when shown. */
+  error: unknown;
   /** Runs `work`, clearing the last result and error first; one outcome is kept, the other left empty. */
   run(work: () => Promise<T>): Promise<void>;
 }
@@ -13,7 +13,7 @@ export interface Action<T> {
 export function useAction<T>(): Action<T> {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<T>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
   return {
     busy,
     result,
@@ -25,7 +25,7 @@ export function useAction<T>(): Action<T> {
       try {
         setResult(await work());
       } catch (reason) {
-        setError(messageOf(reason));
+        setError(reason);
       } finally {
         setBusy(false);
       }

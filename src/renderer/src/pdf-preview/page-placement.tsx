@@ -98,7 +98,8 @@ function SignatureBox({ box, scale, page, onMove }: { box: BoxPosition; scale: n
       type="button"
       className="signature-box"
       style={{ left: box.left * scale, top: box.top * scale, width: SIGNATURE_BOX.width * scale, height: SIGNATURE_BOX.height * scale }}
-      aria-label={t('sign.place.box', { page, x: Math.round(box.left), y: Math.round(box.top) })}
+      // Its name starts with the word it shows, so a person who says what they see reaches it by voice.
+      aria-label={`${t('sign.place.label')}: ${t('sign.place.box', { page, x: Math.round(box.left), y: Math.round(box.top) })}`}
       data-testid="signature-box"
       onPointerDown={pointerDown}
       onPointerMove={pointerMove}

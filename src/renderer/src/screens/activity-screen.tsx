@@ -30,13 +30,15 @@ export function ActivityScreen({ entries }: { entries: AuditEntry[] }): JSX.Elem
           <tbody>
             {entries.map((entry) => (
               <tr key={entry.id}>
-                <td>{dateTime(entry.time)}</td>
+                <td>
+                  <time dateTime={entry.time}>{dateTime(entry.time)}</time>
+                </td>
                 <td className={`outcome-${entry.outcome}`}>{t(`activity.outcome.${entry.outcome}` as MessageKey)}</td>
                 <td title={entry.method}>{methodName(entry.method, t)}</td>
-                <td title={entry.requester ?? undefined}>{entry.source === 'web-page' && entry.requester ? entry.requester : t(`activity.source.${entry.source}` as MessageKey)}</td>
-                <td>{entry.clientId === DESK_CLIENT_ID ? t('activity.thisWindow') : (entry.clientId ?? t('common.none'))}</td>
-                <td title={entry.signer ?? undefined}>{entry.signer ? commonName(entry.signer) : t('common.none')}</td>
-                <td title={entry.files.map((file) => `${file.name} SHA-256 ${file.sha256}`).join('\n') || `SHA-256 ${entry.documentDigest}`}>
+                <td title={entry.requester ?? undefined}>{entry.source === 'web-page' && entry.requester ? <span translate="no">{entry.requester}</span> : t(`activity.source.${entry.source}` as MessageKey)}</td>
+                <td>{entry.clientId === DESK_CLIENT_ID ? t('activity.thisWindow') : entry.clientId ? <span translate="no">{entry.clientId}</span> : t('common.none')}</td>
+                <td title={entry.signer ?? undefined} translate="no">{entry.signer ? commonName(entry.signer) : t('common.none')}</td>
+                <td translate="no" title={entry.files.map((file) => `${file.name} SHA-256 ${file.sha256}`).join('\n') || `SHA-256 ${entry.documentDigest}`}>
                   {entry.files.length > 0 ? entry.files.map((file) => file.name).join(', ') : entry.documentDigest.slice(0, 16)}
                 </td>
               </tr>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type JSX } from 'react';
 import type { ClientRegistration } from '../../../core/schemas/client-registration.js';
 import { useI18n } from '../i18n/i18n.js';
-import { ErrorAlert, messageOf } from '../parts/error-alert.js';
+import { ErrorAlert } from '../parts/error-alert.js';
 import { RemoveButton } from '../parts/remove-button.js';
 import { stationApi } from '../station-api.js';
 
@@ -14,7 +14,7 @@ const lines = (text: string): string[] =>
 /** Web clients: who may drive the station from which origins, and reach its TSA from which addresses. */
 export function ClientsSection({ clients }: { clients: ClientRegistration[] }): JSX.Element {
   const { t } = useI18n();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
 
   async function add(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -27,7 +27,7 @@ export function ClientsSection({ clients }: { clients: ClientRegistration[] }): 
       setError(undefined);
       form.reset();
     } catch (reason) {
-      setError(messageOf(reason));
+      setError(reason);
     }
   }
 
@@ -57,12 +57,12 @@ export function ClientsSection({ clients }: { clients: ClientRegistration[] }): 
         </button>
       </form>
       <p className="muted">{t('clients.secretHint')}</p>
-      <ErrorAlert message={error} />
+      <ErrorAlert error={error} />
     </section>
   );
 }
 
-function ClientsTable({ clients, onError }: { clients: ClientRegistration[]; onError(message: string): void }): JSX.Element {
+function ClientsTable({ clients, onError }: { clients: ClientRegistration[]; onError(reason: unknown): void }): JSX.Element {
   const { t } = useI18n();
   return (
     <table className="table" aria-label={t('clients.heading')}>
@@ -85,7 +85,7 @@ function ClientsTable({ clients, onError }: { clients: ClientRegistration[]; onE
             <td>{client.redirectUris.join(', ') || t('common.none')}</td>
             <td>{client.hasSecret ? t('clients.secretSet') : t('clients.secretNone')}</td>
             <td>
-              <RemoveButton name={client.clientId} onRemove={() => stationApi.removeClient(client.clientId).catch((reason: unknown) => onError(messageOf(reason)))} />
+              <RemoveButton name={client.clientId} onRemove={() => stationApi.removeClient(client.clientId).catch(onError)} />
             </td>
           </tr>
         ))}

@@ -4,9 +4,10 @@ import type { DeskIdentifyMethod, DeskIdentifyStarted } from '../../../core/sche
 import { VerificationCode } from '../parts/verification-code.js';
 import type { IdentifiedPerson } from '../../../core/schemas/identity-api.js';
 import { useI18n } from '../i18n/i18n.js';
-import { ErrorAlert, messageOf } from '../parts/error-alert.js';
+import { ErrorAlert } from '../parts/error-alert.js';
 import { stationApi } from '../station-api.js';
 import { useAction } from '../parts/use-action.js';
+import { identifyMethodName } from '../parts/identify-method-name.js';
 
 /**
  * Trying an integration from the window: the station's identification methods (a card or token, and in sandbox
@@ -16,11 +17,11 @@ export function IdentifyScreen({ state }: { state: StationState }): JSX.Element 
   const { t } = useI18n();
   const [methods, setMethods] = useState<DeskIdentifyMethod[]>([]);
   const [chosen, setChosen] = useState<string>();
-  const [loadError, setLoadError] = useState<string>();
+  const [loadError, setLoadError] = useState<unknown>();
   const { busy, result: person, error, run } = useAction<IdentifiedPerson>();
   const [started, setStarted] = useState<DeskIdentifyStarted>();
   useEffect(() => {
-    stationApi.identifyMethods().then(setMethods, (reason: unknown) => setLoadError(messageOf(reason)));
+    stationApi.identifyMethods().then(setMethods, setLoadError);
   }, [state.station.mode]);
   const method = methods.find((candidate) => candidate.code === chosen) ?? methods[0];
   const discovery = `${state.station.baseUrl}/.well-known/openid-configuration`;
@@ -52,7 +53,7 @@ export function IdentifyScreen({ state }: { state: StationState }): JSX.Element 
           <select name="method" value={method?.code ?? ''} onChange={(event) => setChosen(event.currentTarget.value)}>
             {methods.map((candidate) => (
               <option key={candidate.code} value={candidate.code}>
-                {candidate.label}
+                {identifyMethodName(candidate, t)}
               </option>
             ))}
           </select>
@@ -67,10 +68,10 @@ export function IdentifyScreen({ state }: { state: StationState }): JSX.Element 
       {busy && <p className="muted">{t('common.busy')}</p>}
       {started && <VerificationCode started={started} />}
       {person && <IdentifiedPersonCard person={person} />}
-      <ErrorAlert message={error ?? loadError} />
+      <ErrorAlert error={error ?? loadError} />
       <p className="muted">
         {t('identify.discovery')}:{' '}
-        <a href={discovery} target="_blank" rel="noreferrer">
+        <a href={discovery} target="_blank" rel="noreferrer" translate="no">
           {discovery}
         </a>
       </p>
@@ -112,7 +113,7 @@ function IdentifiedPersonCard({ person }: { person: IdentifiedPerson }): JSX.Ele
       <p>
         <strong>{t('identify.result', { name: `${person.firstname} ${person.lastname}` })}</strong>
       </p>
-      <p className="mono">
+      <p className="mono" translate="no">
         {person.idcode} · {person.country} · {person.current_login_method}
       </p>
     </div>

@@ -1,14 +1,14 @@
 import { useState, type FormEvent, type JSX } from 'react';
 import type { Pkcs11ModulesView } from '../../../core/schemas/pkcs11-modules.js';
 import { useI18n } from '../i18n/i18n.js';
-import { ErrorAlert, messageOf } from '../parts/error-alert.js';
+import { ErrorAlert } from '../parts/error-alert.js';
 import { RemoveButton } from '../parts/remove-button.js';
 import { stationApi } from '../station-api.js';
 
 /** PKCS#11 middleware the station loads: known per OS, from config, and what the user added (here or with the CLI). */
 export function ModulesSection({ modules }: { modules: Pkcs11ModulesView }): JSX.Element {
   const { t } = useI18n();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
 
   async function add(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -19,7 +19,7 @@ export function ModulesSection({ modules }: { modules: Pkcs11ModulesView }): JSX
       setError(undefined);
       form.reset();
     } catch (reason) {
-      setError(messageOf(reason));
+      setError(reason);
     }
   }
 
@@ -40,7 +40,7 @@ export function ModulesSection({ modules }: { modules: Pkcs11ModulesView }): JSX
             <li key={module.path}>
               {loadedName(modules, module.path) && <strong>{loadedName(modules, module.path)} </strong>}
               <span className="mono">{module.path}</span> <span className="muted">({t(module.kind === 'module' ? 'modules.kind.module' : 'modules.kind.nss')})</span>{' '}
-              <RemoveButton name={module.path} onRemove={() => stationApi.removeModule(module.path).catch((reason: unknown) => setError(messageOf(reason)))} />
+              <RemoveButton name={module.path} onRemove={() => stationApi.removeModule(module.path).catch(setError)} />
             </li>
           ))}
         </ul>
@@ -60,7 +60,7 @@ export function ModulesSection({ modules }: { modules: Pkcs11ModulesView }): JSX
           {t('modules.add')}
         </button>
       </form>
-      <ErrorAlert message={error} />
+      <ErrorAlert error={error} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState, type JSX } from 'react';
 import type { StationState } from '../../../core/schemas/station-state.js';
-import { useI18n, languageNames, languages, type Language } from '../i18n/i18n.js';
+import { useI18n, type Language, type Translate } from '../i18n/i18n.js';
+import { LanguageOptions } from '../parts/language-options.js';
 import { TokensSection } from './tokens-section.js';
 import { ClientsSection } from './clients-section.js';
 import { ModulesSection } from './modules-section.js';
@@ -18,15 +19,19 @@ export function SettingsScreen({ state }: { state: StationState }): JSX.Element 
           <dt>{t('settings.mode')}</dt>
           <dd>{t(s.mode === 'sandbox' ? 'mode.sandbox' : 'mode.production')}</dd>
           <dt>{t('settings.address')}</dt>
-          <dd>{s.baseUrl}</dd>
+          <dd translate="no">{s.baseUrl}</dd>
           <dt>{t('settings.outputDir')}</dt>
-          <dd className="mono">{state.outputDir}</dd>
+          <dd className="mono" translate="no">
+            {state.outputDir}
+          </dd>
           <dt>{t('settings.dataDir')}</dt>
-          <dd className="mono">{s.dataDir}</dd>
+          <dd className="mono" translate="no">
+            {s.dataDir}
+          </dd>
           <dt>{t('settings.keyStore')}</dt>
-          <dd>{s.keyStore}</dd>
+          <dd>{keyStoreName(s.keyStore, t)}</dd>
           <dt>{t('settings.version')}</dt>
-          <dd>{s.version}</dd>
+          <dd translate="no">{s.version}</dd>
         </dl>
         <LanguageChoice />
         <StartAtLogin />
@@ -43,17 +48,23 @@ export function SettingsScreen({ state }: { state: StationState }): JSX.Element 
   );
 }
 
+/** The station describes its secret store in English for its log; the kinds it has are named here in the user's words. */
+function keyStoreName(description: string, t: Translate): string {
+  const passphrase = /^the passphrase-protected key file (.+)$/.exec(description);
+  if (passphrase) return t('settings.keyStore.passphrase', { path: passphrase[1]! });
+  if (/Secret Service/.test(description)) return t('settings.keyStore.secretService');
+  if (/macOS Keychain/.test(description)) return t('settings.keyStore.macos');
+  if (/Windows Credential Manager/.test(description)) return t('settings.keyStore.windows');
+  return description;
+}
+
 export function LanguageChoice(): JSX.Element {
   const { t, language, setLanguage } = useI18n();
   return (
     <label className="field inline">
       {t('app.language')}
       <select value={language} onChange={(event) => setLanguage(event.currentTarget.value as Language)}>
-        {languages.map((code) => (
-          <option key={code} value={code} lang={code}>
-            {languageNames[code]}
-          </option>
-        ))}
+        <LanguageOptions />
       </select>
     </label>
   );

@@ -3,16 +3,18 @@ import type { StationState } from '../../../core/schemas/station-state.js';
 import type { DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
 import type { MessageKey } from '../i18n/messages-en.js';
-import { useI18n } from '../i18n/i18n.js';
+import { languages, useI18n, type Language } from '../i18n/i18n.js';
+import { LanguageOptions } from '../parts/language-options.js';
 import { FilePicker } from '../parts/file-picker.js';
 import { SavedFile } from '../parts/saved-file.js';
 import { ChosenFiles } from '../parts/chosen-files.js';
-import { ErrorAlert, messageOf } from '../parts/error-alert.js';
+import { ErrorAlert } from '../parts/error-alert.js';
 import { commonName } from '../parts/humane-name.js';
 import { signDocuments, type SignStep } from '../signing/sign-flow.js';
 import { signBatch, type BatchDocument } from '../signing/sign-batch.js';
 import { isCancel } from '../signing/is-cancel.js';
 import { BatchProgress } from '../parts/batch-progress.js';
+import { ExistingContainer } from '../verify/existing-container.js';
 import type { SignatureBaseline } from '../../../core/schemas/signature-baseline.js';
 import type { VisibleSignaturePlacement } from '../../../core/schemas/visible-signature-placement.js';
 
@@ -62,7 +64,7 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
       return;
     }
     try {
-      const placed = single && placement ? { placement } : {};
+      const placed = single && placement ? { placement: { ...placement, ...stampLanguageOf(form) } } : {};
       const named = containerName ? { containerName } : {};
       const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}), ...placed, ...named } as const;
       const saved = await signDocuments(order, helperHolder.current!, (next, fraction) => {
@@ -73,7 +75,7 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
       // Signed: the form is ready for the next documents, the result stays until they are chosen.
       setFiles([]);
     } catch (reason) {
-      setOutcome({ files, error: isCancel(reason) ? { cancelled: true } : { cancelled: false, message: messageOf(reason) } });
+      setOutcome({ files, error: isCancel(reason) ? { cancelled: true } : { cancelled: false, reason } });
     } finally {
       setStep(undefined);
       onSettled?.();
@@ -93,7 +95,7 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
       if (documents.every((document) => document.status === 'signed')) setFiles([]);
     } catch (reason) {
       setBatch(undefined);
-      setOutcome({ files: chosenFiles, error: isCancel(reason) ? { cancelled: true } : { cancelled: false, message: messageOf(reason) } });
+      setOutcome({ files: chosenFiles, error: isCancel(reason) ? { cancelled: true } : { cancelled: false, reason } });
     } finally {
       setStep(undefined);
       onSettled?.();
@@ -122,9 +124,15 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
       {/* The station's iframe helper, which the browser client frames to sign; the station's own prompts say everything it would. */}
       <div ref={helperHolder} hidden data-testid="signing-helper" />
       {shownBatch && <BatchProgress documents={shownBatch.documents} />}
-      <SigningOutcome step={step} sent={sent} saved={shown?.saved} error={shown?.error && (shown.error.cancelled ? t('sign.cancelled') : t('sign.failed', { message: shown.error.message }))} pinpad={pinpad} />
+      <SigningOutcome step={step} sent={sent} saved={shown?.saved} error={shown?.error} pinpad={pinpad} />
     </section>
   );
+}
+
+/** The visible signature's labels in the language the user chose for the document (the window's by default). */
+function stampLanguageOf(form: FormData): { language?: Language } {
+  const chosen = languages.find((language) => language === form.get('stampLanguage'));
+  return chosen ? { language: chosen } : {};
 }
 
 /** How signing `files` ended: where the signed file went, or why it was not signed. */
@@ -132,7 +140,7 @@ interface SignOutcome {
   files: File[];
   saved?: DeskSavedFile;
   /** Kept as what happened, not as words: it is put in words when shown, in the language chosen then. */
-  error?: { cancelled: true } | { cancelled: false; message: string };
+  error?: { cancelled: true } | { cancelled: false; reason: unknown };
 }
 
 /** The files to sign, starting with those the app was opened with ("open with", a deep link). */
@@ -148,7 +156,7 @@ function useOpenedFiles(opened: File[] | undefined): [File[], Dispatch<SetStateA
  * The step under way (with upload progress), then where the signed file went, or why it was not signed. On a
  * PIN-pad reader the PIN is typed on the reader, never in the station: the consent step says so.
  */
-function SigningOutcome(props: { step: SignStep | undefined; sent: number | undefined; saved: DeskSavedFile | undefined; error: string | undefined; pinpad: boolean }): JSX.Element {
+function SigningOutcome(props: { step: SignStep | undefined; sent: number | undefined; saved: DeskSavedFile | undefined; error: SignOutcome['error']; pinpad: boolean }): JSX.Element {
   const { step, sent, saved, error } = props;
   const { t } = useI18n();
   // The outcome may be far below the form: the view and the keyboard focus go to it, so it is seen and read first.
@@ -166,7 +174,7 @@ function SigningOutcome(props: { step: SignStep | undefined; sent: number | unde
       {step === 'prepare' && sent !== undefined && <progress max={1} value={sent} aria-label={t('sign.progress.prepare')} />}
       <div ref={outcome} tabIndex={-1} className="outcome" data-testid="sign-outcome">
         {saved && <SavedFile saved={saved} heading={t('sign.done')} />}
-        <ErrorAlert message={error} />
+        {error?.cancelled ? <p role="alert">{t('sign.cancelled')}</p> : <ErrorAlert error={error?.reason} within="sign.failed" />}
       </div>
     </>
   );
@@ -192,7 +200,7 @@ function BatchChoice({ separately, onChange }: { separately: boolean; onChange(s
 
 /** A PDF's page preview, and the switch that puts the visible signature's box on it. */
 function PreviewAndPlacement({ file, onPlacement }: { file: File; onPlacement(placement: VisibleSignaturePlacement | undefined): void }): JSX.Element {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [visible, setVisible] = useState(false);
   return (
     <>
@@ -200,6 +208,14 @@ function PreviewAndPlacement({ file, onPlacement }: { file: File; onPlacement(pl
         <input type="checkbox" name="visible" checked={visible} onChange={(event) => setVisible(event.currentTarget.checked)} />
         {t('sign.place.visible')}
       </label>
+      {visible && (
+        <label className="field">
+          {t('sign.place.language')}
+          <select name="stampLanguage" defaultValue={language}>
+            <LanguageOptions />
+          </select>
+        </label>
+      )}
       <Suspense fallback={<p className="muted">{t('sign.preview.loading')}</p>}>
         <PagePlacement file={file} visible={visible} onPlacement={onPlacement} />
       </Suspense>
@@ -252,6 +268,7 @@ function SignatureFormat({ files, single }: { files: File[]; single: boolean }):
       <p>
         {t('sign.container')}: <strong>{t(single ? 'sign.container.pdf' : existing ? 'sign.container.existing' : 'sign.container.asice')}</strong>
       </p>
+      {existing && <ExistingContainer file={files[0]!} />}
       {!single && !existing && (
         <label className="field">
           {t('sign.containerName')}
@@ -277,7 +294,7 @@ function CertificateChoice({ choices }: { choices: Choice[] }): JSX.Element {
       <select name="certificate" required>
         {choices.map(({ token, certificate, key }) => (
           <option key={key} value={key}>
-            {commonName(certificate.subject)} — {token.label} ({t('tokens.validUntil', { date: date(certificate.notAfter) })})
+            {t('sign.certificateChoice', { name: commonName(certificate.subject), token: token.label, date: date(certificate.notAfter) })}
           </option>
         ))}
       </select>

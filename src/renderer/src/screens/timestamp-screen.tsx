@@ -46,7 +46,7 @@ export function TimestampScreen(): JSX.Element {
       </form>
       {busy && <p className="muted">{t('common.busy')}</p>}
       {saved && <SavedFile saved={saved} heading={t('timestamp.done')} />}
-      <ErrorAlert message={error} />
+      <ErrorAlert error={error} />
     </section>
   );
 }

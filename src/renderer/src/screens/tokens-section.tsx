@@ -17,8 +17,13 @@ export function TokensSection({ state }: { state: StationState }): JSX.Element {
         <ul className="list" aria-label={t('tokens.readers')}>
           {state.readers.map((reader) => (
             <li key={reader.name}>
-              <strong>{reader.name}</strong> — {reader.cardPresent ? t('tokens.card') : t('tokens.noCard')}
-              {reader.driver && <span className="muted"> · {reader.driver}</span>}
+              <strong translate="no">{reader.name}</strong> — {reader.cardPresent ? t('tokens.card') : t('tokens.noCard')}
+              {reader.driver && (
+                <span className="muted" translate="no">
+                  {' · '}
+                  {reader.driver}
+                </span>
+              )}
               {reader.problem && <span className="warning"> · {reader.problem}</span>}
             </li>
           ))}
@@ -33,18 +38,23 @@ export function TokensSection({ state }: { state: StationState }): JSX.Element {
           {state.tokens.map((token) => (
             <li key={token.id} className="card">
               <p>
-                <strong>{token.label}</strong> <PinWarning token={token} t={t} />
+                <strong translate="no">{token.label}</strong> <PinWarning token={token} t={t} />
               </p>
               <p className="muted">
-                {t('tokens.id')}: <code>{token.id}</code>
+                {t('tokens.id')}: <code translate="no">{token.id}</code>
               </p>
               <ul className="list">
                 {token.certificates.map((certificate) => (
                   <li key={certificate.id}>
-                    {humaneName(certificate.subject, t).map((part) => `${part.label}: ${part.value}`).join(' · ')}
+                    {humaneName(certificate.subject, t).map((part, index) => (
+                      <span key={`${part.label}=${part.value}`}>
+                        {index > 0 && ' · '}
+                        {part.label}: <span translate="no">{part.value}</span>
+                      </span>
+                    ))}
                     <br />
                     <span className="muted">
-                      {t(`tokens.usage.${certificate.usage}` as MessageKey)} · {t('tokens.validUntil', { date: date(certificate.notAfter) })} · {t('tokens.certificateId')}: <code>{certificate.id}</code>
+                      {t(`tokens.usage.${certificate.usage}` as MessageKey)} · {t('tokens.validUntil', { date: date(certificate.notAfter) })} · {t('tokens.certificateId')}: <code translate="no">{certificate.id}</code>
                     </span>
                   </li>
                 ))}

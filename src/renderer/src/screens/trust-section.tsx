@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type JSX } from 'react';
 import type { TrustRefreshResult, TrustSources } from '../../../core/schemas/trust-api.js';
 import { useI18n } from '../i18n/i18n.js';
-import { ErrorAlert, messageOf } from '../parts/error-alert.js';
+import { ErrorAlert } from '../parts/error-alert.js';
 import { FilePicker } from '../parts/file-picker.js';
 import { RemoveButton } from '../parts/remove-button.js';
 import { trustApi } from '../trust/trust-api.js';
@@ -22,7 +22,7 @@ export function TrustSection(): JSX.Element {
   const [sources, setSources] = useState<TrustSources>();
   const [refreshed, setRefreshed] = useState<TrustRefreshResult>();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
 
   const run = useCallback(async (work: () => Promise<unknown>): Promise<void> => {
     setBusy(true);
@@ -31,7 +31,7 @@ export function TrustSection(): JSX.Element {
       setError(undefined);
       setSources(await trustApi.sources());
     } catch (reason) {
-      setError(messageOf(reason));
+      setError(reason);
     } finally {
       setBusy(false);
     }
@@ -109,7 +109,7 @@ export function TrustSection(): JSX.Element {
           <p>{sources.stationTsa ? <>{sources.stationTsa.subject} <span className="mono">SHA-256 {sources.stationTsa.fingerprint}</span></> : '—'}</p>
         </>
       )}
-      <ErrorAlert message={error} />
+      <ErrorAlert error={error} />
     </section>
   );
 }

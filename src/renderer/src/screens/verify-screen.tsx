@@ -1,20 +1,23 @@
-import { useState, type FormEvent, type JSX } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type JSX } from 'react';
 import { useI18n } from '../i18n/i18n.js';
 import { FilePicker } from '../parts/file-picker.js';
-import { ErrorAlert, messageOf } from '../parts/error-alert.js';
+import { ErrorAlert } from '../parts/error-alert.js';
 import type { DocumentVerification } from '../../../core/schemas/verification-report.js';
-import { describeSignature } from '../../../core/verification/describe-signature.js';
 import { verifyFile } from '../verify/verify-flow.js';
-import { TrustIssuer } from './trust-issuer.js';
-
-const VERDICT_CLASS = { 'TOTAL-PASSED': 'valid', INDETERMINATE: 'indeterminate', 'TOTAL-FAILED': 'invalid' } as const;
+import { VerificationReportView } from '../verify/verification-report-view.js';
 
 /** A signed PDF, ASiC-E container or timestamp token, checked by the station's verification service. */
 export function VerifyScreen(): JSX.Element {
   const { t } = useI18n();
   const [file, setFile] = useState<File>();
   const [report, setReport] = useState<DocumentVerification>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  // The verdict is the answer the user waits for: the view and the keyboard focus go to it, below the form.
+  const result = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    result.current?.focus({ preventScroll: true });
+    result.current?.scrollIntoView({ block: 'start' });
+  }, [report]);
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -24,7 +27,7 @@ export function VerifyScreen(): JSX.Element {
       setReport(await verifyFile(file));
     } catch (reason) {
       setReport(undefined);
-      setError(messageOf(reason));
+      setError(reason);
     }
   }
 
@@ -41,31 +44,11 @@ export function VerifyScreen(): JSX.Element {
         </div>
       </form>
       {report && (
-        <div role="status" aria-label={t('verify.result')}>
-          <p className={`verdict ${VERDICT_CLASS[report.indication ?? 'TOTAL-FAILED']}`}>
-            {report.signatures.length === 0
-              ? t('verify.none', { file: report.file })
-              : report.indication === 'TOTAL-PASSED'
-                ? t('verify.allValid', { file: report.file, count: report.signatures.length })
-                : report.indication === 'INDETERMINATE'
-                  ? t('verify.indeterminate', { file: report.file })
-                  : t('verify.notValid', { file: report.file })}
-          </p>
-          <ol>
-            {report.signatures.map((signature, index) => (
-              <li key={index}>
-                {describeSignature(signature)}
-                <TrustIssuer signature={signature} />
-                <details>
-                  <summary>{t('verify.details')}</summary>
-                  <pre>{JSON.stringify(signature, null, 2)}</pre>
-                </details>
-              </li>
-            ))}
-          </ol>
+        <div role="status" aria-label={t('verify.result')} ref={result} tabIndex={-1}>
+          <VerificationReportView report={report} />
         </div>
       )}
-      <ErrorAlert message={error} />
+      <ErrorAlert error={error} />
     </section>
   );
 }

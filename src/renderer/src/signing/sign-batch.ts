@@ -5,7 +5,6 @@ import { postWithProgress } from './post-with-progress.js';
 import { deskFilesOf } from './desk-files-of.js';
 import { signPrepared, type SignStep } from './sign-prepared.js';
 import { isCancel } from './is-cancel.js';
-import { messageOf } from '../parts/error-alert.js';
 
 export interface BatchOrder {
   /** PDFs, each signed as its own signed PDF. */
@@ -21,7 +20,7 @@ export type BatchDocument = { fileName: string } & (
   | { status: 'waiting' }
   | { status: 'signing'; step: SignStep }
   | { status: 'signed'; saved: DeskSavedFile }
-  | { status: 'failed'; cancelled: boolean; message: string }
+  | { status: 'failed'; cancelled: boolean; reason: unknown }
 );
 
 /**
@@ -51,9 +50,9 @@ export async function signBatch(order: BatchOrder, helperHolder: HTMLElement, on
       update(index, { fileName, status: 'signed', saved });
     } catch (reason) {
       const cancelled = isCancel(reason);
-      update(index, { fileName, status: 'failed', cancelled, message: messageOf(reason) });
+      update(index, { fileName, status: 'failed', cancelled, reason });
       if (cancelled) {
-        for (let rest = index + 1; rest < documents.length; rest++) update(rest, { fileName: documents[rest]!.fileName, status: 'failed', cancelled: true, message: '' });
+        for (let rest = index + 1; rest < documents.length; rest++) update(rest, { fileName: documents[rest]!.fileName, status: 'failed', cancelled: true, reason: undefined });
       }
     }
   }

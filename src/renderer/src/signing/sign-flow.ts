@@ -1,7 +1,7 @@
 import type { DeskPrepareRequest, DeskPrepareResponse, DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { SignatureBaseline } from '../../../core/schemas/signature-baseline.js';
 import type { VisibleSignaturePlacement } from '../../../core/schemas/visible-signature-placement.js';
-import type { TokenDescription } from '../../../core/schemas/token-description.js';
+import type { TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
 import { postWithProgress } from './post-with-progress.js';
 import { deskFilesOf } from './desk-files-of.js';
 import { signPrepared, type SignStep } from './sign-prepared.js';
@@ -32,17 +32,19 @@ export interface SignOrder {
  * client secret; the window holds the UI credential) and saving the result beside the user's documents on disk.
  */
 export async function signDocuments(order: SignOrder, helperHolder: HTMLElement, onStep: (step: SignStep, fraction?: number) => void): Promise<DeskSavedFile> {
-  if (!order.token.certificates.some((candidate) => candidate.id === order.certificateId)) throw new Error(`${order.token.label} has no certificate ${order.certificateId}`);
-  const { clientId, docId } = await prepare(order, onStep);
+  const certificate = order.token.certificates.find((candidate) => candidate.id === order.certificateId);
+  if (!certificate) throw new Error(`${order.token.label} has no certificate ${order.certificateId}`);
+  const { clientId, docId } = await prepare(order, certificate, onStep);
   return signPrepared({ clientId, docId, token: order.token, certificateId: order.certificateId, reason: order.reason }, helperHolder, onStep);
 }
 
-async function prepare(order: SignOrder, onStep: (step: SignStep, fraction?: number) => void): Promise<DeskPrepareResponse> {
+async function prepare(order: SignOrder, certificate: TokenCertificate, onStep: (step: SignStep, fraction?: number) => void): Promise<DeskPrepareResponse> {
   onStep('prepare', 0);
   const request: DeskPrepareRequest = {
     files: await deskFilesOf(order.files),
     containerType: order.containerType,
     baseline: order.baseline,
+    signingCertificate: certificate.certificate,
     ...(order.reason ? { signingReason: order.reason, requireSigningReason: true } : {}),
     ...(order.placement ? { visibleSignature: order.placement } : {}),
     ...(order.containerName ? { containerName: order.containerName } : {}),

@@ -1,6 +1,8 @@
 // The visible signature's appearance stream: who signed, when (with the time zone) and why, at 9 pt in an embedded
 // subset of DejaVu Sans, so any Latin, Greek or Cyrillic name shows and can be copied out as text.
 import { SignatureFontSubset } from './signature-font.js';
+import type { StampLanguage } from '../../../core/schemas/stamp-language.js';
+import { STAMP_LABELS } from './stamp-labels.js';
 
 export const FONT_SIZE = 9;
 const LEADING = 11;
@@ -16,6 +18,8 @@ export interface SignatureAppearanceText {
   /** IANA time zone the time is shown in; defaults to the station's. */
   timeZone?: string;
   reason?: string;
+  /** The labels' language; English by default. */
+  language?: StampLanguage;
 }
 
 export interface SignatureAppearance {
@@ -75,10 +79,11 @@ function wrap(text: string, font: SignatureFontSubset, width: number, maxLines: 
 /** The lines of text and the height they need in a box `width` wide. */
 export function appearanceLines(input: SignatureAppearanceText, width: number, font: SignatureFontSubset): { lines: string[]; height: number } {
   const inner = width - 2 * PADDING;
+  const labels = STAMP_LABELS[input.language ?? 'en'];
   const lines = [
-    ...wrap(`Digitally signed by ${input.signer}`, font, inner, MAX_SIGNER_LINES),
-    ...wrap(`Date: ${signingTimeText(input.time, input.timeZone)}`, font, inner, 1),
-    ...(input.reason ? wrap(`Reason: ${input.reason}`, font, inner, MAX_REASON_LINES) : []),
+    ...wrap(labels.signedBy(input.signer), font, inner, MAX_SIGNER_LINES),
+    ...wrap(`${labels.date}: ${signingTimeText(input.time, input.timeZone)}`, font, inner, 1),
+    ...(input.reason ? wrap(`${labels.reason}: ${input.reason}`, font, inner, MAX_REASON_LINES) : []),
   ];
   return { lines, height: lines.length * LEADING + 2 * PADDING };
 }

@@ -1,3 +1,4 @@
+import type { StampLanguage } from '../../../core/schemas/stamp-language.js';
 import { UnsupportedDocumentError } from '../signing-errors.js';
 import type { PdfDocumentReader } from './pdf-document-reader.js';
 import { refuseCertifiedWithoutChanges } from './pdf-doc-mdp.js';
@@ -21,6 +22,8 @@ export interface SignatureUpdateOptions {
   rect?: ViewerRect;
   /** IANA time zone the visible time is shown in; defaults to the station's. */
   timeZone?: string;
+  /** The visible labels' language; English by default. */
+  stampLanguage?: StampLanguage;
   /** Bytes reserved for the CMS; the file holds twice as many hex digits. */
   contentsSize: number;
 }
@@ -112,7 +115,7 @@ function signatureDictionary(options: SignatureUpdateOptions): PdfDict {
 /** Lays out the text, places the box on the page and adds the appearance form with its embedded font. */
 function addAppearance(update: PdfUpdateObjects, widget: PdfDict, page: FoundPage, obstacles: { painted: Rect[] | undefined; signatures: Rect[] }, options: SignatureUpdateOptions): void {
   const font = new SignatureFontSubset();
-  const text = { signer: options.signerName, time: options.time, ...(options.reason ? { reason: options.reason } : {}), ...(options.timeZone ? { timeZone: options.timeZone } : {}) };
+  const text = { signer: options.signerName, time: options.time, ...(options.reason ? { reason: options.reason } : {}), ...(options.timeZone ? { timeZone: options.timeZone } : {}), ...(options.stampLanguage ? { language: options.stampLanguage } : {}) };
   const width = options.rect?.width ?? defaultWidth(page.geometry, DEFAULT_APPEARANCE_WIDTH);
   const { lines, height } = appearanceLines(text, width, font);
   const place = options.rect

@@ -1,8 +1,8 @@
 import { useState, type JSX } from 'react';
 import type { SignatureVerification } from '../../../core/schemas/verification-report.js';
 import { useI18n } from '../i18n/i18n.js';
-import { ErrorAlert, messageOf } from '../parts/error-alert.js';
-import { trustApi } from '../trust/trust-api.js';
+import { ErrorAlert } from '../parts/error-alert.js';
+import { trustApi } from './trust-api.js';
 
 /**
  * "Trust this issuer" under a verify result whose chain ends in no trusted issuer: shows the certificate's subject
@@ -11,7 +11,7 @@ import { trustApi } from '../trust/trust-api.js';
 export function TrustIssuer({ signature }: { signature: SignatureVerification }): JSX.Element | null {
   const { t } = useI18n();
   const [step, setStep] = useState<'offer' | 'ask' | 'done'>('offer');
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
   const top = signature.chain.untrustedTop;
   if (!top) return null;
   if (step === 'done') return <p role="status">{t('trust.issuer.done')}</p>;
@@ -37,7 +37,7 @@ export function TrustIssuer({ signature }: { signature: SignatureVerification })
         onClick={() =>
           void trustApi.add({ certificate: top.certificate, fingerprint: top.sha256 }).then(
             () => setStep('done'),
-            (reason: unknown) => setError(messageOf(reason)),
+            (reason: unknown) => setError(reason),
           )
         }
       >
@@ -46,7 +46,7 @@ export function TrustIssuer({ signature }: { signature: SignatureVerification })
       <button type="button" className="button secondary" onClick={() => setStep('offer')}>
         {t('trust.issuer.no')}
       </button>
-      <ErrorAlert message={error} />
+      <ErrorAlert error={error} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import type { SigningSessions } from '../sessions/signing-sessions.js';
 import type { ConsentBatches } from '../sessions/consent-batches.js';
 import { ASICE_MEDIA_TYPE } from '../signing/asice/asic-media-types.js';
 import { DESK_CLIENT_ID } from '../../core/constants.js';
-import { copyExclusive, saveWithoutOverwriting } from './output-directory.js';
+import { saveWithoutOverwriting } from './output-directory.js';
 import { refuseUnreachableLevel } from './refuse-unreachable-level.js';
 
 export interface DeskSigningDeps {
@@ -73,7 +73,7 @@ export class DeskSigningService {
     if (!signed) throw new StationError('ERR_DESK_NOT_SIGNED', 'This document is not signed yet.', { status: 409 });
     const named = this.#containerNames.get(docId);
     const fileName = named === undefined ? signedFileName(signed.fileName, session.containerType) : `${named}.asice`;
-    const path = await saveWithoutOverwriting(this.#deps.outputDir, fileName, copyExclusive(this.#deps.sessions.pathOf(session, signed)));
+    const path = await saveWithoutOverwriting(this.#deps.outputDir, fileName, { copyOf: this.#deps.sessions.pathOf(session, signed) });
     this.#containerNames.delete(docId);
     return { path, fileName: path.slice(this.#deps.outputDir.length + 1), directory: this.#deps.outputDir, sha256: signed.sha256 };
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import type { DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
 import type { TimestampClient } from '../tsa/timestamp-client.js';
-import { saveWithoutOverwriting, writeExclusive } from './output-directory.js';
+import { saveWithoutOverwriting } from './output-directory.js';
 
 /**
  * Timestamps a file from the station window with the station's own TSA, in process: the RFC 3161 token (DER
@@ -25,8 +25,8 @@ export class DeskTimestampService {
     const token = await this.#client.timestamp(new Uint8Array(sha256), 'SHA-256');
     const path =
       file.output === 'asics'
-        ? await saveWithoutOverwriting(this.#outputDir, `${stemOf(file.fileName)}.asics`, writeExclusive(await asicsOf(file.fileName, data, token)))
-        : await saveWithoutOverwriting(this.#outputDir, `${file.fileName}.tsr`, writeExclusive(token));
+        ? await saveWithoutOverwriting(this.#outputDir, `${stemOf(file.fileName)}.asics`, { bytes: await asicsOf(file.fileName, data, token) })
+        : await saveWithoutOverwriting(this.#outputDir, `${file.fileName}.tsr`, { bytes: token });
     return { path, fileName: path.slice(this.#outputDir.length + 1), directory: this.#outputDir, sha256: sha256.toString('hex') };
   }
 }

@@ -74,8 +74,11 @@ export function iframeHelperRoutes(deps: IframeHelperRouteDeps): FastifyPluginAs
       const { client_id: clientId } = parseZod(embedderParams, request.params, 'Invalid client id');
       const origin = request.headers.origin;
       const client = await deps.clients.find(clientId);
-      if (origin) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
-      return { registered: Boolean(origin && client?.allowedOrigins.includes(origin)) };
+      // Browsers leave Origin off a same-origin GET: then the page is one of the station's own (the window), and
+      // whether it may embed the helper is left to the frame's own check (null), never answered "not registered".
+      if (!origin) return { registered: null };
+      reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+      return { registered: Boolean(client?.allowedOrigins.includes(origin)) };
     });
 
     const own = { config: { browserAccess: 'station', requiresOwnOrigin: true } } as const;

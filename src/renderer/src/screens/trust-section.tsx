@@ -73,10 +73,10 @@ export function TrustSection(): JSX.Element {
                       {list.kind === 'lotl' ? t('trust.listOfLists', { territory: list.territory }) : list.territory}
                       {list.refused && <div className="muted">{t('trust.refused', { reason: list.refused.reason })}</div>}
                     </td>
-                    <td>{list.sequenceNumber}</td>
-                    <td>{list.services}</td>
-                    <td>{new Date(list.fetchedAt).toLocaleString()}</td>
-                    <td>{list.nextUpdate ? new Date(list.nextUpdate).toLocaleDateString() : '—'}</td>
+                    <td translate="no">{list.sequenceNumber}</td>
+                    <td translate="no">{list.services}</td>
+                    <td translate="no">{new Date(list.fetchedAt).toLocaleString()}</td>
+                    <td translate="no">{list.nextUpdate ? new Date(list.nextUpdate).toLocaleDateString() : '—'}</td>
                   </tr>
                 ))}
               </tbody>
@@ -99,14 +99,17 @@ export function TrustSection(): JSX.Element {
             <ul>
               {sources.added.map((certificate) => (
                 <li key={certificate.fingerprint}>
-                  {certificate.subject} <span className="mono">SHA-256 {certificate.fingerprint}</span> <RemoveButton name={certificate.subject} onRemove={() => run(() => trustApi.remove(certificate.fingerprint))} />
+                  <span translate="no">{certificate.subject}</span>{' '}
+                  <span className="mono" translate="no">
+                    SHA-256 {certificate.fingerprint}
+                  </span> <RemoveButton name={certificate.subject} onRemove={() => run(() => trustApi.remove(certificate.fingerprint))} />
                 </li>
               ))}
             </ul>
           )}
           <FilePicker multiple={false} label={t('trust.addFile')} onFiles={([file]) => file && void run(async () => trustApi.add({ certificate: await certificateText(file) }))} />
           <h3>{t('trust.stationTsa')}</h3>
-          <p>{sources.stationTsa ? <>{sources.stationTsa.subject} <span className="mono">SHA-256 {sources.stationTsa.fingerprint}</span></> : '—'}</p>
+          <p translate="no">{sources.stationTsa ? <>{sources.stationTsa.subject} <span className="mono">SHA-256 {sources.stationTsa.fingerprint}</span></> : '—'}</p>
         </>
       )}
       <ErrorAlert error={error} />

@@ -27,9 +27,11 @@ export function TrustIssuer({ signature }: { signature: SignatureVerification })
       <p>{t('trust.issuer.ask')}</p>
       <dl className="facts">
         <dt>{t('trust.issuer.subject')}</dt>
-        <dd>{top.subject}</dd>
+        <dd translate="no">{top.subject}</dd>
         <dt>SHA-256</dt>
-        <dd className="mono">{top.sha256}</dd>
+        <dd className="mono" translate="no">
+          {top.sha256}
+        </dd>
       </dl>
       <button
         type="button"

@@ -2,6 +2,7 @@ import * as pkijs from 'pkijs';
 import { StationError } from '../../core/errors/station-error.js';
 import { x509 } from './x509.js';
 import { ocspStatusOf } from './ocsp-status.js';
+import { readBoundedBody } from './read-bounded-body.js';
 
 /** Revocation evidence for one certificate, as fetched: a whole OCSPResponse or a CRL (DER). */
 export type RevocationEvidence = { kind: 'ocsp'; der: Uint8Array } | { kind: 'crl'; der: Uint8Array };
@@ -39,21 +40,9 @@ export function revocationUrls(certificate: x509.X509Certificate): { ocsp: strin
 async function fetchBytes(url: string, init: RequestInit = {}): Promise<Uint8Array<ArrayBuffer>> {
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
   if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-  const tooLarge = new Error(`${url} answered more than ${MAX_RESPONSE_BYTES} bytes`);
-  if (Number(response.headers.get('content-length') ?? 0) > MAX_RESPONSE_BYTES) throw tooLarge;
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  const reader = response.body?.getReader();
-  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
-    const chunk = read.value;
-    length += chunk.length;
-    if (length > MAX_RESPONSE_BYTES) {
-      await reader!.cancel();
-      throw tooLarge;
-    }
-    chunks.push(chunk);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
+  const body = await readBoundedBody(response, MAX_RESPONSE_BYTES);
+  if (!body) throw new Error(`${url} answered more than ${MAX_RESPONSE_BYTES} bytes`);
+  return new Uint8Array(body);
 }
 
 /** Asks an OCSP responder about `certificate` (RFC 6960 over HTTP POST); the answer is not yet checked. */

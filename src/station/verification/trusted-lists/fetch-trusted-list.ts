@@ -1,4 +1,5 @@
 import { TrustListError } from './trust-list-error.js';
+import { readBoundedBody } from '../../pki/read-bounded-body.js';
 
 /** National lists run to a few megabytes; anything far larger is not a trusted list. */
 export const MAX_LIST_BYTES = 32 * 1024 * 1024;
@@ -26,24 +27,9 @@ export async function fetchTrustedList(url: string, cached: { etag: string | nul
     await response.body?.cancel();
     throw new TrustListError('ERR_TRUST_LIST_FETCH_FAILED', `${url} answered HTTP ${response.status}.`, { retriable: response.status >= 500, status: 502 });
   }
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_LIST_BYTES) {
-    await response.body?.cancel();
-    throw tooLarge(url);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body?.getReader();
-  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
-    const chunk = read.value;
-    size += chunk.length;
-    if (size > MAX_LIST_BYTES) {
-      await reader!.cancel();
-      throw tooLarge(url);
-    }
-    chunks.push(chunk);
-  }
-  return { changed: true, xml: Buffer.concat(chunks).toString('utf8'), etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
+  const body = await readBoundedBody(response, MAX_LIST_BYTES);
+  if (!body) throw tooLarge(url);
+  return { changed: true, xml: body.toString('utf8'), etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
 }
 
 function tooLarge(url: string): TrustListError {

@@ -6,6 +6,7 @@ import { shellChannels, setStartAtLoginSchema, type IpcResult } from '../core/ip
 import { registerShowItemInFolder } from './show-item-in-folder.js';
 import { installDesktopShell } from './desktop-shell.js';
 import { quitAfterStationCloses } from './quit-after-station-closes.js';
+import { shellMessagesFor } from './shell-messages.js';
 
 // Thin host: the station (server, tokens, store) is the same code the headless CLI runs; this file only owns
 // the window, the tray, the single-instance lock and login-item settings. The station's code is imported once
@@ -44,7 +45,7 @@ async function start(): Promise<void> {
     const running = await runningStationWindow(error, config.dataDir);
     if (!running) throw error;
     await shell.openPath(running.launchPage);
-    await dialog.showMessageBox({ type: 'info', title: 'Signing Station', message: running.message });
+    await dialog.showMessageBox({ type: 'info', title: 'Signing Station', message: shellMessagesFor(app.getPreferredSystemLanguages()).alreadyRunning(running.baseUrl) });
     app.quit();
     return;
   }

@@ -10,6 +10,8 @@ export interface ShellMessages {
   openInBrowser: string;
   noDocumentsYet: string;
   quit: string;
+  /** The app was started while another station holds its data directory (`serve`, or another start). */
+  alreadyRunning(address: string): string;
 }
 
 const catalogues = {
@@ -22,6 +24,7 @@ const catalogues = {
     openInBrowser: 'Open in browser',
     noDocumentsYet: 'No signed documents yet',
     quit: 'Quit',
+    alreadyRunning: (address) => `Signing Station is already running at ${address}: its window opens in your browser.`,
   },
   et: {
     waiting: 'Signing Station ootab sind',
@@ -32,6 +35,7 @@ const catalogues = {
     openInBrowser: 'Ava brauseris',
     noDocumentsYet: 'Allkirjastatud dokumente veel pole',
     quit: 'Välju',
+    alreadyRunning: (address) => `Signing Station juba töötab aadressil ${address}: selle aken avaneb brauseris.`,
   },
   lv: {
     waiting: 'Signing Station gaida jūs',
@@ -42,6 +46,7 @@ const catalogues = {
     openInBrowser: 'Atvērt pārlūkā',
     noDocumentsYet: 'Vēl nav parakstītu dokumentu',
     quit: 'Iziet',
+    alreadyRunning: (address) => `Signing Station jau darbojas adresē ${address}: tās logs atveras pārlūkā.`,
   },
   lt: {
     waiting: 'Signing Station laukia jūsų',
@@ -52,6 +57,7 @@ const catalogues = {
     openInBrowser: 'Atidaryti naršyklėje',
     noDocumentsYet: 'Pasirašytų dokumentų dar nėra',
     quit: 'Išeiti',
+    alreadyRunning: (address) => `Signing Station jau veikia adresu ${address}: jos langas atsidaro naršyklėje.`,
   },
   ru: {
     waiting: 'Signing Station ждёт вас',
@@ -62,6 +68,7 @@ const catalogues = {
     openInBrowser: 'Открыть в браузере',
     noDocumentsYet: 'Подписанных документов пока нет',
     quit: 'Выйти',
+    alreadyRunning: (address) => `Signing Station уже работает по адресу ${address}: её окно откроется в браузере.`,
   },
 } satisfies Record<string, ShellMessages>;
 

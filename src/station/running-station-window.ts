@@ -5,8 +5,6 @@ import { writeLaunchPage } from './ui-state/write-launch-page.js';
 export interface RunningStationWindow {
   /** Where the running station listens. */
   baseUrl: string;
-  /** What to tell the person: that it already runs, and where. */
-  message: string;
   /** A page (0600, in the data directory) that opens a one-time link to its UI: for the OS's opener, never the link. */
   launchPage: string;
 }
@@ -21,5 +19,5 @@ export async function runningStationWindow(startFailure: unknown, dataDir: strin
   const baseUrl = startFailure.details?.baseUrl;
   if (typeof baseUrl !== 'string') return undefined;
   const launchPage = await writeLaunchPage(dataDir, await requestLaunchLink(dataDir));
-  return { baseUrl, launchPage, message: `Signing Station is already running at ${baseUrl}: its window opens in your browser.` };
+  return { baseUrl, launchPage };
 }

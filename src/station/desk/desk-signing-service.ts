@@ -6,7 +6,6 @@ import type { ConsentBatches } from '../sessions/consent-batches.js';
 import { ASICE_MEDIA_TYPE } from '../signing/asice/asic-media-types.js';
 import { DESK_CLIENT_ID } from '../../core/constants.js';
 import { saveWithoutOverwriting } from './output-directory.js';
-import { refuseUnreachableLevel } from './refuse-unreachable-level.js';
 
 export interface DeskSigningDeps {
   sessions: SigningSessions;
@@ -33,7 +32,8 @@ export class DeskSigningService {
   }
 
   async prepare(request: DeskPrepareRequest): Promise<DeskPrepareResponse> {
-    if (request.signingCertificate) refuseUnreachableLevel(request.baseline, Buffer.from(request.signingCertificate, 'base64'));
+    // Loaded on first use: X.509 and the revocation code stay out of what `serve` loads before it listens.
+    if (request.signingCertificate) (await import('./refuse-unreachable-level.js')).refuseUnreachableLevel(request.baseline, Buffer.from(request.signingCertificate, 'base64'));
     await this.#deps.registerClient();
     const session = await this.#deps.sessions.prepare(
       {

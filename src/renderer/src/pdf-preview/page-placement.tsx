@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type JSX, type KeyboardEvent, type PointerEvent } from 'react';
+import { useEffect, useId, useRef, useState, type JSX, type KeyboardEvent, type PointerEvent } from 'react';
 import type { PDFDocumentProxy, RenderTask } from 'pdfjs-dist';
 import type { VisibleSignaturePlacement } from '../../../core/schemas/visible-signature-placement.js';
 import { useI18n } from '../i18n/i18n.js';
@@ -145,28 +145,34 @@ function SignatureBox(props: { box: BoxPosition; scale: number; page: number; st
     const [dx, dy] = [delta[0]!, delta[1]!];
     onMove(event.shiftKey ? { ...box, width: box.width + dx, height: box.height + dy } : { ...box, left: box.left + dx, top: box.top + dy });
   };
+  const described = useId();
   const size = t('sign.place.boxSize', { width: box.width, height: box.height });
+  const place = { left: box.left * scale, top: box.top * scale, width: box.width * scale, height: box.height * scale };
   return (
-    <button
-      type="button"
-      className="signature-box"
-      style={{ left: box.left * scale, top: box.top * scale, width: box.width * scale, height: box.height * scale }}
-      // Its name starts with the word it shows, so a person who says what they see reaches it by voice.
-      aria-label={`${t('sign.place.label')}: ${t('sign.place.box', { page, x: Math.round(box.left), y: Math.round(box.top) })} ${size}`}
-      data-testid="signature-box"
-      onPointerDown={pointerDown}
-      onPointerMove={pointerMove}
-      onPointerUp={() => (grab.current = undefined)}
-      onKeyDown={keyDown}
-    >
-      <span className="stamp-preview" data-testid="stamp-preview">
-        <strong>{t('sign.place.label')}</strong>
+    <>
+      <button
+        type="button"
+        className="signature-box"
+        style={place}
+        // Its name starts with the word it shows, so a person who says what they see reaches it by voice.
+        aria-label={`${t('sign.place.label')}: ${t('sign.place.box', { page, x: Math.round(box.left), y: Math.round(box.top) })} ${size}`}
+        aria-describedby={described}
+        data-testid="signature-box"
+        onPointerDown={pointerDown}
+        onPointerMove={pointerMove}
+        onPointerUp={() => (grab.current = undefined)}
+        onKeyDown={keyDown}
+      >
+        {t('sign.place.label')}
+        <span className="resize-handle" data-handle="resize" data-testid="resize-handle" aria-hidden="true" />
+      </button>
+      {/* Drawn over the box but outside it: the button's name stays the word it shows; this is read as its description. */}
+      <span id={described} className="stamp-preview" style={place} aria-hidden="true" data-testid="stamp-preview">
         {stamp.signer && <span translate="no">{stamp.signer}</span>}
         <span translate="no">{date(new Date().toISOString())}</span>
         {stamp.reason && <span translate="no">{stamp.reason}</span>}
       </span>
-      <span className="resize-handle" data-handle="resize" data-testid="resize-handle" aria-hidden="true" />
-    </button>
+    </>
   );
 }
 

@@ -57,7 +57,7 @@ describe('placing the visible signature on the Sign screen, in Chromium', () => 
     expect(await page.getByTestId('placement-overlap').textContent()).toBe('');
   });
 
-  it('widens the box with Shift+ArrowRight, keeping its place', async () => {
+  it('widens the box with Shift+ArrowRight, and by dragging its corner, keeping its place', async () => {
     const box = page.getByTestId('signature-box');
     const before = boxOf(await box.getAttribute('aria-label'));
     const drawn = (await box.boundingBox())!;
@@ -65,6 +65,18 @@ describe('placing the visible signature on the Sign screen, in Chromium', () => 
     await page.keyboard.press('Shift+ArrowRight');
     await expect.poll(async () => boxOf(await box.getAttribute('aria-label'))).toEqual({ ...before, width: before.width + 6 });
     expect((await box.boundingBox())!.width).toBeGreaterThan(drawn.width);
+
+    // By the mouse: its corner dragged 30 px right and down.
+    const corner = (await page.getByTestId('resize-handle').boundingBox())!;
+    const keyed = boxOf(await box.getAttribute('aria-label'));
+    await page.mouse.move(corner.x + corner.width / 2, corner.y + corner.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(corner.x + corner.width / 2 + 30, corner.y + corner.height / 2 + 30, { steps: 6 });
+    await page.mouse.up();
+    const dragged = boxOf(await box.getAttribute('aria-label'));
+    expect(dragged).toMatchObject({ x: keyed.x, y: keyed.y });
+    expect(dragged.width).toBeGreaterThan(keyed.width + 20);
+    expect(dragged.height).toBeGreaterThan(keyed.height + 20);
   });
 
   it('shows the signer’s name, the date and the reason inside the box as the stamp will', async () => {

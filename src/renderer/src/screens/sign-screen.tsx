@@ -17,10 +17,10 @@ import { BatchProgress } from '../parts/batch-progress.js';
 import { ExistingContainer } from '../verify/existing-container.js';
 import type { SignatureBaseline } from '../../../core/schemas/signature-baseline.js';
 import type { VisibleSignaturePlacement } from '../../../core/schemas/visible-signature-placement.js';
+import type { StampPreview } from '../pdf-preview/page-placement.js';
 
 /** pdf.js comes with the preview, in its own chunk, when a PDF is picked: the window's first paint never waits for it. */
 const PagePlacement = lazy(() => import('../pdf-preview/page-placement.js'));
-import type { StampPreview } from '../pdf-preview/page-placement.js';
 
 const BASELINES: readonly SignatureBaseline[] = ['B-B', 'B-T', 'B-LT', 'B-LTA'];
 

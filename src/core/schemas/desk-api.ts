@@ -89,3 +89,23 @@ export type DeskIdentifyCompleteRequest = z.infer<typeof deskIdentifyCompleteReq
 /** GET /admin/api/desk/identify: the methods the station offers now, with the fields each needs. */
 export const deskIdentifyMethodSchema = z.object({ code: z.string(), label: z.string(), inputs: z.array(z.enum(['idcode', 'phone'])) });
 export type DeskIdentifyMethod = z.infer<typeof deskIdentifyMethodSchema>;
+
+const placementArea = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+
+/**
+ * POST /admin/api/desk/placement: where a box of the given size goes on a page of a PDF the window shows, by the same
+ * free-space search the CLI uses for a visible signature without a rectangle.
+ */
+export const deskPlacementRequestSchema = deskFileSchema.extend({
+  page: z.number().int().min(1).max(100_000),
+  width: z.number().finite().positive().max(14_400),
+  height: z.number().finite().positive().max(14_400),
+});
+export type DeskPlacementRequest = z.infer<typeof deskPlacementRequestSchema>;
+
+/**
+ * The proposed box and what the page already shows (its painted content and earlier signatures), all in points from
+ * the bottom-left corner of the page as displayed; `content` is absent when the page's content could not be read.
+ */
+export const deskPlacementResponseSchema = z.object({ proposed: placementArea, content: z.array(placementArea).optional() });
+export type DeskPlacementResponse = z.infer<typeof deskPlacementResponseSchema>;

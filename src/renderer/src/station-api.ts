@@ -3,7 +3,7 @@ import type { DocumentVerification } from '../../core/schemas/verification-repor
 import type { ClientRegistration } from '../../core/schemas/client-registration.js';
 import type { JsonErrorBody } from '../../core/schemas/json-error-body.js';
 import type { Pkcs11ModuleAddRequest } from '../../core/schemas/pkcs11-modules.js';
-import type { DeskIdentifyCompleteRequest, DeskIdentifyMethod, DeskIdentifyRequest, DeskIdentifyStarted, DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
+import type { DeskIdentifyCompleteRequest, DeskIdentifyMethod, DeskIdentifyRequest, DeskIdentifyStarted, DeskPlacementRequest, DeskPlacementResponse, DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
 import type { IdentifiedPerson } from '../../core/schemas/identity-api.js';
 import type { PinUnlockTime } from '../../core/schemas/pin-unlock.js';
 import { forgetUiCredential, LinkProblem, uiCredential } from './ui-credential.js';
@@ -58,6 +58,7 @@ export const stationApi = {
   removeModule: (path: string): Promise<void> => stationCall(`/admin/api/pkcs11/modules?path=${encodeURIComponent(path)}`, { method: 'DELETE' }),
   saveSigned: (docId: string): Promise<DeskSavedFile> => post(`/admin/api/desk/sessions/${encodeURIComponent(docId)}/save`, {}),
   timestamp: (file: DeskTimestampRequest): Promise<DeskSavedFile> => post('/admin/api/desk/timestamp', file),
+  placement: (request: DeskPlacementRequest): Promise<DeskPlacementResponse> => post('/admin/api/desk/placement', request),
   verify: (request: VerifyRequest): Promise<DocumentVerification> => post('/admin/api/verify', request),
   identifyMethods: (): Promise<DeskIdentifyMethod[]> => stationCall('/admin/api/desk/identify'),
   identifyStart: (request: DeskIdentifyRequest): Promise<DeskIdentifyStarted> => post('/admin/api/desk/identify', request),

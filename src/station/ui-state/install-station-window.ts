@@ -91,7 +91,7 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
   const timestamps = new DeskTimestampService(deps.timestampClient, outputDir);
   await deps.http.register(eventsRoutes(feed), { prefix: '/admin/api' });
   const identify = new DeskIdentifyService(deps.identity);
-  await deps.http.register(deskRoutes({ signing, timestamps, identify, outputDir }), { prefix: '/admin/api' });
+  await deps.http.register(deskRoutes({ signing, timestamps, identify, outputDir, dataDir: deps.dataDir }), { prefix: '/admin/api' });
   await deps.http.register(launchLinkRoutes(control, deps.uiUrl), { prefix: '/admin/api' });
   const unlockTime = new TokenUnlockTime(deps.data.settings, deps.tokens);
   await unlockTime.apply();

@@ -64,7 +64,7 @@ export const en = {
   'sign.place.visible': 'Visible signature on the page',
   'sign.place.label': 'Signature',
   'sign.place.box': 'Signature box on page {page}, {x} pt from the left, {y} pt from the top. Arrow keys move it.',
-  'sign.place.help': 'Drag the box where the signature goes, or focus it and use the arrow keys (with Shift, in bigger steps).',
+  'sign.place.help': 'Drag the box where the signature goes, or focus it and use the arrow keys. Drag its corner, or hold Shift with the arrow keys, to change its size.',
   'sign.preview.loading': 'Loading the page preview…',
   'sign.preview.failed': 'No preview of this PDF: {message}',
   'sign.preview.page': 'Page {page} of {pages}',
@@ -334,6 +334,8 @@ export const en = {
   'settings.keyStore.passphrase': 'the passphrase-protected key file {path}',
   'sign.certificateChoice': '{name} — {token} (valid until {date})',
   'sign.place.language': 'Language of the signature on the page',
+  'sign.place.boxSize': '{width} × {height} pt. Shift with the arrow keys changes its size.',
+  'sign.place.overlap': 'The box covers text or pictures on the page: the signature would hide them. Move it to an empty place.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -61,7 +61,7 @@ export const et: Messages = {
   'sign.place.visible': 'Nähtav allkiri lehel',
   'sign.place.label': 'Allkiri',
   'sign.place.box': 'Allkirja kast lehel {page}, vasakult {x} pt, ülevalt {y} pt. Nooleklahvid liigutavad seda.',
-  'sign.place.help': 'Lohista kast kohta, kuhu allkiri tuleb, või vii fookus sellele ja kasuta nooleklahve (Shiftiga suuremate sammudega).',
+  'sign.place.help': 'Lohista kast kohta, kuhu allkiri tuleb, või vii fookus sellele ja kasuta nooleklahve. Suuruse muutmiseks lohista selle nurka või hoia nooleklahvidega koos all Shift-klahvi.',
   'sign.preview.loading': 'Lehe eelvaade laaditakse…',
   'sign.preview.failed': 'Selle PDF-i eelvaadet pole: {message}',
   'sign.preview.page': 'Leht {page}/{pages}',
@@ -331,4 +331,6 @@ export const et: Messages = {
   'settings.keyStore.passphrase': 'paroolifraasiga kaitstud võtmefail {path}',
   'sign.certificateChoice': '{name} — {token} (kehtib kuni {date})',
   'sign.place.language': 'Lehel oleva allkirja keel',
+  'sign.place.boxSize': '{width} × {height} pt. Shift koos nooleklahvidega muudab selle suurust.',
+  'sign.place.overlap': 'Kast katab lehel teksti või pilte: allkiri peidaks need. Liiguta see tühja kohta.',
 };

@@ -61,7 +61,7 @@ export const lt: Messages = {
   'sign.place.visible': 'Matomas parašas puslapyje',
   'sign.place.label': 'Parašas',
   'sign.place.box': 'Parašo langelis {page} puslapyje, {x} pt nuo kairės, {y} pt nuo viršaus. Rodyklių klavišai jį perkelia.',
-  'sign.place.help': 'Nuvilkite langelį ten, kur bus parašas, arba pažymėkite jį ir naudokite rodyklių klavišus (su Shift – didesniais žingsniais).',
+  'sign.place.help': 'Nuvilkite langelį ten, kur bus parašas, arba pažymėkite jį ir naudokite rodyklių klavišus. Norėdami pakeisti dydį, vilkite jo kampą arba laikykite Shift su rodyklių klavišais.',
   'sign.preview.loading': 'Įkeliama puslapio peržiūra…',
   'sign.preview.failed': 'Šio PDF peržiūros nėra: {message}',
   'sign.preview.page': '{page} puslapis iš {pages}',
@@ -331,4 +331,6 @@ export const lt: Messages = {
   'settings.keyStore.passphrase': 'slaptafraze apsaugotas raktų failas {path}',
   'sign.certificateChoice': '{name} — {token} (galioja iki {date})',
   'sign.place.language': 'Puslapyje matomo parašo kalba',
+  'sign.place.boxSize': '{width} × {height} pt. Shift su rodyklių klavišais keičia jo dydį.',
+  'sign.place.overlap': 'Langelis uždengia puslapio tekstą ar paveikslėlius: parašas juos paslėptų. Perkelkite jį į tuščią vietą.',
 };

@@ -61,7 +61,7 @@ export const lv: Messages = {
   'sign.place.visible': 'Redzams paraksts lapā',
   'sign.place.label': 'Paraksts',
   'sign.place.box': 'Paraksta lauks {page}. lapā, {x} pt no kreisās malas, {y} pt no augšas. Bultiņu taustiņi to pārvieto.',
-  'sign.place.help': 'Velciet lauku uz vietu, kur būs paraksts, vai fokusējiet to un lietojiet bultiņu taustiņus (ar Shift – lielākiem soļiem).',
+  'sign.place.help': 'Velciet lauku uz vietu, kur būs paraksts, vai fokusējiet to un lietojiet bultiņu taustiņus. Lai mainītu izmēru, velciet tā stūri vai turiet Shift kopā ar bultiņu taustiņiem.',
   'sign.preview.loading': 'Ielādē lapas priekšskatījumu…',
   'sign.preview.failed': 'Šim PDF nav priekšskatījuma: {message}',
   'sign.preview.page': '{page}. lapa no {pages}',
@@ -331,4 +331,6 @@ export const lv: Messages = {
   'settings.keyStore.passphrase': 'ar paroles frāzi aizsargāts atslēgas fails {path}',
   'sign.certificateChoice': '{name} — {token} (derīgs līdz {date})',
   'sign.place.language': 'Lapā redzamā paraksta valoda',
+  'sign.place.boxSize': '{width} × {height} pt. Shift kopā ar bultiņu taustiņiem maina tā izmēru.',
+  'sign.place.overlap': 'Lauks aizsedz tekstu vai attēlus lapā: paraksts tos paslēptu. Pārvietojiet to uz tukšu vietu.',
 };

@@ -17,6 +17,7 @@ import { BatchProgress } from '../parts/batch-progress.js';
 import { ExistingContainer } from '../verify/existing-container.js';
 import type { SignatureBaseline } from '../../../core/schemas/signature-baseline.js';
 import type { VisibleSignaturePlacement } from '../../../core/schemas/visible-signature-placement.js';
+import type { StampPreview } from '../pdf-preview/page-placement.js';
 
 /** pdf.js comes with the preview, in its own chunk, when a PDF is picked: the window's first paint never waits for it. */
 const PagePlacement = lazy(() => import('../pdf-preview/page-placement.js'));
@@ -46,6 +47,14 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
   const shownBatch = batch && (batch.files === files || files.length === 0) ? batch : undefined;
   const documentsKey = files.map((file) => `${file.name}/${file.size}/${file.lastModified}`).join('\n');
   // Each drop or pick adds to the files; one of the same name replaces the earlier (a container holds one of a name).
+  // The chosen certificate and the reason as typed, for the stamp's preview in the box (the reason is the documents' own).
+  const [typed, setTyped] = useState<{ documentsKey: string; certificate: string; reason: string }>();
+  const signer = choices.find((choice) => choice.key === typed?.certificate) ?? choices[0];
+  const stamp: StampPreview = { signer: signer && commonName(signer.certificate.subject), reason: typed?.documentsKey === documentsKey ? typed.reason : undefined };
+  const formChanged = (event: FormEvent<HTMLFormElement>): void => {
+    const form = new FormData(event.currentTarget);
+    setTyped({ documentsKey, certificate: String(form.get('certificate') ?? ''), reason: String(form.get('reason') ?? '').trim() });
+  };
   const addFiles = (added: File[]): void => setFiles((current) => [...current.filter((file) => !added.some((next) => next.name === file.name)), ...added]);
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
@@ -106,13 +115,13 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
     <section className="panel" aria-labelledby="sign-heading">
       <h2 id="sign-heading">{t('sign.heading')}</h2>
       <p className="muted">{t('sign.intro')}</p>
-      <form className="stack" aria-label={t('sign.heading')} onSubmit={(event) => void submit(event)}>
+      <form className="stack" aria-label={t('sign.heading')} onSubmit={(event) => void submit(event)} onChange={formChanged}>
         <FilePicker multiple label={t('common.chooseFiles')} onFiles={addFiles} />
         <ChosenFiles files={files} onFiles={setFiles} />
         {severalPdfs && <BatchChoice separately={separately} onChange={setSeparately} />}
         <SignatureFormat key={documentsKey} files={files} single={single || eachAlone} />
         {/* Keyed by the documents: a new document starts with no box and no reason, never the last one's. */}
-        {single && <PreviewAndPlacement key={documentsKey} file={files[0]!} onPlacement={setPlacement} />}
+        {single && <PreviewAndPlacement key={documentsKey} file={files[0]!} stamp={stamp} onPlacement={setPlacement} />}
         <CertificateChoice choices={choices} />
         <ReasonAndLevel documentsKey={documentsKey} />
         <div>
@@ -199,7 +208,7 @@ function BatchChoice({ separately, onChange }: { separately: boolean; onChange(s
 }
 
 /** A PDF's page preview, and the switch that puts the visible signature's box on it. */
-function PreviewAndPlacement({ file, onPlacement }: { file: File; onPlacement(placement: VisibleSignaturePlacement | undefined): void }): JSX.Element {
+function PreviewAndPlacement({ file, stamp, onPlacement }: { file: File; stamp: StampPreview; onPlacement(placement: VisibleSignaturePlacement | undefined): void }): JSX.Element {
   const { t, language } = useI18n();
   const [visible, setVisible] = useState(false);
   return (
@@ -217,7 +226,7 @@ function PreviewAndPlacement({ file, onPlacement }: { file: File; onPlacement(pl
         </label>
       )}
       <Suspense fallback={<p className="muted">{t('sign.preview.loading')}</p>}>
-        <PagePlacement file={file} visible={visible} onPlacement={onPlacement} />
+        <PagePlacement file={file} visible={visible} stamp={stamp} onPlacement={onPlacement} />
       </Suspense>
     </>
   );

@@ -45,6 +45,8 @@ import {
   deskPrepareResponseSchema,
   deskSavedFileSchema,
   deskTimestampRequestSchema,
+  deskPlacementRequestSchema,
+  deskPlacementResponseSchema,
 } from '../../../core/schemas/desk-api.js';
 
 export interface ApiOperation {
@@ -133,6 +135,7 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'POST /admin/api/desk/identify': { summary: 'Start an identification from the window: its token, verification code and lapse time', caller: 'the station UI', request: deskIdentifyRequestSchema, response: deskIdentifyStartedSchema },
   'POST /admin/api/desk/identify/complete': { summary: 'Wait for the person of an identification started from the window', caller: 'the station UI', request: deskIdentifyCompleteRequestSchema, response: anyJson },
   'POST /admin/api/desk/timestamp': { summary: 'Timestamp a file with the station’s TSA; the token saved beside the user’s documents', caller: 'the station UI', request: deskTimestampRequestSchema, response: deskSavedFileSchema },
+  'POST /admin/api/desk/placement': { summary: 'Where a visible signature box would go on a page of a PDF, and what the page already shows', caller: 'the station UI', request: deskPlacementRequestSchema, response: deskPlacementResponseSchema },
   'GET /admin/api/overview': { summary: 'Mode, clients, tokens, readers and problems', caller: 'the station UI', response: overviewSchema },
   'GET /admin/api/clients': { summary: 'Registered clients', caller: 'the station UI', response: clientRegistrationSchema.array() },
   'POST /admin/api/clients': { summary: 'Register a client', caller: 'the station UI', request: clientCreateRequestSchema },

@@ -8,6 +8,8 @@ import {
   deskIdentifyRequestSchema,
   deskSavedQuerySchema,
   deskIdentifyCompleteRequestSchema,
+  deskPlacementRequestSchema,
+  type DeskPlacementResponse,
   type DeskIdentifyStarted,
   type DeskIdentifyMethod,
   type DeskPrepareResponse,
@@ -19,6 +21,7 @@ import type { DeskTimestampService } from '../../desk/desk-timestamp-service.js'
 import type { DeskIdentifyService } from '../../desk/desk-identify-service.js';
 import type { IdentifiedPerson } from '../../../core/schemas/identity-api.js';
 import { openSavedFile } from '../../desk/open-saved-file.js';
+import { deskPlacement } from '../../desk/desk-placement.js';
 
 /** Files from the window travel as base64 in JSON: room for documents of a few hundred megabytes. */
 const DESK_BODY_LIMIT = 400 * 1024 * 1024;
@@ -28,7 +31,7 @@ const DESK_BODY_LIMIT = 400 * 1024 * 1024;
  * prepare files as a signing session of the station's own client (signed through the browser client, as web pages
  * sign), save the signed result, timestamp a file, try an identification method. Each handler parses and hands over; the services decide.
  */
-export function deskRoutes(deps: { signing: DeskSigningService; timestamps: DeskTimestampService; identify: DeskIdentifyService; outputDir: string }): FastifyPluginAsync {
+export function deskRoutes(deps: { signing: DeskSigningService; timestamps: DeskTimestampService; identify: DeskIdentifyService; outputDir: string; dataDir: string }): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
     const config = { browserAccess: 'station' as const, requiresUiSession: true };
 
@@ -71,6 +74,10 @@ export function deskRoutes(deps: { signing: DeskSigningService; timestamps: Desk
 
     app.post('/desk/timestamp', { config, bodyLimit: DESK_BODY_LIMIT }, async (request): Promise<DeskSavedFile> =>
       deps.timestamps.timestamp(parseZod(deskTimestampRequestSchema, request.body, 'Invalid file')),
+    );
+
+    app.post('/desk/placement', { config, bodyLimit: DESK_BODY_LIMIT }, async (request): Promise<DeskPlacementResponse> =>
+      deskPlacement(parseZod(deskPlacementRequestSchema, request.body, 'Invalid placement request'), deps.dataDir),
     );
   };
 }

@@ -38,7 +38,7 @@ export interface PdfSignatureUpdate {
 }
 
 /** The interactive form as found, and what a new signature field needs from it. */
-interface SignatureForm {
+export interface SignatureForm {
   ref: PdfRef | undefined;
   dict: PdfDict;
   fieldsRef: PdfRef | undefined;
@@ -61,7 +61,7 @@ function copyDict(value: PdfValue | undefined, what: string): PdfDict {
   return new PdfDict(value.entries);
 }
 
-async function readSignatureForm(reader: PdfDocumentReader, catalog: PdfDict): Promise<SignatureForm> {
+export async function readSignatureForm(reader: PdfDocumentReader, catalog: PdfDict): Promise<SignatureForm> {
   const value = catalog.get('AcroForm');
   const dict = value === undefined ? new PdfDict() : copyDict(await reader.direct(value), 'the AcroForm');
   const fieldsValue = dict.get('Fields');

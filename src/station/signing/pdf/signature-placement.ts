@@ -87,7 +87,7 @@ const COLUMN_STEP = 24;
 /** Room kept between the box and the content around it. */
 const CLEARANCE = 3;
 
-function toViewerRect(geometry: PageGeometry, [x0, y0, x1, y1]: Rect): Rect {
+export function toViewerRect(geometry: PageGeometry, [x0, y0, x1, y1]: Rect): Rect {
   return normalise(toViewer(geometry, x0, y0), toViewer(geometry, x1, y1));
 }
 

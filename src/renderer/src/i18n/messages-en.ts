@@ -334,6 +334,7 @@ export const en = {
   'settings.keyStore.passphrase': 'the passphrase-protected key file {path}',
   'sign.certificateChoice': '{name} — {token} (valid until {date})',
   'sign.place.language': 'Language of the signature on the page',
+  'prompt.pin.countLow': 'Few tries left before the PIN is blocked.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -331,4 +331,5 @@ export const et: Messages = {
   'settings.keyStore.passphrase': 'paroolifraasiga kaitstud võtmefail {path}',
   'sign.certificateChoice': '{name} — {token} (kehtib kuni {date})',
   'sign.place.language': 'Lehel oleva allkirja keel',
+  'prompt.pin.countLow': 'Enne PIN-i blokeerimist on jäänud vähe katseid.',
 };

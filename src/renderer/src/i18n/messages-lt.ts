@@ -331,4 +331,5 @@ export const lt: Messages = {
   'settings.keyStore.passphrase': 'slaptafraze apsaugotas raktų failas {path}',
   'sign.certificateChoice': '{name} — {token} (galioja iki {date})',
   'sign.place.language': 'Puslapyje matomo parašo kalba',
+  'prompt.pin.countLow': 'Liko nedaug bandymų, kol PIN bus užblokuotas.',
 };

@@ -331,4 +331,5 @@ export const lv: Messages = {
   'settings.keyStore.passphrase': 'ar paroles frāzi aizsargāts atslēgas fails {path}',
   'sign.certificateChoice': '{name} — {token} (derīgs līdz {date})',
   'sign.place.language': 'Lapā redzamā paraksta valoda',
+  'prompt.pin.countLow': 'Palikuši maz mēģinājumu, pirms PIN tiks bloķēts.',
 };

@@ -331,4 +331,5 @@ export const ru: Messages = {
   'settings.keyStore.passphrase': 'защищённый парольной фразой файл ключа {path}',
   'sign.certificateChoice': '{name} — {token} (действителен до {date})',
   'sign.place.language': 'Язык подписи на странице',
+  'prompt.pin.countLow': 'Осталось мало попыток до блокировки PIN.',
 };

@@ -72,8 +72,9 @@ export interface StartOptions extends Partial<ClientSettings> {
   /** Iframe signing: the certificate to sign with, when the page already chose one. */
   signingCertificate?: string;
   /**
-   * How long each request to the station's iframe helper may wait for the user, in ms (1000-600000, default
-   * 120000): then `fail` gets ERR_CLIENT_TIMEOUT, and the station withdraws that request's prompts.
+   * How long each request to the station's iframe helper may wait for the user, in ms (1000-600000; default the
+   * flow's own limit: 360000 signing, 120000 identification): then `fail` gets ERR_CLIENT_TIMEOUT, and the station
+   * withdraws that request's prompts.
    */
   helperTimeoutMs?: number;
 }

@@ -9,8 +9,8 @@ type Reply = ServiceAnswer & { sender?: unknown; operation?: unknown; result?: u
 
 /** How long the helper has to announce itself before the user is told why it may not (a station starting is quick). */
 const READY_TIMEOUT_MS = 8_000;
-/** How long a request to the helper waits for the user by default, and the range the station accepts. */
-const HELPER_TIMEOUT_MS = { default: 120_000, min: 1_000, max: 600_000 };
+/** The range of request timeouts the station accepts. */
+const HELPER_TIMEOUT_MS = { min: 1_000, max: 600_000 };
 /** Chrome's Local Network Access permission for a page framing 127.0.0.1, under its current and its earlier name. */
 const LOOPBACK_PERMISSIONS = ['loopback-network', 'local-network-access'];
 
@@ -54,11 +54,11 @@ export class IframeMessenger {
   /**
    * `language`: the page's (the client's setting), for the frame's title. `allow`: more permissions the framed page
    * needs (a wallet page: `digital-credentials-get`). `clientId`: whose helper it is, to ask whether this page's
-   * origin is registered. `timeoutMs`: how long each request waits (the client's `helperTimeoutMs`).
+   * origin is registered. `timeoutMs`: how long each request waits (the client's `helperTimeoutMs`, else the flow's own limit).
    */
-  constructor(holder: HTMLElement, url: string, run: ModuleRun, options: { language: string | undefined; clientId: string; allow?: readonly string[]; timeoutMs?: number | undefined }) {
+  constructor(holder: HTMLElement, url: string, run: ModuleRun, options: { language: string | undefined; clientId: string; allow?: readonly string[]; timeoutMs: number }) {
     this.#origin = new URL(url).origin;
-    this.#timeoutMs = Math.min(HELPER_TIMEOUT_MS.max, Math.max(HELPER_TIMEOUT_MS.min, options.timeoutMs ?? HELPER_TIMEOUT_MS.default));
+    this.#timeoutMs = Math.min(HELPER_TIMEOUT_MS.max, Math.max(HELPER_TIMEOUT_MS.min, options.timeoutMs));
     this.#run = run;
     this.#frame = document.createElement('iframe');
     this.#frame.src = url;

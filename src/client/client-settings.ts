@@ -71,6 +71,12 @@ export interface StartOptions extends Partial<ClientSettings> {
   waitForChallengeCode?: boolean;
   /** Iframe signing: the certificate to sign with, when the page already chose one. */
   signingCertificate?: string;
+  /**
+   * How long each request to the station's iframe helper may wait for the user, in ms (1000-600000; default the
+   * flow's own limit: 360000 signing, 120000 identification): then `fail` gets ERR_CLIENT_TIMEOUT, and the station
+   * withdraws that request's prompts.
+   */
+  helperTimeoutMs?: number;
 }
 
 export type Settings = ClientSettings & StartOptions;
@@ -95,6 +101,7 @@ const TYPES: Readonly<Record<string, string>> = {
   confirmationCodeRequest: 'function',
   waitForChallengeCode: 'boolean',
   iframeHolder: 'object',
+  helperTimeoutMs: 'number',
   ...Object.fromEntries(
     ['idcode', 'phone', 'email', 'username', 'password', 'pin', 'signingPin', 'otpCode', 'userId', 'profileId', 'name', 'documentType', 'smsToken', 'emailToken', 'handwrittenSignatureData', 'handwrittenSignatureDataUrl', 'signingCertificate'].map(
       (input) => [input, 'string'],

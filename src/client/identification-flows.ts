@@ -39,7 +39,7 @@ const card: Flow = async (context) => {
 /** Web eID: start gives a nonce, the iframe's authentication token proves the card. */
 const webEid: Flow = async (context) => {
   const url = `${context.base}/web-element/os-broker/${context.settings.clientId}/${context.row[2]}?doc_id=`;
-  const messenger = new IframeMessenger(context.settings.iframeHolder!, url, context.run, { language: context.settings.language, clientId: context.settings.clientId });
+  const messenger = new IframeMessenger(context.settings.iframeHolder!, url, context.run, { language: context.settings.language, clientId: context.settings.clientId, timeoutMs: context.settings.helperTimeoutMs ?? IDENTIFICATION_POLL.maxDurationMs });
   const answer = await started(context, { country: context.settings.countryCode, lang: context.settings.language });
   const reply = await messenger.request('getAuthToken', { nonce: answer.nonce });
   return finish(context, { token: reply.token, auth_token: answer.token });
@@ -53,7 +53,7 @@ const webEid: Flow = async (context) => {
 const wallet: Flow = async (context) => {
   const answer = await started(context, { country: context.settings.countryCode, lang: context.settings.language, document_type: context.settings.documentType });
   const url = `${context.base}/web-element/os-broker/${context.settings.clientId}/${context.row[2]}?doc_id=`;
-  const reply = await new IframeMessenger(context.settings.iframeHolder!, url, context.run, { language: context.settings.language, clientId: context.settings.clientId, allow: ['digital-credentials-get'] }).request('getAuthToken', { payload: answer.object });
+  const reply = await new IframeMessenger(context.settings.iframeHolder!, url, context.run, { language: context.settings.language, clientId: context.settings.clientId, timeoutMs: context.settings.helperTimeoutMs ?? IDENTIFICATION_POLL.maxDurationMs, allow: ['digital-credentials-get'] }).request('getAuthToken', { payload: answer.object });
   return finish(context, { token: reply.token, claim_id: answer.token, document_type: context.settings.documentType });
 };
 

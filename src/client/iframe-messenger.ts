@@ -9,6 +9,8 @@ type Reply = ServiceAnswer & { sender?: unknown; operation?: unknown; result?: u
 
 /** How long the helper has to announce itself before the user is told why it may not (a station starting is quick). */
 const READY_TIMEOUT_MS = 8_000;
+/** The range of request timeouts the station accepts. */
+const HELPER_TIMEOUT_MS = { min: 1_000, max: 600_000 };
 /** Chrome's Local Network Access permission for a page framing 127.0.0.1, under its current and its earlier name. */
 const LOOPBACK_PERMISSIONS = ['loopback-network', 'local-network-access'];
 
@@ -47,14 +49,16 @@ export class IframeMessenger {
   readonly #frame: HTMLIFrameElement;
   readonly #run: ModuleRun;
   readonly #ready: Promise<unknown>;
+  readonly #timeoutMs: number;
 
   /**
    * `language`: the page's (the client's setting), for the frame's title. `allow`: more permissions the framed page
    * needs (a wallet page: `digital-credentials-get`). `clientId`: whose helper it is, to ask whether this page's
-   * origin is registered.
+   * origin is registered. `timeoutMs`: how long each request waits (the client's `helperTimeoutMs`, else the flow's own limit).
    */
-  constructor(holder: HTMLElement, url: string, run: ModuleRun, options: { language: string | undefined; clientId: string; allow?: readonly string[] }) {
+  constructor(holder: HTMLElement, url: string, run: ModuleRun, options: { language: string | undefined; clientId: string; allow?: readonly string[]; timeoutMs: number }) {
     this.#origin = new URL(url).origin;
+    this.#timeoutMs = Math.min(HELPER_TIMEOUT_MS.max, Math.max(HELPER_TIMEOUT_MS.min, options.timeoutMs));
     this.#run = run;
     this.#frame = document.createElement('iframe');
     this.#frame.src = url;
@@ -105,11 +109,21 @@ export class IframeMessenger {
     return false;
   }
 
+  /**
+   * Sends a request with this client's timeout, which the station takes as the deadline of the request's prompts;
+   * the client gives up at that time too (ERR_CLIENT_TIMEOUT) and tells the helper to drop the request.
+   */
   async request(operation: string, payload: Record<string, unknown> = {}): Promise<Reply> {
     await this.#ready;
     const reply = this.#next(operation);
-    this.#frame.contentWindow?.postMessage({ operation, ...payload }, this.#origin);
-    return reply;
+    this.#frame.contentWindow?.postMessage({ operation, ...payload, timeoutMs: this.#timeoutMs }, this.#origin);
+    return new Promise<Reply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#frame.contentWindow?.postMessage({ operation: 'cancel' }, this.#origin);
+        reject(new ClientError('ERR_CLIENT_TIMEOUT', `The station's iframe helper did not answer ${operation} within ${this.#timeoutMs / 1000} s.`));
+      }, this.#timeoutMs);
+      reply.then(resolve, reject).finally(() => clearTimeout(timer));
+    });
   }
 
   #next(operation: string): Promise<Reply> {

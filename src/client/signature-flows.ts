@@ -94,7 +94,7 @@ const zealid: Flow = (context) => {
 const iframe: Flow = async (context) => {
   const { clientId, docId, iframeHolder, signingCertificate, countryCode } = context.settings;
   const url = `${context.base}/web-element/os-broker/${clientId}/${context.method}?doc_id=${encodeURIComponent(docId!)}`;
-  const messenger = new IframeMessenger(iframeHolder!, url, context.run, { language: context.settings.language, clientId: context.settings.clientId });
+  const messenger = new IframeMessenger(iframeHolder!, url, context.run, { language: context.settings.language, clientId: context.settings.clientId, timeoutMs: context.settings.helperTimeoutMs ?? IFRAME_SIGNING_POLL.maxDurationMs });
   const certificate = signingCertificate ?? (await messenger.request('getCertificate', { country: countryCode })).certificate;
   const started = await startSigning(context, { sign_type: context.method, certificate, base64_certificate: certificate, country: countryCode, lang: undefined });
   const signed = await messenger.request('getSignature', { hexDigests: [started.hexDigest], signedInfoDigests: started.signedInfoDigests, ...(signingCertificate ? { certificate } : {}) });

@@ -70,7 +70,7 @@ function start(parentOrigin: string): void {
 }
 
 async function answer(request: Exclude<IframeRequest, { operation: 'ready' | 'cancel' }>, parentOrigin: string, signal: AbortSignal): Promise<IframeReply> {
-  const call = { ticket: frame.ticket, embeddingOrigin: parentOrigin };
+  const call = { ticket: frame.ticket, embeddingOrigin: parentOrigin, ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}) };
   status.textContent = texts.confirmInStation;
   switch (request.operation) {
     case 'getCertificate': {

@@ -345,7 +345,7 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
     batches,
   });
   const sandbox = sandboxSigning({ service: hashSigning, clock, timings, mode: () => config.mode, logger, clients: data.clients, baseUrl: address.baseUrl });
-  await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning), ...sandbox.methods])), { prefix: '/api/signatures' });
+  await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning), ...sandbox.methods]), data.sessions), { prefix: '/api/signatures' });
   await http.register(sandbox.routes, { prefix: '/sandbox' });
   await http.register(sandbox.entryRoutes);
   await http.register(timestampRoutes({ tsa, clients: data.clients }), { prefix: '/api' });

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser/browser.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { createSoftHsm, type SoftHsm, softHsmTokenSource } from '../support/pkcs11/pkcs11-softhsm.js';
-import { startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
+import { askHelper, helperMessages, pageWithHelper, startIntegrator, type Integrator } from '../support/browser/iframe-integrator.js';
 import { downloadSigned, prepareDocument } from '../support/signing/signing-session-client.js';
 import type { ClientGlobal } from '../support/browser/client-integrator.js';
 import type { PendingPrompt } from '../../src/core/schemas/admin-api.js';
@@ -36,19 +36,22 @@ describe('iframe helper: no signature without a waiting requester', () => {
     return station.prompts.pending()[0]!;
   };
 
-  /** Starts idCardSignature of `client` in the page and leaves it running; its outcome lands in `window.outcome`. */
-  const startSigning = (page: Page, client: ClientGlobal, docId: string): Promise<void> =>
+  /**
+   * Starts idCardSignature of `client` in the page and leaves it running; its outcome lands in `window.outcome`.
+   * `settings` override the client's (another client id, a timeout).
+   */
+  const startSigning = (page: Page, client: ClientGlobal, docId: string, settings: Record<string, unknown> = {}): Promise<void> =>
     page.evaluate(
-      ({ client, docId, base }) => {
+      ({ client, docId, base, settings }) => {
         type Factory = { createClient(settings: object): { signature: Record<string, { start(options: object): { cancel(): void } | undefined }> } };
         const state = window as unknown as { outcome?: { isCancel?: boolean; code?: string }; controls?: { cancel(): void } };
         const factory = (window as unknown as Record<string, Factory>)[client]!;
-        state.controls = factory.createClient({ clientId: 'shop', docId, countryCode: 'EE', sandbox: true, apiEndpoints: { base: () => base } }).signature.idCardSignature!.start({
+        state.controls = factory.createClient({ clientId: 'shop', docId, countryCode: 'EE', sandbox: true, apiEndpoints: { base: () => base }, ...settings }).signature.idCardSignature!.start({
           iframeHolder: document.getElementById('holder'),
           fail: (error: { isCancel?: boolean; code?: string }) => void (state.outcome = { isCancel: error.isCancel, code: error.code }),
         }) ?? undefined;
       },
-      { client, docId, base: station.baseUrl },
+      { client, docId, base: station.baseUrl, settings },
     );
 
   /** The newest audit entry's id: entries after it belong to the attempt under test. */
@@ -125,4 +128,31 @@ describe('iframe helper: no signature without a waiting requester', () => {
       await assertWithdrawnAndUnsigned(pin, docId, after);
     });
   }
+
+  // The helper request carries the client's timeout: the station withdraws the prompt then, even when the page
+  // never says it stopped waiting (a frozen tab, a lost cancel message).
+  it("withdraws a helper request's prompt when the client's own timeout passes, without the page cancelling", async () => {
+    await station.data.clients.upsert({ clientId: 'shop-deadline', allowedOrigins: [integrator.origin] });
+    const page = await pageWithHelper(browser, integrator, `${station.baseUrl}/web-element/os-broker/shop-deadline/id-signature`);
+    await expect.poll(async () => (await helperMessages(page)).length).toBe(1);
+    await askHelper(page, station.baseUrl, { operation: 'getCertificate', country: 'EE', timeoutMs: 1_500 });
+    const read = await waitForPrompt();
+    expect(read).toMatchObject({ kind: 'consent', request: { purpose: 'read-certificate', clientId: 'shop-deadline' } });
+    await expect.poll(() => station.prompts.pending(), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(async () => (await helperMessages(page)).length).toBe(2);
+    expect((await helperMessages(page))[1]!.data).toMatchObject({ operation: 'getCertificate', status: 'error' });
+    await page.close();
+  });
+
+  it('serviceBrowserClient: helperTimeoutMs fails the flow with ERR_CLIENT_TIMEOUT (not a cancel) and withdraws the prompt', async () => {
+    await station.data.clients.upsert({ clientId: 'shop-slow', allowedOrigins: [integrator.origin] }, Buffer.from(SECRET));
+    const docId = await prepareDocument({ ...integration(), clientId: 'shop-slow' });
+    const page = await browser.newPage();
+    await page.goto(`${integrator.origin}/`);
+    await startSigning(page, 'serviceBrowserClient', docId, { clientId: 'shop-slow', helperTimeoutMs: 2_000 });
+    expect(await waitForPrompt()).toMatchObject({ kind: 'consent', request: { purpose: 'read-certificate', clientId: 'shop-slow' } });
+    await expect.poll(() => page.evaluate(() => (window as unknown as { outcome?: unknown }).outcome), { timeout: 10_000 }).toEqual({ isCancel: false, code: 'ERR_CLIENT_TIMEOUT' });
+    await expect.poll(() => station.prompts.pending()).toEqual([]);
+    await page.close();
+  });
 });

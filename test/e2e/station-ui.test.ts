@@ -202,6 +202,16 @@ describe('station UI in Chromium', () => {
     expect(Buffer.from((await pin)!).toString()).toBe('1234');
   });
 
+  it('warns in the PIN prompt when the token flags its tries as running low, without a count', async () => {
+    const pin = station.prompts.askPin({ tokenLabel: 'TestToken', pinLabel: 'signing PIN', finalTry: false, countLow: true, previousAttemptFailed: true, requester: 'cli' });
+    const form = page.getByRole('form', { name: 'PIN' });
+    await expect.poll(() => form.textContent()).toContain('Few tries left before the PIN is blocked.');
+    expect(await form.textContent()).not.toContain('Tries left');
+    await page.keyboard.type('1234');
+    await page.keyboard.press('Enter');
+    expect(Buffer.from((await pin)!).toString()).toBe('1234');
+  });
+
   it('tries an identification method from the Identify screen: the sandbox Smart-ID confirms one person and refuses another', async () => {
     await go('Identify');
     const form = page.getByRole('form', { name: 'Identify' });

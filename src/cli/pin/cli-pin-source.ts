@@ -59,7 +59,13 @@ export function cliPinSource(options: CliPinOptions): CliPinSource {
 }
 
 function promptText(tokenLabel: string, request: Parameters<PinSource>[0]): string {
-  const tries = request.finalTry ? ' (final try: a wrong one locks it)' : request.retriesLeft !== undefined ? ` (${request.retriesLeft} tries left)` : '';
+  const tries = request.finalTry
+    ? ' (final try: a wrong one locks it)'
+    : request.retriesLeft !== undefined
+      ? ` (${request.retriesLeft} tries left)`
+      : request.countLow
+        ? ' (few tries left)'
+        : '';
   const again = request.previousAttemptFailed ? 'The last one was wrong. ' : '';
   return `${again}${capitalize(request.pinLabel)} for ${tokenLabel}${tries}: `;
 }

@@ -12,11 +12,16 @@ export { IFRAME_REPLY_SENDER, IFRAME_USER_CANCEL };
 
 const hexDigest = z.string().regex(/^[0-9a-fA-F]{40,128}$/, 'must be a hex digest');
 const base64 = z.string().max(65_536).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64');
+/**
+ * How long the embedding page's client still waits for this request: the station withdraws the request's prompts
+ * when it passes, so no prompt outlives the page that asked (the published client sends none).
+ */
+const timeoutMs = z.number().int().min(1_000).max(600_000).optional();
 
 /** Requests from the embedding page. Unknown operations and extra fields are ignored by the page. */
 export const iframeRequestSchema = z.discriminatedUnion('operation', [
   z.object({ operation: z.literal('ready') }),
-  z.object({ operation: z.literal('getCertificate'), country: z.string().max(8).optional() }),
+  z.object({ operation: z.literal('getCertificate'), country: z.string().max(8).optional(), timeoutMs }),
   z.object({
     operation: z.literal('getSignature'),
     hexDigests: z.array(hexDigest).min(1).max(1).optional(),
@@ -25,8 +30,9 @@ export const iframeRequestSchema = z.discriminatedUnion('operation', [
     fileContent: base64.optional(),
     certificate: base64.optional(),
     country: z.string().max(8).optional(),
+    timeoutMs,
   }),
-  z.object({ operation: z.literal('getAuthToken'), nonce: z.string().min(16).max(256) }),
+  z.object({ operation: z.literal('getAuthToken'), nonce: z.string().min(16).max(256), timeoutMs }),
   /** The embedding page no longer waits (its user cancelled, its client timed out): the pending request is dropped. */
   z.object({ operation: z.literal('cancel') }),
 ]);
@@ -61,6 +67,7 @@ const frameCall = z.object({
   ticket: z.string().regex(/^[A-Za-z0-9_-]{32,64}$/),
   /** The embedding page's origin as the browser reports it to the frame (location.ancestorOrigins / referrer). */
   embeddingOrigin: z.string().url().max(512),
+  timeoutMs,
 });
 
 export const iframeCertificateCallSchema = frameCall;

@@ -44,6 +44,8 @@ export const pinRequestSchema = z.object({
   pinLabel: z.string(),
   retriesLeft: z.number().int().optional(),
   finalTry: z.boolean(),
+  /** The token flags its tries as running low (PKCS#11 gives this flag without a count): the prompt warns. */
+  countLow: z.boolean().optional(),
   /** Set after a wrong PIN so the prompt can say so. */
   previousAttemptFailed: z.boolean(),
   requester: z.string(),

@@ -24,6 +24,13 @@ export const remoteSigningStartSchema = z.object({
 });
 export type RemoteSigningStart = z.infer<typeof remoteSigningStartSchema>;
 
+/**
+ * Who is expected to sign a prepared document (prepare's `signer`, a station extension): start-signing for a
+ * remote signer takes the addresses it lacks from here, as the published client sends none for some methods.
+ */
+export const expectedSignerSchema = remoteSigningStartSchema.pick({ idcode: true, phone: true, email: true });
+export type ExpectedSigner = z.infer<typeof expectedSignerSchema>;
+
 /** POST /api/signatures/<path>/complete for those methods: polled with the start's token, or OTP codes. */
 export const remoteSigningCompleteSchema = z.object({
   client_id: clientIdSchema,

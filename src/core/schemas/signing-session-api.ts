@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { expectedSignerSchema } from './remote-signing-api.js';
 import { signatureBaselineSchema } from './signature-baseline.js';
 import { clientIdSchema } from './client-registration.js';
 import { visibleSignaturePlacementSchema } from './visible-signature-placement.js';
@@ -55,6 +56,8 @@ function prepareFieldsWith<Content extends z.ZodType>(fileContent: Content) {
     baseline: signatureBaselineSchema.optional(),
     /** PDF only (a station extension, like baseline): draw the signature visibly, on this page in this box. */
     visible_signature: visibleSignaturePlacementSchema.optional(),
+    /** Who signs, when the integrator knows (a station extension): remote signing falls back to these addresses. */
+    signer: expectedSignerSchema.optional(),
   });
 }
 /** The fields the checks below read, whatever each document's content is. */

@@ -68,7 +68,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   const isOwnOrigin = (origin: string): boolean => origin.startsWith('http://') && options.allowedHosts().has(origin.slice('http://'.length));
   installErrorHandler(app);
   installHostGuard(app, options.allowedHosts);
-  installRouteGuard(app);
+  installRouteGuard(app, options.clients);
   installUiSessionGuard(app, { isOwnOrigin, isUiSession: options.isUiSession });
   installOriginGuard(app, { isOwnOrigin, clients: options.clients });
   installBodyAdmission(app, new BodyBudget(options.bodyMemoryCap ?? BODY_MEMORY_CAP));

@@ -17,7 +17,7 @@ import {
 import { StationError } from '../../core/errors/station-error.js';
 import { parseZod } from '../validation/parse-zod.js';
 import { packageRoot } from '../files/package-root.js';
-import { requesterGoneSignal } from '../http/requester-gone-signal.js';
+import { frameCallSignal } from './frame-call-signal.js';
 import type { ClientRegistry } from '../clients/client-registry.js';
 import type { SigningSessions } from '../sessions/signing-sessions.js';
 import type { FrameTickets } from './frame-tickets.js';
@@ -85,17 +85,17 @@ export function iframeHelperRoutes(deps: IframeHelperRouteDeps): FastifyPluginAs
 
     app.post('/api/certificate', own, async (request, reply): Promise<IframeCertificateAnswer> => {
       const call = parseZod(iframeCertificateCallSchema, request.body, 'Invalid certificate request');
-      return { certificate: await deps.service.certificate(call.ticket, call.embeddingOrigin, requesterGoneSignal(reply)) };
+      return { certificate: await deps.service.certificate(call.ticket, call.embeddingOrigin, frameCallSignal(reply, call.timeoutMs)) };
     });
 
     app.post('/api/auth-token', own, async (request, reply): Promise<IframeAuthTokenAnswer> => {
       const call = parseZod(iframeAuthTokenCallSchema, request.body, 'Invalid authentication token request');
-      return { token: await deps.service.authToken(call.ticket, call.embeddingOrigin, call.nonce, requesterGoneSignal(reply)) };
+      return { token: await deps.service.authToken(call.ticket, call.embeddingOrigin, call.nonce, frameCallSignal(reply, call.timeoutMs)) };
     });
 
     app.post('/api/signature', own, async (request, reply): Promise<IframeSignatureAnswer> => {
       const call = parseZod(iframeSignatureCallSchema, request.body, 'Invalid signature request');
-      return { signatures: [await deps.service.signature(call, requesterGoneSignal(reply))] };
+      return { signatures: [await deps.service.signature(call, frameCallSignal(reply, call.timeoutMs))] };
     });
   };
 }

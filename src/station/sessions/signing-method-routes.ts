@@ -5,6 +5,8 @@ import { NotFoundError } from '../../core/errors/not-found-error.js';
 import type { SigningMethodTable } from './signing-method-table.js';
 import type { SigningRequestContext } from './signing-method.js';
 import { requesterGoneSignal } from '../http/requester-gone-signal.js';
+import type { SigningSessions } from './signing-sessions.js';
+import { withPreparedSigner } from './with-prepared-signer.js';
 
 const completeParams = z.object({ method: z.string().regex(/^[a-z0-9-]{1,64}$/, 'is not a method code') });
 const signTypeOf = (body: unknown): unknown => (typeof body === 'object' && body !== null ? (body as Record<string, unknown>).sign_type : undefined);
@@ -13,11 +15,13 @@ const signTypeOf = (body: unknown): unknown => (typeof body === 'object' && body
  * The browser-facing signing endpoints: each is one lookup in the method table and a hand-over. Origins are
  * checked before this by the origin guard (`browserAccess: 'client'`).
  */
-export function signingMethodRoutes(methods: SigningMethodTable): FastifyPluginAsync {
+export function signingMethodRoutes(methods: SigningMethodTable, sessions: Pick<SigningSessions, 'get'>): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
     const config = { browserAccess: 'client' as const };
 
-    app.post('/start-signing', { config }, async (request, reply) => methods.forSignType(signTypeOf(request.body)).start(request.body, contextOf(request, reply)));
+    app.post('/start-signing', { config }, async (request, reply) =>
+      methods.forSignType(signTypeOf(request.body)).start(await withPreparedSigner(request.body, sessions), contextOf(request, reply)),
+    );
 
     app.post('/:method/complete', { config }, async (request, reply) => {
       const { method } = parseZod(completeParams, request.params, 'Unknown signing method');

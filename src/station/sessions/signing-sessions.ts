@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { SignatureBaseline } from '../../core/schemas/signature-baseline.js';
 import type { VisibleSignaturePlacement } from '../../core/schemas/visible-signature-placement.js';
+import type { ExpectedSigner } from '../../core/schemas/remote-signing-api.js';
 import type { ContainerType, PrepareFilesRequest, SigningSessionStatus } from '../../core/schemas/signing-session-api.js';
 import { StationError } from '../../core/errors/station-error.js';
 import type { Database } from '../store/database.js';
@@ -45,6 +46,10 @@ export const signingSessionMigrations: readonly Migration[] = [
     id: 'sessions-003-visible-signature',
     sql: `ALTER TABLE signing_sessions ADD COLUMN visible_signature TEXT;`,
   },
+  {
+    id: 'sessions-004-expected-signer',
+    sql: `ALTER TABLE signing_sessions ADD COLUMN expected_signer TEXT;`,
+  },
 ];
 
 export interface StoredFile {
@@ -76,6 +81,8 @@ export interface SigningSession {
   baseline: SignatureBaseline;
   /** PDF: the page and box the signer chose for a visible signature, if any. */
   visibleSignature: VisibleSignaturePlacement | undefined;
+  /** Prepare's `signer`: the addresses remote signing uses when start-signing gives none. */
+  expectedSigner: ExpectedSigner | undefined;
   round: number;
   reasonAcceptedAt: string | undefined;
   reasonAcceptedRound: number | undefined;
@@ -97,6 +104,7 @@ interface Row {
   require_signing_reason: number;
   baseline: SignatureBaseline | null;
   visible_signature: string | null;
+  expected_signer: string | null;
   round: number;
   reason_accepted_at: string | null;
   reason_accepted_round: number | null;
@@ -165,8 +173,8 @@ export class SigningSessions {
     const createdAt = now.toISOString();
     const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString();
     await this.#database.run(
-      `INSERT INTO signing_sessions (doc_id, client_id, container_type, files, signing_reason, require_signing_reason, baseline, visible_signature, signed_file, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO signing_sessions (doc_id, client_id, container_type, files, signing_reason, require_signing_reason, baseline, visible_signature, expected_signer, signed_file, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         docId,
         request.client_id,
@@ -176,6 +184,7 @@ export class SigningSessions {
         request.require_signing_reason ? 1 : 0,
         request.baseline ?? null,
         request.visible_signature ? JSON.stringify(request.visible_signature) : null,
+        request.signer ? JSON.stringify(request.signer) : null,
         // An adopted container is the current version from the start: the next signature is added to it.
         existingContainer ? JSON.stringify(files[0]) : null,
         createdAt,
@@ -315,6 +324,7 @@ export class SigningSessions {
       requireSigningReason: row.require_signing_reason === 1,
       baseline: row.baseline ?? 'B-T',
       visibleSignature: row.visible_signature ? (JSON.parse(row.visible_signature) as VisibleSignaturePlacement) : undefined,
+      expectedSigner: row.expected_signer ? (JSON.parse(row.expected_signer) as ExpectedSigner) : undefined,
       round: row.round,
       reasonAcceptedAt: row.reason_accepted_at ?? undefined,
       reasonAcceptedRound: row.reason_accepted_round ?? undefined,

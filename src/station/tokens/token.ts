@@ -5,7 +5,8 @@ export type { HashAlgorithm } from '../pki/hash-algorithms.js';
 export type { SignatureScheme } from '../../core/schemas/token-description.js';
 
 /** Supplies the PIN when the token needs it; null means the user cancelled. The token zeroes the buffer after use. */
-export type PinSource = (request: { retriesLeft?: number; finalTry: boolean; previousAttemptFailed: boolean; pinLabel: string }) => Promise<Uint8Array | null>;
+/** `countLow`: the token says wrong PINs have brought the tries left down (it may not say how many). */
+export type PinSource = (request: { retriesLeft?: number; finalTry: boolean; countLow?: boolean; previousAttemptFailed: boolean; pinLabel: string }) => Promise<Uint8Array | null>;
 
 export interface SignRequest {
   certificateId: string;

@@ -66,6 +66,16 @@ describe('the station’s HTTP server (create-http-server.ts)', () => {
     expect(missing.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
+  it('answers a path it lacks with a 404 a registered client’s page can read (CORS for its origin only)', async () => {
+    const registered = await rawRequest(port, requestHead('GET', '/api/identity/shop/read-card-elsewhere', { host, origin: 'https://shop.example' }));
+    expect(registered.status).toBe(404);
+    expect(json(registered.body)).toMatchObject({ status: 'error', code: 'ERR_HTTP_NOT_FOUND' });
+    expect(registered.headers).toMatchObject({ 'access-control-allow-origin': 'https://shop.example', vary: 'Origin' });
+    const stranger = await rawRequest(port, requestHead('GET', '/api/identity/shop/read-card-elsewhere', { host, origin: 'https://stranger.example' }));
+    expect(stranger.status).toBe(404);
+    expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('refuses on the headers, before the body: Host, unknown route, foreign Origin, Content-Length over the limit', async () => {
     const declared = { 'content-type': 'application/json', 'content-length': 1000 }; // never sent
     const cases: Array<[Record<string, string | number>, string, number, string]> = [

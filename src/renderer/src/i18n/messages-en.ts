@@ -336,6 +336,7 @@ export const en = {
   'sign.place.language': 'Language of the signature on the page',
   'sign.place.boxSize': '{width} × {height} pt. Shift with the arrow keys changes its size.',
   'sign.place.overlap': 'The box covers text or pictures on the page: the signature would hide them. Move it to an empty place.',
+  'prompt.pin.countLow': 'Few tries left before the PIN is blocked.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -333,4 +333,5 @@ export const et: Messages = {
   'sign.place.language': 'Lehel oleva allkirja keel',
   'sign.place.boxSize': '{width} × {height} pt. Shift koos nooleklahvidega muudab selle suurust.',
   'sign.place.overlap': 'Kast katab lehel teksti või pilte: allkiri peidaks need. Liiguta see tühja kohta.',
+  'prompt.pin.countLow': 'Enne PIN-i blokeerimist on jäänud vähe katseid.',
 };

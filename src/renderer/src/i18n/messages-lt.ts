@@ -333,4 +333,5 @@ export const lt: Messages = {
   'sign.place.language': 'Puslapyje matomo parašo kalba',
   'sign.place.boxSize': '{width} × {height} pt. Shift su rodyklių klavišais keičia jo dydį.',
   'sign.place.overlap': 'Langelis uždengia puslapio tekstą ar paveikslėlius: parašas juos paslėptų. Perkelkite jį į tuščią vietą.',
+  'prompt.pin.countLow': 'Liko nedaug bandymų, kol PIN bus užblokuotas.',
 };

@@ -333,4 +333,5 @@ export const lv: Messages = {
   'sign.place.language': 'Lapā redzamā paraksta valoda',
   'sign.place.boxSize': '{width} × {height} pt. Shift kopā ar bultiņu taustiņiem maina tā izmēru.',
   'sign.place.overlap': 'Lauks aizsedz tekstu vai attēlus lapā: paraksts tos paslēptu. Pārvietojiet to uz tukšu vietu.',
+  'prompt.pin.countLow': 'Palikuši maz mēģinājumu, pirms PIN tiks bloķēts.',
 };

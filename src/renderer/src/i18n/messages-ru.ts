@@ -333,4 +333,5 @@ export const ru: Messages = {
   'sign.place.language': 'Язык подписи на странице',
   'sign.place.boxSize': '{width} × {height} pt. Shift вместе со стрелками меняет его размер.',
   'sign.place.overlap': 'Поле закрывает текст или изображения на странице: подпись скрыла бы их. Переместите его на свободное место.',
+  'prompt.pin.countLow': 'Осталось мало попыток до блокировки PIN.',
 };

@@ -235,6 +235,7 @@ function PinPrompt({ prompt, busy, answer, cancel, t }: PinPromptProps): JSX.Ele
         {r.previousAttemptFailed && <strong className="warning"> {t('prompt.pin.wrong')}</strong>}
         {r.retriesLeft !== undefined && <span> {t('prompt.pin.triesLeft', { n: r.retriesLeft })}</span>}
         {r.finalTry && <strong className="warning"> {t('prompt.pin.final')}</strong>}
+        {r.countLow && !r.finalTry && <strong className="warning"> {t('prompt.pin.countLow')}</strong>}
       </p>
       <label className="field">
         {t('prompt.pin.label')}

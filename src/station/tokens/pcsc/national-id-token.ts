@@ -174,7 +174,7 @@ export class NationalIdToken implements Token {
       const status = await this.channel.transmit({ ins: 0x20, p1: 0x00, p2: key.pin }, request.signal);
       if (status.sw === SW_BLOCKED || status.sw === 0x63c0) throw new PinLockedError();
       const retriesLeft = (status.sw & 0xfff0) === 0x63c0 ? status.sw & 0x0f : undefined;
-      const pin = await request.pin({ ...(retriesLeft === undefined ? {} : { retriesLeft }), finalTry: retriesLeft === 1, previousAttemptFailed, pinLabel: key.pinLabel });
+      const pin = await request.pin({ ...(retriesLeft === undefined ? {} : { retriesLeft }), finalTry: retriesLeft === 1, countLow: retriesLeft !== undefined && retriesLeft < 3, previousAttemptFailed, pinLabel: key.pinLabel });
       if (pin === null) throw new UserCancelledError();
       const block = Buffer.alloc(PROFILE.pinBlockLength, 0xff);
       try {

@@ -256,6 +256,7 @@ export class Pkcs11Token implements Token {
         bytes = await pin({
           ...(before.retriesLeft !== undefined ? { retriesLeft: before.retriesLeft } : {}),
           finalTry: before.finalTry,
+          countLow: before.countLow,
           previousAttemptFailed: this.#lastLoginFailed,
           pinLabel: this.kind === 'store' && userType === pkcs11js.CKU_USER ? 'database password' : pinLabel,
         });

@@ -13,6 +13,7 @@ export function promptPinSource(prompt: UserPrompt, context: { tokenLabel: strin
         pinLabel: request.pinLabel,
         ...(request.retriesLeft !== undefined ? { retriesLeft: request.retriesLeft } : {}),
         finalTry: request.finalTry,
+        ...(request.countLow ? { countLow: true } : {}),
         previousAttemptFailed: request.previousAttemptFailed,
         requester: context.requester,
       },

@@ -107,7 +107,7 @@ describe('SoftHSM token through the PKCS#11 bridge', () => {
     await signAndVerify('01', 'RSASSA-PKCS1-v1_5', 'SHA-256', pins);
     const second = await signAndVerify('02', 'ECDSA', 'SHA-256', pins);
     expect(second.valid).toBe(true);
-    expect(pins.requests).toEqual([{ finalTry: false, previousAttemptFailed: false, pinLabel: 'PIN' }]);
+    expect(pins.requests).toEqual([{ finalTry: false, countLow: false, previousAttemptFailed: false, pinLabel: 'PIN' }]);
     expect(pins.handedOut).toHaveLength(1);
     expect([...pins.handedOut[0]!].every((byte) => byte === 0)).toBe(true);
   });
@@ -136,6 +136,17 @@ describe('SoftHSM token through the PKCS#11 bridge', () => {
     const right = scriptedPins(PIN);
     expect((await signAndVerify('01', 'RSASSA-PKCS1-v1_5', 'SHA-256', right)).valid).toBe(true);
     expect(right.requests[0]).toMatchObject({ previousAttemptFailed: true });
+  });
+
+  it('after a wrong PIN the next PIN requests say the tries are running low (the token flags the count low)', async () => {
+    for (const attempt of [1, 2]) {
+      const wrong = scriptedPins('0000');
+      await expect(signAndVerify('01', 'RSASSA-PKCS1-v1_5', 'SHA-256', wrong), `wrong PIN ${attempt}`).rejects.toBeInstanceOf(PinIncorrectError);
+      expect(wrong.requests[0]).toMatchObject({ countLow: attempt > 1 });
+    }
+    const right = scriptedPins(PIN);
+    expect((await signAndVerify('01', 'RSASSA-PKCS1-v1_5', 'SHA-256', right)).valid).toBe(true);
+    expect(right.requests[0]).toMatchObject({ countLow: true, previousAttemptFailed: true });
   });
 
   it('cancelling the PIN prompt is a UserCancelledError', async () => {

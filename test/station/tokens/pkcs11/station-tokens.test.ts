@@ -4,6 +4,8 @@ import type { Overview } from '../../../../src/core/schemas/admin-api.js';
 import type { StationState } from '../../../../src/core/schemas/station-state.js';
 import { createPkcs11TokenSource } from '../../../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 import { promptPinSource } from '../../../../src/station/tokens/pkcs11/prompt-pin-source.js';
+import { signWithPinRetries } from '../../../../src/station/tokens/sign-with-pin-retries.js';
+import type { SignRequest, Token } from '../../../../src/station/tokens/token.js';
 import { startTestStation, type TestStation } from '../../../support/station/test-station.js';
 import { uiHeaders } from '../../../support/station/ui-credential.js';
 import { openStationEvents } from '../../../support/station/station-events.js';
@@ -55,6 +57,18 @@ async function pushedState(done: (state: StationState) => boolean): Promise<Stat
   }
 }
 
+/** A signature of `message` with key 01, its PIN asked in the station's own prompt for a web page. */
+function signRequest(token: Token, message: Uint8Array): SignRequest {
+  return {
+    certificateId: '01',
+    hash: createHash('sha256').update(message).digest(),
+    hashAlgorithm: 'SHA-256',
+    scheme: 'RSASSA-PKCS1-v1_5',
+    pin: promptPinSource(station.userPrompt, { tokenLabel: token.label, requester: 'https://shop.example' }),
+    purpose: 'sign',
+  };
+}
+
 describe('PKCS#11 tokens in the station', () => {
   it('the UI overview lists tokens with certificates, and says which module did not load and how to fix it', async () => {
     const overview = await admin<Overview>('/overview');
@@ -76,17 +90,26 @@ describe('PKCS#11 tokens in the station', () => {
   it('asks the PIN in the station’s own UI and signs once it is typed there', async () => {
     const token = station.tokens.tokens().find((t) => t.label === 'UI Token')!;
     const message = new TextEncoder().encode('signed with the PIN typed in the station UI');
-    const signing = token.sign({
-      certificateId: '01',
-      hash: createHash('sha256').update(message).digest(),
-      hashAlgorithm: 'SHA-256',
-      scheme: 'RSASSA-PKCS1-v1_5',
-      pin: promptPinSource(station.userPrompt, { tokenLabel: token.label, requester: 'https://shop.example' }),
-      purpose: 'sign',
-    });
+    const signing = token.sign(signRequest(token, message));
     const [prompt] = (await pushedState((state) => state.prompts.length > 0)).prompts;
     expect(prompt).toMatchObject({ kind: 'pin', request: { tokenLabel: 'UI Token', pinLabel: 'PIN', finalTry: false, previousAttemptFailed: false, requester: 'https://shop.example' } });
     await admin(`/prompts/${prompt!.id}`, { method: 'POST', body: JSON.stringify({ kind: 'pin', pin: '1234' }) });
+    expect(verifyWithCertificate(keys[0]!.certificate.der, 'RSASSA-PKCS1-v1_5', 'SHA-256', message, await signing)).toBe(true);
+    await token.release();
+  });
+
+  it('after wrong PINs typed in the station’s UI (two here), its next PIN prompts warn that the tries are running low', async () => {
+    const token = station.tokens.tokens().find((t) => t.label === 'UI Token')!;
+    const message = new TextEncoder().encode('signed after two wrong PINs');
+    const signing = signWithPinRetries(token, signRequest(token, message));
+    const asked: string[] = [];
+    for (const pin of ['0000', '0000', '1234']) {
+      const [prompt] = (await pushedState((state) => state.prompts.some((open) => !asked.includes(open.id)))).prompts.filter((open) => !asked.includes(open.id));
+      asked.push(prompt!.id);
+      expect(prompt, `prompt ${asked.length}`).toMatchObject({ kind: 'pin', request: { previousAttemptFailed: asked.length > 1 } });
+      expect(prompt!.kind === 'pin' && prompt!.request.countLow === true, `prompt ${asked.length} warns`).toBe(asked.length > 1);
+      await admin(`/prompts/${prompt!.id}`, { method: 'POST', body: JSON.stringify({ kind: 'pin', pin }) });
+    }
     expect(verifyWithCertificate(keys[0]!.certificate.der, 'RSASSA-PKCS1-v1_5', 'SHA-256', message, await signing)).toBe(true);
     await token.release();
   });

@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { PendingPrompt } from '../../src/core/schemas/admin-api.js';
-import { launchChromium } from '../support/browser/browser.js';
 import { seriousAxeFindings } from '../support/browser/axe-audit.js';
-import { startTestStation, type TestStation } from '../support/station/test-station.js';
-import { createSoftHsm, type SoftHsm, softHsmTokenSource } from '../support/pkcs11/pkcs11-softhsm.js';
+import type { TestStation } from '../support/station/test-station.js';
+import { openStationWindow, type StationWindowTestbed } from '../support/browser/station-window-testbed.js';
+import type { SoftHsm } from '../support/pkcs11/pkcs11-softhsm.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
 
 const PIN = '1234';
 
 describe('signing several PDFs separately in one go from the station window, in Chromium, with SoftHSM', () => {
+  let testbed: StationWindowTestbed;
   let softhsm: SoftHsm;
   let station: TestStation;
-  let browser: Browser;
   let page: Page;
   let dir: string;
   let nss: string;
@@ -24,30 +23,26 @@ describe('signing several PDFs separately in one go from the station window, in 
   const asked = new Map<string, PendingPrompt>();
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'ui-batch-'));
-    softhsm = await createSoftHsm();
-    await softhsm.createToken('Batch Token', PIN, [
-      { id: '0a', algorithm: 'RSA-2048', usage: 'signing', subject: 'CN=Session Signer' },
-      { id: '0b', algorithm: 'P-256', usage: 'signing', alwaysAuthenticate: true, subject: 'CN=Card Signer' },
-    ]);
+    testbed = await openStationWindow({
+      dirPrefix: 'ui-batch-',
+      token: {
+        label: 'Batch Token',
+        pin: PIN,
+        keys: [
+          { id: '0a', algorithm: 'RSA-2048', usage: 'signing', subject: 'CN=Session Signer' },
+          { id: '0b', algorithm: 'P-256', usage: 'signing', alwaysAuthenticate: true, subject: 'CN=Card Signer' },
+        ],
+      },
+      // The login is kept for the whole file: the always-authenticate batch then needs no token login, only its per-signature PIN.
+      loginIdleMs: 600_000,
+    });
+    ({ softhsm, station, page, dir } = testbed);
     nss = await createNssDb(join(dir, 'nss'), softhsm.ca.pem);
-    // The login is kept for the whole file: the always-authenticate batch then needs no token login, only its per-signature PIN.
-    const source = softHsmTokenSource({ pollIntervalMs: 100, reinitializeIntervalMs: 200, loginIdleMs: 600_000 });
-    station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [source] });
     station.prompts.onChange(() => {
       for (const prompt of station.prompts.pending()) asked.set(prompt.id, prompt);
     });
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' })).newPage();
-    await page.goto(station.uiUrl());
-    await page.getByTestId('mode').waitFor();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await station?.dispose();
-    await softhsm?.dispose();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => testbed?.dispose());
 
   /** Answers each PIN prompt as it comes (only one not yet answered has its OK button enabled) until `done` shows. */
   async function answerPinsUntil(done: Locator): Promise<void> {

@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser/browser.js';
-import { startTestStation, type TestStation } from '../support/station/test-station.js';
-import { createSoftHsm, type SoftHsm, softHsmTokenSource } from '../support/pkcs11/pkcs11-softhsm.js';
+import type { Page } from 'playwright-core';
+import { openStationWindow, type StationWindowTestbed } from '../support/browser/station-window-testbed.js';
 import { writePagePdf } from '../support/signing/signing-test-pdfs.js';
 import { textInRegion } from '../support/signing/pdf-region.js';
 
@@ -17,32 +13,22 @@ function boxOf(label: string | null): { x: number; y: number; width: number; hei
 }
 
 describe('placing the visible signature on the Sign screen, in Chromium', () => {
-  let softhsm: SoftHsm;
-  let station: TestStation;
-  let browser: Browser;
+  let testbed: StationWindowTestbed;
   let page: Page;
   let dir: string;
   let pdf: string;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'ui-placement-'));
-    softhsm = await createSoftHsm();
-    await softhsm.createToken('Placement Token', '1234', [{ id: '0b', algorithm: 'RSA-2048', usage: 'signing', subject: 'CN=Mari-Liis Männik,O=Signing Station Tests,C=EE' }]);
-    station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [softHsmTokenSource({ pollIntervalMs: 100, reinitializeIntervalMs: 200 })] });
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' })).newPage();
+    testbed = await openStationWindow({
+      dirPrefix: 'ui-placement-',
+      token: { label: 'Placement Token', pin: '1234', keys: [{ id: '0b', algorithm: 'RSA-2048', usage: 'signing', subject: 'CN=Mari-Liis Männik,O=Signing Station Tests,C=EE' }] },
+    });
+    ({ page, dir } = testbed);
     // A heading along the top and a footer in the bottom-left corner, where a box put by a fixed rule would land.
     const footer = [24, 38, 52, 66, 80].map((y) => `BT /F1 10 Tf 18 ${y} Td (Footer line at ${y} pt, printed across the corner) Tj ET`).join('\n');
     pdf = await writePagePdf(join(dir, 'agreement.pdf'), '/MediaBox [0 0 612 792]', `BT /F1 18 Tf 72 740 Td (Agreement heading at the top of the page) Tj ET\n${footer}`);
-    await page.goto(station.uiUrl());
-    await page.getByTestId('mode').waitFor();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await station?.dispose();
-    await softhsm?.dispose();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => testbed?.dispose());
 
   it('puts the box first where the page shows nothing (the free space signing finds), with no overlap warning', async () => {
     await expect.poll(() => page.getByLabel('Signing certificate').textContent()).toContain('Mari-Liis Männik');

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser/browser.js';
+import type { Page } from 'playwright-core';
 import { seriousAxeFindings } from '../support/browser/axe-audit.js';
 import { screenshotPath } from '../support/browser/screenshot-path.js';
-import { startTestStation, type TestStation } from '../support/station/test-station.js';
-import { createSoftHsm, type SoftHsm, softHsmTokenSource } from '../support/pkcs11/pkcs11-softhsm.js';
+import type { TestStation } from '../support/station/test-station.js';
+import { openStationWindow, type StationWindowTestbed } from '../support/browser/station-window-testbed.js';
+import type { SoftHsm } from '../support/pkcs11/pkcs11-softhsm.js';
 import { minimalPdf, writePagesPdf, writePredefinedCmapPdf } from '../support/signing/signing-test-pdfs.js';
 import { textInRegion } from '../support/signing/pdf-region.js';
 import { cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig } from '../support/signing/signing-validators.js';
@@ -32,29 +31,17 @@ function placedAt(label: string | null): { x: number; y: number } {
 }
 
 describe('signing and timestamping from the station window, in Chromium, with a SoftHSM token', () => {
+  let testbed: StationWindowTestbed;
   let softhsm: SoftHsm;
   let station: TestStation;
-  let browser: Browser;
   let page: Page;
   let dir: string;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'ui-sign-'));
-    softhsm = await createSoftHsm();
-    await softhsm.createToken('Desk Token', '1234', [{ id: '0a', algorithm: 'RSA-2048', usage: 'signing' }]);
-    const source = softHsmTokenSource({ pollIntervalMs: 100, reinitializeIntervalMs: 200 });
-    station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [source] });
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' })).newPage();
-    await page.goto(station.uiUrl());
-    await page.getByTestId('mode').waitFor();
+    testbed = await openStationWindow({ dirPrefix: 'ui-sign-', token: { label: 'Desk Token', pin: '1234', keys: [{ id: '0a', algorithm: 'RSA-2048', usage: 'signing' }] } });
+    ({ softhsm, station, page, dir } = testbed);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await station?.dispose();
-    await softhsm?.dispose();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => testbed?.dispose());
 
   it('shows a token plugged in while the window is open, with the token and certificate ids the command line takes', async () => {
     // First: a module is re-initialised to find new tokens only while no login is kept on it.

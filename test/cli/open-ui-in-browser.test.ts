@@ -105,6 +105,8 @@ describe('opening the station UI in a browser puts no secret on any command line
     await page.goto(opened[0]!);
     // The UI page redeems the token and drops it from its address.
     await page.waitForURL(`${baseUrl}/ui/`);
+    // The address is cleaned before the redeeming request is answered: the window's content shows once it is.
+    await page.getByTestId('mode').waitFor();
     await expect(uiHeaders(link)).rejects.toThrow(/401/);
   });
 });

@@ -9,6 +9,9 @@ const base64 = z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64
 export const deskFileSchema = z.object({ fileName: plainFileNameSchema, mimeType: z.string().min(1).max(255), fileContent: base64 });
 
 /** POST /admin/api/desk/sessions: the window's files become a signing session of the station's own client. */
+/** The certificate the user chose (DER, base64): a level it cannot reach is refused at prepare, before any consent. */
+const signingCertificateSchema = base64.max(64 * 1024);
+
 export const deskPrepareRequestSchema = z
   .object({
     files: z.array(deskFileSchema).min(1).max(100),
@@ -19,8 +22,7 @@ export const deskPrepareRequestSchema = z
     visibleSignature: visibleSignaturePlacementSchema.optional(),
     /** A new ASiC-E container's name as the user typed it (without `.asice`): the saved file is called so. */
     containerName: plainFileNameSchema.optional(),
-    /** The certificate the user chose (DER, base64): a level it cannot reach is refused here, before any consent. */
-    signingCertificate: base64.max(64 * 1024).optional(),
+    signingCertificate: signingCertificateSchema.optional(),
   })
   .refine((body) => body.containerType !== 'pdf' || body.files.length === 1, { message: 'a pdf container takes exactly one file', path: ['files'] })
   .refine((body) => body.containerType === 'pdf' || body.visibleSignature === undefined, { message: 'a visible signature is placed on a pdf only', path: ['visibleSignature'] })
@@ -39,6 +41,7 @@ export const deskBatchRequestSchema = z.object({
   signingReason: z.string().min(1).max(1000).optional(),
   requireSigningReason: z.boolean().optional(),
   baseline: signatureBaselineSchema.optional(),
+  signingCertificate: signingCertificateSchema.optional(),
 });
 export type DeskBatchRequest = z.input<typeof deskBatchRequestSchema>;
 

@@ -110,6 +110,9 @@ describe('the station window: pushed state, desk signing, new links', () => {
       expect([refused.status, refused.body.code]).toEqual([422, 'ERR_SIGNING_REVOCATION_UNAVAILABLE']);
       expect(refused.body.message).toMatch(/names no OCSP or CRL service.*sign at B-T/);
     }
+    // A batch of PDFs is refused the same way, before its first document is stored.
+    const batch = await call<{ code: string }>('/admin/api/desk/batches', { files: [files[0]!, { ...files[0]!, fileName: 'second.pdf' }], baseline: 'B-LT', signingCertificate: certificate.certificate });
+    expect([batch.status, batch.body.code]).toEqual([422, 'ERR_SIGNING_REVOCATION_UNAVAILABLE']);
     expect(await readdir(documents).catch(() => [])).toEqual(storedBefore);
     const atBt = await call('/admin/api/desk/sessions', { containerType: 'pdf', files, baseline: 'B-T', signingCertificate: certificate.certificate });
     expect(atBt.status).toBe(201);

@@ -36,9 +36,11 @@ export async function signBatch(order: BatchOrder, helperHolder: HTMLElement, on
     onProgress(documents);
   };
   onProgress(documents, 0);
+  const certificate = order.token.certificates.find((candidate) => candidate.id === order.certificateId);
   const request: DeskBatchRequest = {
     files: await deskFilesOf(order.files),
     baseline: order.baseline,
+    ...(certificate ? { signingCertificate: certificate.certificate } : {}),
     ...(order.reason ? { signingReason: order.reason, requireSigningReason: true } : {}),
   };
   const batch = await postWithProgress<DeskBatchResponse>('/admin/api/desk/batches', request, (fraction) => onProgress(documents, fraction));

@@ -119,6 +119,17 @@ export const signatureVerificationSchema = z.object({
 });
 export type SignatureVerification = z.infer<typeof signatureVerificationSchema>;
 
+/** One data file of a container: what it holds, and which of the report's signatures name it among what they sign. */
+export const containerFileSchema = z.object({
+  name: z.string(),
+  size: z.number().int().nonnegative(),
+  /** SHA-256 of its bytes, lowercase hex. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Positions (from 0) in the report's `signatures` of those that cover this file; empty when none does. */
+  coveredBy: z.array(z.number().int().nonnegative()),
+});
+export type ContainerFile = z.infer<typeof containerFileSchema>;
+
 export const documentVerificationSchema = z.object({
   file: z.string(),
   format: z.enum(['pdf', 'asice', 'asics', 'cms', 'timestamp']),
@@ -127,5 +138,7 @@ export const documentVerificationSchema = z.object({
   validatedAt: z.string(),
   /** The worst indication of its signatures (failed over indeterminate over passed); null when it has none. */
   indication: indicationSchema.nullable(),
+  /** A container's data files (ASiC-E, ASiC-S) with the signatures covering each; absent for other formats. */
+  files: z.array(containerFileSchema).optional(),
 });
 export type DocumentVerification = z.infer<typeof documentVerificationSchema>;

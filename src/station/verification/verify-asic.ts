@@ -1,7 +1,7 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { Application, CryptoConfig, type Reference, SignedXml, X509Certificate as XmlDsigCertificate, XmlCanonicalizer, XmlDsigC14NTransform } from 'xmldsigjs';
-import type { DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
+import type { ContainerFile, DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
 import { AsiceContainerReader } from '../signing/asice/asice-container-reader.js';
 import { ASICS_MEDIA_TYPE } from '../signing/asice/asic-media-types.js';
 import { StationError } from '../../core/errors/station-error.js';
@@ -23,6 +23,12 @@ const MAX_SIGNATURE_XML = 4 * 1024 * 1024;
 
 Application.setEngine('NodeJS', webcrypto as never);
 
+/** A signature of the container with the data files it names among what it signs (by their names in the container). */
+interface CoveringSignature {
+  signature: SignatureVerification;
+  covers: readonly string[];
+}
+
 const C14N_11 = 'http://www.w3.org/2006/12/xml-c14n11';
 
 /**
@@ -39,29 +45,44 @@ CryptoConfig.RegisterTransform(C14N_11, C14n11Transform);
  * Every signature of an ASiC container: XAdES (ASiC-E, or ASiC-S's signatures.xml) checked by xmldsigjs against the
  * data files; in ASiC-S also a CAdES signature.p7s or an RFC 3161 timestamp.tst over its one data file.
  */
-export async function verifyAsic(path: string, context: VerificationContext): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
+export async function verifyAsic(path: string, context: VerificationContext): Promise<Pick<DocumentVerification, 'format' | 'signatures' | 'files'>> {
   const container = await AsiceContainerReader.open(path, { acceptAsicS: true, lenientMimetype: true, acceptNoDataFile: true }).catch((cause: Error) => {
     // Too large is said as such; anything else is a file that cannot be verified.
     throw cause instanceof ContainerTooLargeError ? cause : new VerificationError(cause.message, { cause });
   });
   try {
-    const signatures: SignatureVerification[] = [];
+    const covering: CoveringSignature[] = [];
     for (const name of container.signatureFiles) {
-      signatures.push(
+      covering.push(
         await verifyXades(await readEntry(container, name, MAX_SIGNATURE_XML), container, context).catch((error: Error) => {
           // One unreadable signature fails on its own; a data file too large to read is said as such for the whole file.
           if (error instanceof ContainerTooLargeError) throw error;
-          return reportUnreadableSignature('XAdES', `${name}: ${error.message}`, context.now);
+          return { signature: reportUnreadableSignature('XAdES', `${name}: ${error.message}`, context.now), covers: [] };
         }),
-    );
+      );
     }
     const malformed = containerFormFinding(container);
-    if (container.mediaType !== ASICS_MEDIA_TYPE) return { format: 'asice', signatures: [...signatures, ...(await verifyAsicECades(container, context))].map((s) => withFinding(s, malformed)) };
-    signatures.push(...(await verifyAsicSCms(container, context)));
-    return { format: 'asics', signatures: signatures.map((s) => withFinding(s, malformed)) };
+    const asics = container.mediaType === ASICS_MEDIA_TYPE;
+    covering.push(...(asics ? await verifyAsicSCms(container, context) : await verifyAsicECades(container, context)));
+    return {
+      format: asics ? 'asics' : 'asice',
+      signatures: covering.map(({ signature }) => withFinding(signature, malformed)),
+      files: await containerFiles(container, covering),
+    };
   } finally {
     container.close();
   }
+}
+
+/** Each data file with its size, SHA-256 (taken as it streams by) and the positions of the signatures naming it. */
+async function containerFiles(container: AsiceContainerReader, covering: readonly CoveringSignature[]): Promise<ContainerFile[]> {
+  const files: ContainerFile[] = [];
+  for (const { name } of container.dataFiles) {
+    const size = container.entries.find((entry) => entry.name === name)?.entry.uncompressedSize ?? 0;
+    const coveredBy = covering.flatMap(({ covers }, index) => (covers.includes(name) ? [index] : []));
+    files.push({ name, size, sha256: (await digestEntry(container, name, 'sha256')).toString('hex'), coveredBy });
+  }
+  return files;
 }
 
 /**
@@ -81,7 +102,7 @@ function containerFormFinding(container: AsiceContainerReader): VerdictFinding |
  * ASiC-S's META-INF/signature.p7s (CAdES, detached) and META-INF/timestamp.tst, each over the one data file (the
  * first, in a malformed container with several, whose form then decides).
  */
-async function verifyAsicSCms(container: AsiceContainerReader, context: VerificationContext): Promise<SignatureVerification[]> {
+async function verifyAsicSCms(container: AsiceContainerReader, context: VerificationContext): Promise<CoveringSignature[]> {
   const dataFile = container.dataFiles[0];
   // The data file is digested as it streams, once per algorithm asked for: never held whole.
   const data: ContentDigest = async (algorithm) => {
@@ -90,6 +111,7 @@ async function verifyAsicSCms(container: AsiceContainerReader, context: Verifica
   };
   const names = new Set(container.entries.map((e) => e.name));
   const results: SignatureVerification[] = [];
+  const covers = dataFile ? [dataFile.name] : [];
   // One that cannot be read (or, in a malformed container, has no data file to check) fails on its own.
   const unreadable = (kind: SignatureVerification['kind']) => (error: Error) => reportUnreadableSignature(kind, error.message, context.now);
   if (names.has('META-INF/signature.p7s')) {
@@ -100,7 +122,7 @@ async function verifyAsicSCms(container: AsiceContainerReader, context: Verifica
     const check = async () => reportTimestamp(await checkTimestampToken(await readEntry(container, 'META-INF/timestamp.tst', MAX_SIGNATURE_XML), context, data), null);
     results.push(await check().catch(unreadable('RFC 3161 timestamp')));
   }
-  return results;
+  return results.map((signature) => ({ signature, covers }));
 }
 
 const ASIC_NS = 'http://uri.etsi.org/02918/v1.2.1#';
@@ -117,20 +139,21 @@ const XML_DIGESTS: Readonly<Record<string, string>> = {
  * over the manifest's bytes) and the data files it covers with their digests. A file it names that is missing is
  * SIGNED_DATA_NOT_FOUND; one whose digest differs is HASH_FAILURE.
  */
-async function verifyAsicECades(container: AsiceContainerReader, context: VerificationContext): Promise<SignatureVerification[]> {
-  const results: SignatureVerification[] = [];
+async function verifyAsicECades(container: AsiceContainerReader, context: VerificationContext): Promise<CoveringSignature[]> {
+  const results: CoveringSignature[] = [];
   for (const name of container.entries.map((e) => e.name).filter((n) => /^META-INF\/ASiCManifest[^/]*\.xml$/i.test(n))) {
     const manifest = await readEntry(container, name, MAX_SIGNATURE_XML);
     const doc = readManifest(manifest);
     if (!doc) {
-      results.push(reportUnreadableSignature('CAdES', `its manifest ${name} is not an ASiC manifest`, context.now));
+      results.push({ signature: reportUnreadableSignature('CAdES', `its manifest ${name} is not an ASiC manifest`, context.now), covers: [] });
       continue;
     }
     const signatureName = doc.getElementsByTagNameNS(ASIC_NS, 'SigReference')[0]?.getAttribute('URI') ?? '';
     if (!container.entries.some((e) => e.name === signatureName)) continue;
     const check = await checkCmsSignature(await readEntry(container, signatureName, MAX_SIGNATURE_XML), async (algorithm) => createHash(algorithm.nodeName).update(manifest).digest());
     const report = await reportCmsSignature(check, { kind: 'CAdES', verification: context });
-    results.push(withFinding(report, await manifestReferencesFinding(doc, container)));
+    const covers = [...doc.getElementsByTagNameNS(ASIC_NS, 'DataObjectReference')].map((reference) => decodeURIComponent(reference.getAttribute('URI') ?? ''));
+    results.push({ signature: withFinding(report, await manifestReferencesFinding(doc, container)), covers });
   }
   return results;
 }
@@ -179,7 +202,7 @@ async function readEntry(container: AsiceContainerReader, name: string, maxBytes
   return Buffer.concat(chunks);
 }
 
-async function verifyXades(xml: Buffer, container: AsiceContainerReader, context: VerificationContext): Promise<SignatureVerification> {
+async function verifyXades(xml: Buffer, container: AsiceContainerReader, context: VerificationContext): Promise<CoveringSignature> {
   if (/<!DOCTYPE/i.test(xml.toString('utf8'))) throw new VerificationError('A signature file declares a DOCTYPE, which XAdES never does.');
   const doc = new DOMParser().parseFromString(xml.toString('utf8'), 'application/xml');
   const element = doc.getElementsByTagNameNS(NS.ds, 'Signature')[0];
@@ -194,7 +217,7 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, context
   const archived = element.getElementsByTagNameNS('http://uri.etsi.org/01903/v1.4.1#', 'ArchiveTimeStamp').length > 0;
   const revocationData = { crls: encapsulated(element, 'EncapsulatedCRLValue'), ocsps: encapsulated(element, 'EncapsulatedOCSPValue') };
   const { chain, revocation, verdict, qualification } = await judgeTimestampedSignature({ integrity, signer, pool, context, timestamp, revocationData });
-  return {
+  const signature: SignatureVerification = {
     kind: 'XAdES',
     signer: signer.subject,
     issuer: signer.issuer,
@@ -212,6 +235,14 @@ async function verifyXades(xml: Buffer, container: AsiceContainerReader, context
     problems: [...(integrity ? [integrity.reason] : []), ...chain.problems, ...revocation.problems, ...(timestamp?.problems ?? [])],
     ...(qualification ? { qualification } : {}),
   };
+  return { signature, covers: dataFileReferences(element) };
+}
+
+/** The names SignedInfo references by URI: data files (signed properties are referenced by `#id`). */
+function dataFileReferences(signature: Element): string[] {
+  const signedInfo = signature.getElementsByTagNameNS(NS.ds, 'SignedInfo')[0];
+  const uris = signedInfo ? [...signedInfo.getElementsByTagNameNS(NS.ds, 'Reference')].map((reference) => reference.getAttribute('URI') ?? '') : [];
+  return uris.filter((uri) => uri !== '' && !uri.startsWith('#')).map((uri) => decodeURIComponent(uri));
 }
 
 /**

@@ -37,11 +37,12 @@ const MAX_CMS_BYTES = 16 * 1024 * 1024;
 export async function verifyDocument(path: string, options: VerifyOptions): Promise<DocumentVerification> {
   const head = await readHead(path);
   const context: VerificationContext = { trust: options.trust, now: (options.clock ?? systemClock).now(), fetchRevocation: options.offline !== true };
-  const { format, signatures } = await dispatch(path, head, context, options.data);
-  return { file: basename(path), format, signatures, validatedAt: context.now.toISOString(), indication: worstIndication(signatures.map((s) => s.verdict.indication)) };
+  const { format, signatures, files } = await dispatch(path, head, context, options.data);
+  const indication = worstIndication(signatures.map((s) => s.verdict.indication));
+  return { file: basename(path), format, signatures, validatedAt: context.now.toISOString(), indication, ...(files ? { files } : {}) };
 }
 
-async function dispatch(path: string, head: Buffer, context: VerificationContext, data: string | undefined): Promise<Pick<DocumentVerification, 'format' | 'signatures'>> {
+async function dispatch(path: string, head: Buffer, context: VerificationContext, data: string | undefined): Promise<Pick<DocumentVerification, 'format' | 'signatures' | 'files'>> {
   if (head.subarray(0, 5).toString('latin1') === '%PDF-') return { format: 'pdf', signatures: await verifyPdf(path, context) };
   if (isZip(head)) return verifyAsic(path, context);
   if (head[0] === 0x30) return verifyDer(path, context, data);

@@ -337,6 +337,10 @@ export const en = {
   'sign.place.boxSize': '{width} × {height} pt. Shift with the arrow keys changes its size.',
   'sign.place.overlap': 'The box covers text or pictures on the page: the signature would hide them. Move it to an empty place.',
   'prompt.pin.countLow': 'Few tries left before the PIN is blocked.',
+  'container.files': 'Files in the container',
+  'container.coveredBy': 'Covered by:',
+  'container.signature': 'signature {number} ({name})',
+  'container.notCovered': 'No signature covers this file.',
 } as const;
 
 export type MessageKey = keyof typeof en;

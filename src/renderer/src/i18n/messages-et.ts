@@ -334,4 +334,8 @@ export const et: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift koos nooleklahvidega muudab selle suurust.',
   'sign.place.overlap': 'Kast katab lehel teksti või pilte: allkiri peidaks need. Liiguta see tühja kohta.',
   'prompt.pin.countLow': 'Enne PIN-i blokeerimist on jäänud vähe katseid.',
+  'container.files': 'Konteineris olevad failid',
+  'container.coveredBy': 'Allkirjastatud:',
+  'container.signature': 'allkiri {number} ({name})',
+  'container.notCovered': 'Ükski allkiri ei kata seda faili.',
 };

@@ -334,4 +334,8 @@ export const lt: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift su rodyklių klavišais keičia jo dydį.',
   'sign.place.overlap': 'Langelis uždengia puslapio tekstą ar paveikslėlius: parašas juos paslėptų. Perkelkite jį į tuščią vietą.',
   'prompt.pin.countLow': 'Liko nedaug bandymų, kol PIN bus užblokuotas.',
+  'container.files': 'Konteinerio failai',
+  'container.coveredBy': 'Pasirašyta:',
+  'container.signature': 'parašas {number} ({name})',
+  'container.notCovered': 'Joks parašas neapima šio failo.',
 };

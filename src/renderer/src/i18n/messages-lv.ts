@@ -334,4 +334,8 @@ export const lv: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift kopā ar bultiņu taustiņiem maina tā izmēru.',
   'sign.place.overlap': 'Lauks aizsedz tekstu vai attēlus lapā: paraksts tos paslēptu. Pārvietojiet to uz tukšu vietu.',
   'prompt.pin.countLow': 'Palikuši maz mēģinājumu, pirms PIN tiks bloķēts.',
+  'container.files': 'Konteinerā esošie faili',
+  'container.coveredBy': 'Parakstīts ar:',
+  'container.signature': 'paraksts {number} ({name})',
+  'container.notCovered': 'Neviens paraksts neaptver šo failu.',
 };

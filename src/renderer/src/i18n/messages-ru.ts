@@ -334,4 +334,8 @@ export const ru: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift вместе со стрелками меняет его размер.',
   'sign.place.overlap': 'Поле закрывает текст или изображения на странице: подпись скрыла бы их. Переместите его на свободное место.',
   'prompt.pin.countLow': 'Осталось мало попыток до блокировки PIN.',
+  'container.files': 'Файлы в контейнере',
+  'container.coveredBy': 'Подписан:',
+  'container.signature': 'подпись {number} ({name})',
+  'container.notCovered': 'Ни одна подпись не охватывает этот файл.',
 };

@@ -5,6 +5,7 @@ import type { MessageKey } from '../i18n/messages-en.js';
 import { useI18n } from '../i18n/i18n.js';
 import { commonName } from '../parts/humane-name.js';
 import { TrustIssuer } from '../trust/trust-issuer.js';
+import { ContainerFiles } from './container-files.js';
 
 /** Green, yellow, red, each with its own icon and words: the verdict never rests on colour alone. */
 const LOOK: Record<Indication, { className: string; icon: string }> = {
@@ -53,6 +54,7 @@ export function VerificationReportView({ report }: { report: DocumentVerificatio
           <SignatureVerdict key={index} signature={signature} />
         ))}
       </ol>
+      <ContainerFiles report={report} />
     </div>
   );
 }

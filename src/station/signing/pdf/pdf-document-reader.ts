@@ -106,10 +106,14 @@ export class PdfDocumentReader {
     if (!(this.trailer.get('Root') instanceof PdfRef)) throw new UnsupportedDocumentError('Malformed PDF: trailer has no /Root.');
   }
 
-  /** Reads one cross-reference section; entries already known (from newer sections) win. */
+  /**
+   * Reads one cross-reference section; entries already known (from newer sections) win. An offset a few whitespace
+   * bytes before `xref` is followed, as other readers do: some signing libraries (@signpdf) write it so.
+   */
   private async readSection(offset: number): Promise<{ trailer: PdfDict; isStream: boolean }> {
     const probe = (await this.read(offset, 16)).toString('latin1');
-    return probe.startsWith('xref') ? { trailer: await this.readXrefTable(offset), isStream: false } : { trailer: await this.readXrefStream(offset), isStream: true };
+    const lead = /^[\0\t\n\f\r ]*/.exec(probe)![0].length;
+    return probe.startsWith('xref', lead) ? { trailer: await this.readXrefTable(offset + lead), isStream: false } : { trailer: await this.readXrefStream(offset), isStream: true };
   }
 
   /**

@@ -5,6 +5,7 @@ import type { TimestampCheck } from '../../core/schemas/verification-report.js';
 import type { x509 } from '../pki/x509.js';
 import { checkCertificateChain, type CertificateChainResult } from './check-certificate-chain.js';
 import { checkCmsSignature, type ContentDigest } from './check-cms-signature.js';
+import { checkRevocation, type RevocationResult } from './check-revocation.js';
 import { decideVerdict } from './decide-verdict.js';
 import type { VerdictFinding } from './verdict-finding.js';
 import type { VerificationContext } from './verification-context.js';
@@ -17,6 +18,8 @@ export type TimestampedData = Uint8Array | ContentDigest;
 export interface TimestampTokenCheck {
   check: TimestampCheck;
   tstInfo?: TSTInfo;
+  /** The TSA certificate's revocation status, when the token was checked on its own (`standalone`). */
+  revocation?: RevocationResult;
 }
 
 /** The organisation every Signing Station names in its own TSA's certificates. */
@@ -25,9 +28,12 @@ const STATION_TSA_ORGANISATION = 'O=Signing Station';
 /**
  * An RFC 3161 token: its TSA signature, its chain to an anchor trusted for timestamps at its own time, and, when
  * `covered` is given, that its message imprint is the hash of that data; judged as ETSI EN 319 102-1 judges a
- * timestamp (a changed imprint is TOTAL-FAILED/HASH_FAILURE, an unknown TSA INDETERMINATE).
+ * timestamp (a changed imprint is TOTAL-FAILED/HASH_FAILURE, an unknown TSA INDETERMINATE). A `standalone` token
+ * (a .tsr, an ASiC-S timestamp), which is the evidence itself rather than a signature's, also has its TSA
+ * certificate's revocation checked as a signer's is, at its own time; nothing proves that time but the token, so
+ * a revocation at any time fails it.
  */
-export async function checkTimestampToken(token: Uint8Array, context: VerificationContext, covered?: TimestampedData): Promise<TimestampTokenCheck> {
+export async function checkTimestampToken(token: Uint8Array, context: VerificationContext, covered?: TimestampedData, standalone = false): Promise<TimestampTokenCheck> {
   const cms = await checkCmsSignature(token);
   const problems = [...cms.problems];
   if (cms.eContentType !== id_ct_tstInfo || !cms.eContent) {
@@ -45,15 +51,19 @@ export async function checkTimestampToken(token: Uint8Array, context: Verificati
   }
   const authority = cms.signerCertificate;
   const chain = authority ? await checkCertificateChain(authority, cms.certificates, context.trust, 'TSA', tstInfo.genTime) : undefined;
+  const revocation =
+    standalone && authority && chain
+      ? await checkRevocation({ certificate: authority, issuer: chain.path[1], embedded: { crls: [], ocsps: [] }, judgedAt: tstInfo.genTime, proven: false, now: context.now, required: chain.chain.trusted, fetch: context.fetchRevocation })
+      : undefined;
   const check: TimestampCheck = {
     time: tstInfo.genTime.toISOString(),
     authority: authority?.subject ?? 'unknown (the token carries no TSA certificate)',
     valid: cms.intact && problems.length === 0,
     trusted: chain?.chain.trusted ?? false,
-    problems: [...problems, ...(chain?.chain.problems.map((p) => `timestamp: ${p}`) ?? [])],
-    verdict: decideVerdict([cms.finding, imprintFinding, chain && tsaChainFinding(chain, authority)], tstInfo.genTime, 'timestamp'),
+    problems: [...problems, ...(chain?.chain.problems.map((p) => `timestamp: ${p}`) ?? []), ...(revocation?.problems ?? [])],
+    verdict: decideVerdict([cms.finding, imprintFinding, chain && tsaChainFinding(chain, authority), revocation?.finding], tstInfo.genTime, 'timestamp'),
   };
-  return { check, tstInfo };
+  return { check, tstInfo, ...(revocation ? { revocation } : {}) };
 }
 
 /** An unknown TSA of another Signing Station is said so, with what to do, rather than as any unknown issuer. */

@@ -2,7 +2,7 @@ import type { SignatureVerification } from '../../core/schemas/verification-repo
 import type { TimestampTokenCheck } from './check-timestamp-token.js';
 
 /** A timestamp token reported as a signature of its own (a PDF document timestamp, a .tsr file). */
-export function reportTimestamp({ check, tstInfo }: TimestampTokenCheck, coversWholeDocument: boolean | null): SignatureVerification {
+export function reportTimestamp({ check, tstInfo, revocation }: TimestampTokenCheck, coversWholeDocument: boolean | null): SignatureVerification {
   return {
     kind: 'RFC 3161 timestamp',
     signer: check.authority,
@@ -14,8 +14,8 @@ export function reportTimestamp({ check, tstInfo }: TimestampTokenCheck, coversW
     intact: check.valid,
     coversWholeDocument,
     chain: { trusted: check.trusted, anchor: null, anchorSource: null, certificates: [check.authority], problems: [] },
-    revocation: 'not embedded',
-    revocationSource: null,
+    revocation: revocation?.status ?? 'not embedded',
+    revocationSource: revocation?.source ?? null,
     timestamp: check,
     verdict: check.verdict,
     problems: check.problems,

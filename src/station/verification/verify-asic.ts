@@ -119,7 +119,7 @@ async function verifyAsicSCms(container: AsiceContainerReader, context: Verifica
     results.push(await check().catch(unreadable('CAdES')));
   }
   if (names.has('META-INF/timestamp.tst')) {
-    const check = async () => reportTimestamp(await checkTimestampToken(await readEntry(container, 'META-INF/timestamp.tst', MAX_SIGNATURE_XML), context, data), null);
+    const check = async () => reportTimestamp(await checkTimestampToken(await readEntry(container, 'META-INF/timestamp.tst', MAX_SIGNATURE_XML), context, data, true), null);
     results.push(await check().catch(unreadable('RFC 3161 timestamp')));
   }
   return results.map((signature) => ({ signature, covers }));

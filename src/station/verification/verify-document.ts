@@ -55,7 +55,7 @@ async function verifyDer(path: string, context: VerificationContext, data: strin
   const dataPath = data ?? (['.p7s', '.tsr', '.tst', '.p7m'].includes(extname(path).toLowerCase()) ? path.slice(0, -extname(path).length) : undefined);
   if (token) {
     const found = dataPath !== undefined && (await stat(dataPath).catch(() => undefined))?.isFile() === true;
-    const timestamp = await checkTimestampToken(token, context, found ? (algorithm) => hashFile(dataPath, algorithm.nodeName) : undefined);
+    const timestamp = await checkTimestampToken(token, context, found ? (algorithm) => hashFile(dataPath, algorithm.nodeName) : undefined, true);
     return { format: 'timestamp', signatures: [reportTimestamp(found ? timestamp : withoutData(timestamp), null)] };
   }
   const check = await checkCmsSignature(der, async (algorithm) => {

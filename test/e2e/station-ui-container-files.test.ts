@@ -18,6 +18,7 @@ describe('the window’s container view', () => {
   let browser: Browser;
   let page: Page;
   let container: string;
+  let unsigned: string;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'container-view-'));
@@ -30,6 +31,8 @@ describe('the window’s container view', () => {
     const names = await extractZip(signed, join(dir, 'unzipped'));
     const entries = await Promise.all(names.map(async (name) => [name, await readFile(join(dir, 'unzipped', name))] as const));
     container = await writeAsicZip(join(dir, 'contract.asice'), [...entries, ['added.txt', Buffer.from('slipped in later')]]);
+    // A container no one has signed yet: its files, no signature file.
+    unsigned = await writeAsicZip(join(dir, 'unsigned.asice'), entries.filter(([name]) => !name.startsWith('META-INF/signatures')).concat([['added.txt', Buffer.from('slipped in later')]]));
     station = await startTestStation({ pcsc: { enabled: false, atrMap: [] }, identity: { trustedIssuers: [join(dir, 'root.pem')] } });
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1100, height: 800 }, locale: 'en-US' })).newPage();
@@ -69,5 +72,16 @@ describe('the window’s container view', () => {
     const [contract, added] = await listed(page.getByTestId('existing-container'));
     expect(contract).toContain('Covered by: signature 1 (Liis Kask)');
     expect(added).toContain('No signature covers this file.');
+  });
+
+  it('on the Sign screen, a container with no signature yet: says so, and lists its files as covered by none', async () => {
+    // A new pick adds to the files chosen before: start from an empty Sign screen.
+    await page.reload();
+    await go('Sign');
+    await page.getByRole('form', { name: 'Sign documents' }).locator('input[type=file]').first().setInputFiles(unsigned);
+    const view = page.getByTestId('existing-container');
+    await expect.poll(() => view.textContent(), { timeout: 10_000 }).toContain('This container has no signatures yet.');
+    const files = await listed(view);
+    expect(files.every((file) => file.includes('No signature covers this file.')), files.join('\n')).toBe(true);
   });
 });

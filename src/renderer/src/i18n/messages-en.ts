@@ -337,6 +337,15 @@ export const en = {
   'sign.place.boxSize': '{width} × {height} pt. Shift with the arrow keys changes its size.',
   'sign.place.overlap': 'The box covers text or pictures on the page: the signature would hide them. Move it to an empty place.',
   'prompt.pin.countLow': 'Few tries left before the PIN is blocked.',
+  'verdict.changes': 'Changes after signing',
+  'verdict.changes.pagesAdded': 'pages added: {pages}',
+  'verdict.changes.pagesRemoved': 'pages removed: {pages}',
+  'verdict.changes.pagesChanged': 'page content changed: {pages}',
+  'verdict.changes.annotations': 'annotations changed on pages {pages}',
+  'verdict.changes.formFields': 'form fields filled in or changed: {fields}',
+  'verdict.changes.signatures': 'signatures added: {count}',
+  'verdict.changes.other': 'none that the station compares (pages, annotations, form fields)',
+  'verdict.changes.notAllowed': 'Not allowed by the document’s certification or by this signature’s field lock.',
 } as const;
 
 export type MessageKey = keyof typeof en;

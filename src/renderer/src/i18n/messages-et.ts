@@ -334,4 +334,13 @@ export const et: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift koos nooleklahvidega muudab selle suurust.',
   'sign.place.overlap': 'Kast katab lehel teksti või pilte: allkiri peidaks need. Liiguta see tühja kohta.',
   'prompt.pin.countLow': 'Enne PIN-i blokeerimist on jäänud vähe katseid.',
+  'verdict.changes': 'Muudatused pärast allkirjastamist',
+  'verdict.changes.pagesAdded': 'lisatud lehed: {pages}',
+  'verdict.changes.pagesRemoved': 'eemaldatud lehed: {pages}',
+  'verdict.changes.pagesChanged': 'muudetud lehtede sisu: {pages}',
+  'verdict.changes.annotations': 'märkusi muudeti lehtedel {pages}',
+  'verdict.changes.formFields': 'täidetud või muudetud vormiväljad: {fields}',
+  'verdict.changes.signatures': 'lisatud allkirju: {count}',
+  'verdict.changes.other': 'mitte ühtegi, mida jaam võrdleb (lehed, märkused, vormiväljad)',
+  'verdict.changes.notAllowed': 'Dokumendi sertifitseerimine või selle allkirja väljalukk ei luba seda.',
 };

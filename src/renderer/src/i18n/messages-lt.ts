@@ -334,4 +334,13 @@ export const lt: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift su rodyklių klavišais keičia jo dydį.',
   'sign.place.overlap': 'Langelis uždengia puslapio tekstą ar paveikslėlius: parašas juos paslėptų. Perkelkite jį į tuščią vietą.',
   'prompt.pin.countLow': 'Liko nedaug bandymų, kol PIN bus užblokuotas.',
+  'verdict.changes': 'Pakeitimai po pasirašymo',
+  'verdict.changes.pagesAdded': 'pridėti puslapiai: {pages}',
+  'verdict.changes.pagesRemoved': 'pašalinti puslapiai: {pages}',
+  'verdict.changes.pagesChanged': 'pakeistas puslapių turinys: {pages}',
+  'verdict.changes.annotations': 'pakeistos anotacijos puslapiuose {pages}',
+  'verdict.changes.formFields': 'užpildyti arba pakeisti formos laukai: {fields}',
+  'verdict.changes.signatures': 'pridėta parašų: {count}',
+  'verdict.changes.other': 'nėra tokių, kuriuos stotis lygina (puslapiai, anotacijos, formos laukai)',
+  'verdict.changes.notAllowed': 'To neleidžia dokumento sertifikavimas arba šio parašo laukų užraktas.',
 };

@@ -334,4 +334,13 @@ export const lv: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift kopā ar bultiņu taustiņiem maina tā izmēru.',
   'sign.place.overlap': 'Lauks aizsedz tekstu vai attēlus lapā: paraksts tos paslēptu. Pārvietojiet to uz tukšu vietu.',
   'prompt.pin.countLow': 'Palikuši maz mēģinājumu, pirms PIN tiks bloķēts.',
+  'verdict.changes': 'Izmaiņas pēc parakstīšanas',
+  'verdict.changes.pagesAdded': 'pievienotas lapas: {pages}',
+  'verdict.changes.pagesRemoved': 'noņemtas lapas: {pages}',
+  'verdict.changes.pagesChanged': 'mainīts lapu saturs: {pages}',
+  'verdict.changes.annotations': 'mainītas anotācijas lapās {pages}',
+  'verdict.changes.formFields': 'aizpildīti vai mainīti veidlapas lauki: {fields}',
+  'verdict.changes.signatures': 'pievienoti paraksti: {count}',
+  'verdict.changes.other': 'nav tādu, ko stacija salīdzina (lapas, anotācijas, veidlapas lauki)',
+  'verdict.changes.notAllowed': 'To neatļauj dokumenta sertifikācija vai šī paraksta lauku bloķēšana.',
 };

@@ -334,4 +334,13 @@ export const ru: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift вместе со стрелками меняет его размер.',
   'sign.place.overlap': 'Поле закрывает текст или изображения на странице: подпись скрыла бы их. Переместите его на свободное место.',
   'prompt.pin.countLow': 'Осталось мало попыток до блокировки PIN.',
+  'verdict.changes': 'Изменения после подписания',
+  'verdict.changes.pagesAdded': 'добавлены страницы: {pages}',
+  'verdict.changes.pagesRemoved': 'удалены страницы: {pages}',
+  'verdict.changes.pagesChanged': 'изменено содержимое страниц: {pages}',
+  'verdict.changes.annotations': 'изменены аннотации на страницах {pages}',
+  'verdict.changes.formFields': 'заполнены или изменены поля формы: {fields}',
+  'verdict.changes.signatures': 'добавлено подписей: {count}',
+  'verdict.changes.other': 'нет таких, которые сравнивает станция (страницы, аннотации, поля формы)',
+  'verdict.changes.notAllowed': 'Это не разрешено сертификацией документа или блокировкой полей этой подписи.',
 };

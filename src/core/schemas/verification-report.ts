@@ -91,7 +91,8 @@ export type Qualification = z.infer<typeof qualificationSchema>;
 /**
  * A PDF signature's later revisions compared with the revision it signed: pages added or removed (1-based numbers
  * in the final document or in the signed one), pages whose content or attributes changed, pages whose annotations
- * (other than form fields) changed, form fields filled in, added or removed, signatures added, the certification
+ * (other than form fields) changed, form fields filled in, added or removed, signatures added, other objects written
+ * again with other content, the certification
  * (DocMDP P) in force, and whether every change is one that certification and the signature's field lock allow.
  */
 export const pdfChangesSchema = z.object({
@@ -101,6 +102,8 @@ export const pdfChangesSchema = z.object({
   annotationPages: z.array(z.number().int()),
   formFields: z.array(z.string()),
   signaturesAdded: z.number().int(),
+  /** Other objects of the signed revision written again with other content (images, fonts, drawings pages use). */
+  otherObjects: z.number().int(),
   /** 1 no changes, 2 form filling and signing, 3 also annotations; null when the document is not certified. */
   certification: z.number().int().min(1).max(3).nullable(),
   allowed: z.boolean(),

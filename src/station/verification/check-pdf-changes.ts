@@ -16,6 +16,8 @@ export interface PdfChangesCheck {
 const MAX_PAGES = 100_000;
 const MAX_FIELDS = 10_000;
 const MAX_TREE_DEPTH = 64;
+/** Objects written again that are read in both revisions to compare; past it the count stops. */
+const MAX_OBJECTS_COMPARED = 10_000;
 
 interface Page {
   ref: PdfRef | undefined;
@@ -38,16 +40,20 @@ interface Field {
 export async function checkPdfChanges(signed: PdfDocumentReader, final: PdfDocumentReader, lock: PdfFieldLock | null): Promise<PdfChangesCheck> {
   const signedCatalog = await catalogOf(signed);
   const finalCatalog = await catalogOf(final);
-  const before = await pagesOf(signed, signedCatalog);
-  const after = await pagesOf(final, finalCatalog);
+  // Objects the comparison below looks at; any other object of the signed revision written again is counted apart.
+  const known = new Set([signed.trailer.get('Root'), signed.trailer.get('Info'), ...['AcroForm', 'Pages', 'DSS', 'Metadata', 'Perms'].map((key) => signedCatalog.get(key))].flatMap(refNumber));
+  const dss = await signed.direct(signedCatalog.get('DSS'));
+  if (dss instanceof PdfDict) [...dss.entries.values()].flatMap(refNumber).forEach((num) => known.add(num));
+  const before = await pagesOf(signed, signedCatalog, known);
+  const after = await pagesOf(final, finalCatalog, known);
   const pagesChanged: number[] = [];
   const annotationPages: number[] = [];
   for (let i = 0; i < Math.min(before.length, after.length); i++) {
     if (await pageRewritten(signed, final, before[i]!, after[i]!)) pagesChanged.push(i + 1);
-    if (await annotationsChanged(signed, final, before[i]!, after[i]!)) annotationPages.push(i + 1);
+    if (await annotationsChanged(signed, final, before[i]!, after[i]!, known)) annotationPages.push(i + 1);
   }
-  const fieldsBefore = await fieldsOf(signed, signedCatalog);
-  const fieldsAfter = await fieldsOf(final, finalCatalog);
+  const fieldsBefore = await fieldsOf(signed, signedCatalog, known);
+  const fieldsAfter = await fieldsOf(final, finalCatalog, known);
   const formFields: string[] = [];
   let signaturesAdded = 0;
   for (const name of new Set([...fieldsBefore.keys(), ...fieldsAfter.keys()])) {
@@ -58,7 +64,8 @@ export async function checkPdfChanges(signed: PdfDocumentReader, final: PdfDocum
     else formFields.push(name);
   }
   const certification = await certificationLevel(signed, signedCatalog);
-  const changes = { pagesAdded: numbers(before.length, after.length), pagesRemoved: numbers(after.length, before.length), pagesChanged, annotationPages, formFields, signaturesAdded, certification, allowed: true };
+  const otherObjects = await otherObjectsChanged(signed, final, known);
+  const changes = { pagesAdded: numbers(before.length, after.length), pagesRemoved: numbers(after.length, before.length), pagesChanged, annotationPages, formFields, signaturesAdded, otherObjects, certification, allowed: true };
   const locked = formFields.filter((name) => lock && (lock.action === 'All' || lock.fields.includes(name) === (lock.action === 'Include')));
   const notes = describe(changes, locked);
   changes.allowed = notes.every((note) => !note.includes(NOT_ALLOWED));
@@ -82,6 +89,7 @@ function describe(changes: PdfChanges, locked: string[]): string[] {
   if (changes.annotationPages.length > 0) notes.push(`after this signature: annotations changed on pages ${list(changes.annotationPages)}${verdict(p === 3)}`);
   if (changes.formFields.length > 0) notes.push(`after this signature: form fields filled in, added or removed (${list(changes.formFields)})${verdict(p !== 1)}`);
   if (changes.signaturesAdded > 0) notes.push(`after this signature: ${changes.signaturesAdded} signature(s) added${verdict(p !== 1)}`);
+  if (changes.otherObjects > 0) notes.push(`after this signature: ${changes.otherObjects} other object(s) of the signed revision written again with other content (such as images, fonts or drawings pages use)${verdict(false)}`);
   if (locked.length > 0) notes.push(`after this signature: fields it locks were changed (${list(locked)}), ${NOT_ALLOWED} by its field lock`);
   return notes;
 }
@@ -94,7 +102,7 @@ async function catalogOf(reader: PdfDocumentReader): Promise<PdfDict> {
 }
 
 /** The leaves of the page tree in order, each with its reference (absent for a direct one). */
-async function pagesOf(reader: PdfDocumentReader, catalog: PdfDict): Promise<Page[]> {
+async function pagesOf(reader: PdfDocumentReader, catalog: PdfDict, known: Set<number>): Promise<Page[]> {
   const pages: Page[] = [];
   const seen = new Set<number>();
   const walk = async (value: PdfValue | undefined, depth: number): Promise<void> => {
@@ -102,13 +110,17 @@ async function pagesOf(reader: PdfDocumentReader, catalog: PdfDict): Promise<Pag
     if (value instanceof PdfRef) {
       if (seen.has(value.num)) return; // a page tree that loops is read once
       seen.add(value.num);
+      known.add(value.num);
     }
     const node = await reader.direct(value);
     if (!(node instanceof PdfDict)) return;
     const kids = await reader.direct(node.get('Kids'));
+    refNumber(node.get('Kids')).forEach((num) => known.add(num));
     if ((node.get('Type') as PdfName | undefined)?.name === 'Pages' || Array.isArray(kids)) {
       for (const kid of Array.isArray(kids) ? kids : []) await walk(kid, depth + 1);
     } else {
+      const contents = await reader.direct(node.get('Contents'));
+      [node.get('Contents'), ...(Array.isArray(contents) ? contents : [])].flatMap(refNumber).forEach((num) => known.add(num));
       pages.push({ ref: value instanceof PdfRef ? value : undefined, dict: node });
     }
   };
@@ -130,12 +142,39 @@ async function pageRewritten(signed: PdfDocumentReader, final: PdfDocumentReader
   return refs.some((ref) => rewritten(signed, final, ref.num));
 }
 
+const refNumber = (value: PdfValue | undefined): number[] => (value instanceof PdfRef ? [value.num] : []);
+
+/**
+ * Objects of the signed revision that none of the comparisons looks at, written again in a later revision with
+ * other content (same value and stream bytes is a harmless re-save): a changed image, font or drawing a page uses.
+ */
+async function otherObjectsChanged(signed: PdfDocumentReader, final: PdfDocumentReader, known: Set<number>): Promise<number> {
+  let changed = 0;
+  let compared = 0;
+  for (const num of signed.entries.keys()) {
+    if (known.has(num) || signed.entries.get(num)?.kind === 'free' || !rewritten(signed, final, num)) continue;
+    if (++compared > MAX_OBJECTS_COMPARED) break;
+    if (!(await sameObject(signed, final, num))) changed++;
+  }
+  return changed;
+}
+
+async function sameObject(signed: PdfDocumentReader, final: PdfDocumentReader, num: number): Promise<boolean> {
+  try {
+    const [a, b] = [await signed.object(num), await final.object(num)];
+    return formatPdfValue(a.value) === formatPdfValue(b.value) && Buffer.from(a.stream ?? []).equals(Buffer.from(b.stream ?? []));
+  } catch {
+    return false; // an object one revision cannot read is not the same object
+  }
+}
+
 const withoutAnnots = (dict: PdfDict): string => formatPdfValue(new PdfDict([...dict.entries].filter(([key]) => key !== 'Annots')));
 
 /** Annotations other than form widgets added, removed or rewritten on a page. */
-async function annotationsChanged(signed: PdfDocumentReader, final: PdfDocumentReader, before: Page, after: Page): Promise<boolean> {
-  const was = await annotationsOf(signed, before.dict);
-  const is = await annotationsOf(final, after.dict);
+async function annotationsChanged(signed: PdfDocumentReader, final: PdfDocumentReader, before: Page, after: Page, known: Set<number>): Promise<boolean> {
+  const was = await annotationsOf(signed, before.dict, known);
+  for (const key of [...was.keys(), ...refNumber(before.dict.get('Annots'))]) if (typeof key === 'number') known.add(key);
+  const is = await annotationsOf(final, after.dict, known);
   for (const key of new Set([...was.keys(), ...is.keys()])) {
     const [a, b] = [was.get(key), is.get(key)];
     const widget = (a ?? b)!.widget;
@@ -145,12 +184,18 @@ async function annotationsChanged(signed: PdfDocumentReader, final: PdfDocumentR
   return false;
 }
 
-async function annotationsOf(reader: PdfDocumentReader, page: PdfDict): Promise<Map<number | string, { widget: boolean; text: string }>> {
+async function annotationsOf(reader: PdfDocumentReader, page: PdfDict, known?: Set<number>): Promise<Map<number | string, { widget: boolean; text: string }>> {
   const list = await reader.direct(page.get('Annots'));
   const out = new Map<number | string, { widget: boolean; text: string }>();
   for (const item of Array.isArray(list) ? list : []) {
     const annotation = await reader.direct(item);
     if (!(annotation instanceof PdfDict)) continue;
+    // Its appearance streams (normal, rollover, down; each a stream or one per state) belong to it.
+    const appearances = await reader.direct(annotation.get('AP'));
+    for (const appearance of appearances instanceof PdfDict ? appearances.entries.values() : []) {
+      const states = await reader.direct(appearance);
+      [appearance, ...(states instanceof PdfDict ? states.entries.values() : [])].flatMap(refNumber).forEach((num) => known?.add(num));
+    }
     const text = formatPdfValue(annotation);
     out.set(item instanceof PdfRef ? item.num : text, { widget: (annotation.get('Subtype') as PdfName | undefined)?.name === 'Widget', text });
   }
@@ -158,7 +203,7 @@ async function annotationsOf(reader: PdfDocumentReader, page: PdfDict): Promise<
 }
 
 /** The terminal AcroForm fields by full name, with their value (a signature field's is its signature dictionary's reference). */
-async function fieldsOf(reader: PdfDocumentReader, catalog: PdfDict): Promise<Map<string, Field>> {
+async function fieldsOf(reader: PdfDocumentReader, catalog: PdfDict, known: Set<number>): Promise<Map<string, Field>> {
   const fields = new Map<string, Field>();
   const acroForm = await reader.direct(catalog.get('AcroForm'));
   const walk = async (list: PdfValue | undefined, prefix: string, inheritedType: string | undefined, depth: number): Promise<void> => {
@@ -167,6 +212,7 @@ async function fieldsOf(reader: PdfDocumentReader, catalog: PdfDict): Promise<Ma
       if (fields.size >= MAX_FIELDS) return;
       const field = await reader.direct(item);
       if (!(field instanceof PdfDict)) continue;
+      [item, field.get('Kids'), field.get('V')].flatMap(refNumber).forEach((num) => known.add(num));
       const title = await reader.direct(field.get('T'));
       const name = title instanceof PdfString ? `${prefix}${pdfText(title.bytes)}` : prefix.replace(/\.$/, '');
       const type = (field.get('FT') as PdfName | undefined)?.name ?? inheritedType;
@@ -176,7 +222,10 @@ async function fieldsOf(reader: PdfDocumentReader, catalog: PdfDict): Promise<Ma
       else fields.set(name, await fieldValue(reader, field, type));
     }
   };
-  if (acroForm instanceof PdfDict) await walk(await reader.direct(acroForm.get('Fields')), '', undefined, 0);
+  if (acroForm instanceof PdfDict) {
+    refNumber(acroForm.get('Fields')).forEach((num) => known.add(num));
+    await walk(await reader.direct(acroForm.get('Fields')), '', undefined, 0);
+  }
   return fields;
 }
 

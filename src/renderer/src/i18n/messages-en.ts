@@ -346,6 +346,7 @@ export const en = {
   'verdict.changes.signatures': 'signatures added: {count}',
   'verdict.changes.other': 'none that the station compares (pages, annotations, form fields)',
   'verdict.changes.notAllowed': 'Not allowed by the document’s certification or by this signature’s field lock.',
+  'verdict.changes.otherObjects': 'other objects written again with other content: {count}',
 } as const;
 
 export type MessageKey = keyof typeof en;

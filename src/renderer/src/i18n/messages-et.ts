@@ -343,4 +343,5 @@ export const et: Messages = {
   'verdict.changes.signatures': 'lisatud allkirju: {count}',
   'verdict.changes.other': 'mitte ühtegi, mida jaam võrdleb (lehed, märkused, vormiväljad)',
   'verdict.changes.notAllowed': 'Dokumendi sertifitseerimine või selle allkirja väljalukk ei luba seda.',
+  'verdict.changes.otherObjects': 'muu sisuga uuesti kirjutatud muid objekte: {count}',
 };

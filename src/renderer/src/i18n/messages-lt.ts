@@ -343,4 +343,5 @@ export const lt: Messages = {
   'verdict.changes.signatures': 'pridėta parašų: {count}',
   'verdict.changes.other': 'nėra tokių, kuriuos stotis lygina (puslapiai, anotacijos, formos laukai)',
   'verdict.changes.notAllowed': 'To neleidžia dokumento sertifikavimas arba šio parašo laukų užraktas.',
+  'verdict.changes.otherObjects': 'kiti objektai, perrašyti kitu turiniu: {count}',
 };

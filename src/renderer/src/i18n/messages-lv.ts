@@ -343,4 +343,5 @@ export const lv: Messages = {
   'verdict.changes.signatures': 'pievienoti paraksti: {count}',
   'verdict.changes.other': 'nav tādu, ko stacija salīdzina (lapas, anotācijas, veidlapas lauki)',
   'verdict.changes.notAllowed': 'To neatļauj dokumenta sertifikācija vai šī paraksta lauku bloķēšana.',
+  'verdict.changes.otherObjects': 'citi objekti, pārrakstīti ar citu saturu: {count}',
 };

@@ -343,4 +343,5 @@ export const ru: Messages = {
   'verdict.changes.signatures': 'добавлено подписей: {count}',
   'verdict.changes.other': 'нет таких, которые сравнивает станция (страницы, аннотации, поля формы)',
   'verdict.changes.notAllowed': 'Это не разрешено сертификацией документа или блокировкой полей этой подписи.',
+  'verdict.changes.otherObjects': 'другие объекты, перезаписанные с другим содержимым: {count}',
 };

@@ -137,6 +137,7 @@ function ChangesAfterSigning({ changes }: { changes: PdfChanges }): JSX.Element 
     changes.annotationPages.length > 0 && t('verdict.changes.annotations', { pages: pages(changes.annotationPages) }),
     changes.formFields.length > 0 && t('verdict.changes.formFields', { fields: changes.formFields.join(', ') }),
     changes.signaturesAdded > 0 && t('verdict.changes.signatures', { count: changes.signaturesAdded }),
+    changes.otherObjects > 0 && t('verdict.changes.otherObjects', { count: changes.otherObjects }),
   ].filter((line): line is string => typeof line === 'string');
   return (
     <>

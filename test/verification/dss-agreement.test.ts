@@ -10,7 +10,7 @@ const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
 const CORPUS = process.env.DSS_CORPUS ?? join(repositoryRoot, '..', 'shared', 'dss-corpus', 'files');
 const present = existsSync(CORPUS);
 // How many of the 74 documents reach the class DSS's tests give them; raise it with each fix, never lower it.
-const AGREEING_AT_LEAST = 69;
+const AGREEING_AT_LEAST = 74;
 
 if (!present) console.warn(`dss-agreement: skipped, the DSS corpus folder ${CORPUS} is absent (set DSS_CORPUS to its files/ folder)`);
 

@@ -88,6 +88,28 @@ export const qualificationSchema = z.object({
 });
 export type Qualification = z.infer<typeof qualificationSchema>;
 
+/**
+ * A PDF signature's later revisions compared with the revision it signed: pages added or removed (1-based numbers
+ * in the final document or in the signed one), pages whose content or attributes changed, pages whose annotations
+ * (other than form fields) changed, form fields filled in, added or removed, signatures added, other objects written
+ * again with other content, the certification
+ * (DocMDP P) in force, and whether every change is one that certification and the signature's field lock allow.
+ */
+export const pdfChangesSchema = z.object({
+  pagesAdded: z.array(z.number().int()),
+  pagesRemoved: z.array(z.number().int()),
+  pagesChanged: z.array(z.number().int()),
+  annotationPages: z.array(z.number().int()),
+  formFields: z.array(z.string()),
+  signaturesAdded: z.number().int(),
+  /** Other objects of the signed revision written again with other content (images, fonts, drawings pages use). */
+  otherObjects: z.number().int(),
+  /** 1 no changes, 2 form filling and signing, 3 also annotations; null when the document is not certified. */
+  certification: z.number().int().min(1).max(3).nullable(),
+  allowed: z.boolean(),
+});
+export type PdfChanges = z.infer<typeof pdfChangesSchema>;
+
 /** One signature of a document, as `signing-station verify --json` and the window's verify screen show it. */
 export const signatureVerificationSchema = z.object({
   kind: z.enum(['PAdES', 'XAdES', 'CAdES', 'RFC 3161 timestamp']),
@@ -116,6 +138,8 @@ export const signatureVerificationSchema = z.object({
   problems: z.array(z.string()),
   /** Qualified status; absent for timestamps and signatures that could not be read. */
   qualification: qualificationSchema.optional(),
+  /** PDF: what later revisions changed after this signature; absent where that does not apply. */
+  changesAfterSigning: pdfChangesSchema.optional(),
 });
 export type SignatureVerification = z.infer<typeof signatureVerificationSchema>;
 

@@ -1,7 +1,9 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
 import { PdfDocumentReader } from '../signing/pdf/pdf-document-reader.js';
+import { UnsupportedDocumentError } from '../signing/signing-errors.js';
 import { PdfDict, PdfName, PdfRef, PdfString, type PdfValue } from '../signing/pdf/pdf-object.js';
+import { pdfText } from './pdf-text.js';
 
 /** One signature dictionary of a PDF: what it signs (/ByteRange), its CMS (/Contents) and what it says. */
 export interface PdfSignatureField {
@@ -12,6 +14,14 @@ export interface PdfSignatureField {
   reason: string | null;
   /** /M, as the signer's clock said. */
   claimedTime: Date | null;
+  /** The form fields this signature locks (FieldMDP), or null. */
+  lock: PdfFieldLock | null;
+}
+
+/** Fields a signature locks against later changes (ISO 32000-1 12.7.4.5, 12.8.2.4): all, only these, all but these. */
+export interface PdfFieldLock {
+  action: 'All' | 'Include' | 'Exclude';
+  fields: string[];
 }
 
 export interface PdfSignatures {
@@ -21,6 +31,12 @@ export interface PdfSignatures {
   dss: { crls: Uint8Array[]; ocsps: Uint8Array[] } | undefined;
   /** Streams the signed byte ranges of one field through `update`. */
   readRanges(field: PdfSignatureField, update: (chunk: Uint8Array) => void): Promise<void>;
+  /** The whole document, as it is now. */
+  reader: PdfDocumentReader;
+  /** Its cross-reference data was damaged: the objects were found by scanning the file. */
+  recovered: boolean;
+  /** The document as it was when it was `length` bytes long: the revision a signature's /ByteRange ends with. */
+  revision(length: number): Promise<PdfDocumentReader>;
   /** The bytes at a position (what a ByteRange leaves out), at most what the file holds. */
   readBytes(position: number, length: number): Promise<Uint8Array>;
   close(): Promise<void>;
@@ -34,24 +50,38 @@ export async function readPdfSignatures(path: string): Promise<PdfSignatures> {
   const file = await open(path, 'r');
   try {
     const { size } = await file.stat();
-    const reader = await PdfDocumentReader.open(file, size, { readEncrypted: true });
-    const catalog = await reader.direct(reader.trailer.get('Root'));
-    const fields: PdfSignatureField[] = [];
-    if (catalog instanceof PdfDict) {
-      const acroForm = await reader.direct(catalog.get('AcroForm'));
-      if (acroForm instanceof PdfDict) await collectFields(reader, await reader.direct(acroForm.get('Fields')), fields);
+    try {
+      return await readThrough(file, size, await PdfDocumentReader.open(file, size, { readEncrypted: true }), false);
+    } catch (error) {
+      // A damaged cross-reference table is read again by scanning the objects.
+      if (!(error instanceof UnsupportedDocumentError)) throw error;
+      try {
+        return await readThrough(file, size, await PdfDocumentReader.recover(file, size), true);
+      } catch {
+        throw error; // when scanning fails too, the first fault is the one to tell
+      }
     }
-    const dss = catalog instanceof PdfDict ? await readDss(reader, await reader.direct(catalog.get('DSS'))) : undefined;
-    const readBytes = async (position: number, length: number): Promise<Uint8Array> => {
-      const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - position)));
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, position);
-      return buffer.subarray(0, bytesRead);
-    };
-    return { size, fields, dss, readRanges: (field, update) => readRanges(file, field, update), readBytes, close: () => file.close() };
   } catch (error) {
     await file.close();
     throw error;
   }
+}
+
+async function readThrough(file: FileHandle, size: number, reader: PdfDocumentReader, recovered: boolean): Promise<PdfSignatures> {
+  const catalog = await reader.direct(reader.trailer.get('Root'));
+  const fields: PdfSignatureField[] = [];
+  if (catalog instanceof PdfDict) {
+    const acroForm = await reader.direct(catalog.get('AcroForm'));
+    if (acroForm instanceof PdfDict) await collectFields(reader, await reader.direct(acroForm.get('Fields')), fields);
+  }
+  const dss = catalog instanceof PdfDict ? await readDss(reader, await reader.direct(catalog.get('DSS'))) : undefined;
+  const readBytes = async (position: number, length: number): Promise<Uint8Array> => {
+    const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - position)));
+    const { bytesRead } = await file.read(buffer, 0, buffer.length, position);
+    return buffer.subarray(0, bytesRead);
+  };
+  const revision = (length: number): Promise<PdfDocumentReader> => PdfDocumentReader.open(file, length, { readEncrypted: true });
+  return { size, fields, dss, reader, recovered, revision, readRanges: (field, update) => readRanges(file, field, update), readBytes, close: () => file.close() };
 }
 
 async function collectFields(reader: PdfDocumentReader, list: PdfValue | undefined, into: PdfSignatureField[], depth = 0): Promise<void> {
@@ -62,12 +92,31 @@ async function collectFields(reader: PdfDocumentReader, list: PdfValue | undefin
     if (!(field instanceof PdfDict)) continue;
     await collectFields(reader, await reader.direct(field.get('Kids')), into, depth + 1);
     const value = await reader.direct(field.get('V'));
-    const signature = value instanceof PdfDict ? signatureField(value) : undefined;
+    const signature = value instanceof PdfDict ? signatureField(value, await fieldLock(reader, field, value)) : undefined;
     if (signature) into.push(signature);
   }
 }
 
-function signatureField(dict: PdfDict): PdfSignatureField | undefined {
+/** A signature's FieldMDP transform (its /Reference), else its field's /Lock dictionary. */
+async function fieldLock(reader: PdfDocumentReader, field: PdfDict, signature: PdfDict): Promise<PdfFieldLock | null> {
+  const references = await reader.direct(signature.get('Reference'));
+  for (const item of Array.isArray(references) ? references : []) {
+    const reference = await reader.direct(item);
+    if (reference instanceof PdfDict && (reference.get('TransformMethod') as PdfName | undefined)?.name === 'FieldMDP') return lockOf(reader, await reader.direct(reference.get('TransformParams')));
+  }
+  return lockOf(reader, await reader.direct(field.get('Lock')));
+}
+
+async function lockOf(reader: PdfDocumentReader, params: PdfValue | undefined): Promise<PdfFieldLock | null> {
+  if (!(params instanceof PdfDict)) return null;
+  const action = (params.get('Action') as PdfName | undefined)?.name;
+  if (action !== 'All' && action !== 'Include' && action !== 'Exclude') return null;
+  const list = await reader.direct(params.get('Fields'));
+  const names = Array.isArray(list) ? await Promise.all(list.map((name) => reader.direct(name))) : [];
+  return { action, fields: names.filter((name): name is PdfString => name instanceof PdfString).map((name) => pdfText(name.bytes)) };
+}
+
+function signatureField(dict: PdfDict, lock: PdfFieldLock | null): PdfSignatureField | undefined {
   const range = dict.get('ByteRange');
   const contents = dict.get('Contents');
   if (!Array.isArray(range) || range.length !== 4 || !range.every((n) => typeof n === 'number') || !(contents instanceof PdfString)) return undefined;
@@ -80,6 +129,7 @@ function signatureField(dict: PdfDict): PdfSignatureField | undefined {
     subFilter: subFilter instanceof PdfName ? subFilter.name : '',
     reason: reason instanceof PdfString ? pdfText(reason.bytes) : null,
     claimedTime: time instanceof PdfString ? pdfDate(pdfText(time.bytes)) : null,
+    lock,
   };
 }
 
@@ -121,11 +171,6 @@ async function readRanges(file: FileHandle, field: PdfSignatureField, update: (c
   }
 }
 
-/** A PDF text string: UTF-16BE with a byte order mark, else PDFDocEncoding (Latin-1 for the printable range). */
-function pdfText(bytes: Uint8Array): string {
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return Buffer.from(bytes.subarray(2)).swap16().toString('utf16le');
-  return Buffer.from(bytes).toString('latin1');
-}
 
 /** D:YYYYMMDDHHmmSS+HH'mm' (ISO 32000-1 7.9.4). */
 function pdfDate(text: string): Date | null {

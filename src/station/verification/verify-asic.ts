@@ -141,6 +141,8 @@ const XML_DIGESTS: Readonly<Record<string, string>> = {
  */
 async function verifyAsicECades(container: AsiceContainerReader, context: VerificationContext): Promise<CoveringSignature[]> {
   const results: CoveringSignature[] = [];
+  const archives = await Promise.all(container.entries.map((e) => e.name).filter((n) => /^META-INF\/ASiCArchiveManifest[^/]*\.xml$/i.test(n)).map((n) => verifyArchiveManifest(container, n, context)));
+  const archived = new Set(archives.flatMap((archive) => archive.covers));
   for (const name of container.entries.map((e) => e.name).filter((n) => /^META-INF\/ASiCManifest[^/]*\.xml$/i.test(n))) {
     const manifest = await readEntry(container, name, MAX_SIGNATURE_XML);
     const doc = readManifest(manifest);
@@ -151,11 +153,32 @@ async function verifyAsicECades(container: AsiceContainerReader, context: Verifi
     const signatureName = doc.getElementsByTagNameNS(ASIC_NS, 'SigReference')[0]?.getAttribute('URI') ?? '';
     if (!container.entries.some((e) => e.name === signatureName)) continue;
     const check = await checkCmsSignature(await readEntry(container, signatureName, MAX_SIGNATURE_XML), async (algorithm) => createHash(algorithm.nodeName).update(manifest).digest());
-    const report = await reportCmsSignature(check, { kind: 'CAdES', verification: context });
+    const report = await reportCmsSignature(check, { kind: 'CAdES', verification: context, archived: archived.has(signatureName) });
     const covers = [...doc.getElementsByTagNameNS(ASIC_NS, 'DataObjectReference')].map((reference) => decodeURIComponent(reference.getAttribute('URI') ?? ''));
-    results.push({ signature: withFinding(report, await manifestReferencesFinding(doc, container)), covers });
+    results.push({ signature: withFinding(report, await manifestReferencesFinding(doc, container, container.dataFiles.map((file) => file.name))), covers });
   }
-  return results;
+  return [...results, ...archives.map(({ report, covers }) => ({ signature: report, covers }))];
+}
+
+/**
+ * An ASiC-E archive manifest (ETSI EN 319 162-1 4.4.3, CAdES long-term archive): an RFC 3161 token, named by its
+ * SigReference, over the manifest's bytes; the manifest names with their digests what the token protects (data
+ * files, signatures, their manifests, earlier archive manifests). Reported as a timestamp of its own: a reference
+ * missing or changed is its finding, as an imprint over other bytes is. Also says which entries it covers.
+ */
+async function verifyArchiveManifest(container: AsiceContainerReader, name: string, context: VerificationContext): Promise<{ report: SignatureVerification; covers: string[] }> {
+  try {
+    const manifest = await readEntry(container, name, MAX_SIGNATURE_XML);
+    const doc = readManifest(manifest);
+    if (!doc) throw new VerificationError(`its archive manifest ${name} is not an ASiC manifest`);
+    const tokenName = doc.getElementsByTagNameNS(ASIC_NS, 'SigReference')[0]?.getAttribute('URI') ?? '';
+    if (!container.entries.some((e) => e.name === tokenName)) throw new VerificationError(`the archive timestamp ${tokenName || '(none)'} that ${name} names is not in the container`);
+    const timestamp = reportTimestamp(await checkTimestampToken(await readEntry(container, tokenName, MAX_SIGNATURE_XML), context, manifest), null);
+    const covers = [...doc.getElementsByTagNameNS(ASIC_NS, 'DataObjectReference')].map((reference) => decodeURIComponent(reference.getAttribute('URI') ?? ''));
+    return { report: withFinding(timestamp, await manifestReferencesFinding(doc, container, container.entries.map((e) => e.name))), covers };
+  } catch (error) {
+    return { report: reportUnreadableSignature('RFC 3161 timestamp', (error as Error).message, context.now), covers: [] };
+  }
 }
 
 /** The manifest's document; undefined when it is not well-formed XML or declares a DOCTYPE (manifests never do). */
@@ -169,13 +192,14 @@ function readManifest(bytes: Buffer): ReturnType<DOMParser['parseFromString']> |
   }
 }
 
-async function manifestReferencesFinding(doc: ReturnType<DOMParser['parseFromString']>, container: AsiceContainerReader): Promise<VerdictFinding | undefined> {
+/** Whether every file a manifest names (among `present`, the entries it may name) is there with its digest. */
+async function manifestReferencesFinding(doc: ReturnType<DOMParser['parseFromString']>, container: AsiceContainerReader, present: readonly string[]): Promise<VerdictFinding | undefined> {
   let missing: VerdictFinding | undefined;
   for (const reference of [...doc.getElementsByTagNameNS(ASIC_NS, 'DataObjectReference')]) {
     const name = decodeURIComponent(reference.getAttribute('URI') ?? '');
     const nodeName = XML_DIGESTS[reference.getElementsByTagNameNS(NS.ds, 'DigestMethod')[0]?.getAttribute('Algorithm') ?? ''];
     const expected = Buffer.from((reference.getElementsByTagNameNS(NS.ds, 'DigestValue')[0]?.textContent ?? '').replace(/\s+/g, ''), 'base64');
-    if (!container.dataFiles.some((file) => file.name === name)) {
+    if (!present.includes(name)) {
       missing ??= { indication: 'INDETERMINATE', subIndication: 'SIGNED_DATA_NOT_FOUND', reason: `the signed file ${name} is not in the container` };
       continue;
     }

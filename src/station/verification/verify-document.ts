@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import type { DocumentVerification } from '../../core/schemas/verification-report.js';
+import type { DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
 import { readTimestampReply } from '../tsa/timestamp-reply-reader.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { TrustSource } from '../ports/trust-source.js';
@@ -38,8 +38,17 @@ export async function verifyDocument(path: string, options: VerifyOptions): Prom
   const head = await readHead(path);
   const context: VerificationContext = { trust: options.trust, now: (options.clock ?? systemClock).now(), fetchRevocation: options.offline !== true };
   const { format, signatures, files } = await dispatch(path, head, context, options.data);
-  const indication = worstIndication(signatures.map((s) => s.verdict.indication));
-  return { file: basename(path), format, signatures, validatedAt: context.now.toISOString(), indication, ...(files ? { files } : {}) };
+  return { file: basename(path), format, signatures, validatedAt: context.now.toISOString(), indication: documentIndication(signatures), ...(files ? { files } : {}) };
+}
+
+/**
+ * The document's indication is its signatures': a document timestamp over them that does not hold (a token copied
+ * from another file) is failed on its own line and takes away only the proof it would have added, as the reference
+ * validator judges it. Timestamps decide only a document that holds nothing else (a .tsr, a timestamped PDF).
+ */
+function documentIndication(signatures: readonly SignatureVerification[]): DocumentVerification['indication'] {
+  const signed = signatures.filter((s) => s.kind !== 'RFC 3161 timestamp');
+  return worstIndication((signed.length > 0 ? signed : signatures).map((s) => s.verdict.indication));
 }
 
 async function dispatch(path: string, head: Buffer, context: VerificationContext, data: string | undefined): Promise<Pick<DocumentVerification, 'format' | 'signatures' | 'files'>> {

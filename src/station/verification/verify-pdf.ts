@@ -10,9 +10,11 @@ import type { VerificationContext } from './verification-context.js';
 import { checkByteRange } from './check-byte-range.js';
 import { reportUnreadableSignature } from './report-unreadable-signature.js';
 import { withFinding } from './with-finding.js';
+import { checkPdfChanges, type PdfChangesCheck } from './check-pdf-changes.js';
 import { VerificationError } from './verification-error.js';
 
 const DOCUMENT_TIMESTAMP = 'ETSI.RFC3161';
+const RECOVERED = 'the document’s cross-reference data is damaged: its objects were found by scanning the file';
 
 /** Every signature and document timestamp of a PDF, in the order they were added. */
 export async function verifyPdf(path: string, context: VerificationContext): Promise<SignatureVerification[]> {
@@ -28,7 +30,8 @@ export async function verifyPdf(path: string, context: VerificationContext): Pro
       const isTimestamp = field.subFilter === DOCUMENT_TIMESTAMP;
       try {
         const report = isTimestamp ? await verifyDocumentTimestamp(pdf, field, context) : await verifySignature(pdf, field, context, archived);
-        results.push(withFinding(report, await checkByteRange(pdf, field.byteRange, field.cms)));
+        const checked = withFinding(await withChanges(report, pdf, field), await checkByteRange(pdf, field.byteRange, field.cms));
+        results.push(pdf.recovered ? { ...checked, problems: [...checked.problems, RECOVERED] } : checked);
       } catch (error) {
         results.push(reportUnreadableSignature(isTimestamp ? 'RFC 3161 timestamp' : 'PAdES', (error as Error).message, context.now));
       }
@@ -43,6 +46,22 @@ async function rangesDigest(pdf: PdfSignatures, field: PdfSignatureField, algori
   const hash = createHash(algorithm.nodeName);
   await pdf.readRanges(field, (chunk) => hash.update(chunk));
   return hash.digest();
+}
+
+/**
+ * What later revisions changed after a signature that does not cover the whole file, and what that does to its
+ * verdict; a signed revision that cannot be read is said so and leaves the verdict as it is.
+ */
+async function withChanges(report: SignatureVerification, pdf: PdfSignatures, field: PdfSignatureField): Promise<SignatureVerification> {
+  if (coversWhole(pdf, field)) return report;
+  let check: PdfChangesCheck;
+  try {
+    check = await checkPdfChanges(await pdf.revision(field.byteRange[2] + field.byteRange[3]), pdf.reader, field.lock);
+  } catch (error) {
+    return { ...report, problems: [...report.problems, `the revision this signature signed cannot be read to compare with later ones: ${(error as Error).message}`] };
+  }
+  const changed = withFinding(report, check.finding);
+  return { ...changed, problems: [...changed.problems, ...check.notes], changesAfterSigning: check.changes };
 }
 
 const coversWhole = (pdf: PdfSignatures, field: PdfSignatureField): boolean => field.byteRange[2] + field.byteRange[3] === pdf.size;

@@ -61,10 +61,22 @@ describe('PDF signature structure', () => {
     expect(report.signatures[0]!.verdict).toMatchObject({ indication: 'TOTAL-FAILED', subIndication: 'FORMAT_FAILURE', reason: expect.stringContaining('cannot be read') });
   });
 
-  it('answers a PDF too damaged to read in verification’s terms, not as a document that cannot be signed', async () => {
-    const path = await signed('damaged');
+  it('reads a PDF whose cross-reference offsets miss their objects by scanning for them, and fails the signature whose bytes moved', async () => {
+    const path = await signed('shifted');
     const bytes = await readFile(path);
-    await writeFile(path, bytes.subarray(0, bytes.lastIndexOf('startxref')));
+    const at = bytes.indexOf('BT /F1');
+    await writeFile(path, Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 10)]));
+    const report = await verify(path);
+    expect(report.signatures).toHaveLength(1);
+    expect(report.signatures[0]!.verdict.indication).toBe('TOTAL-FAILED');
+    expect(report.signatures[0]!.problems).toContainEqual(expect.stringContaining('found by scanning the file'));
+  });
+
+  it('answers a PDF too damaged to read even by scanning in verification’s terms, not as a document that cannot be signed', async () => {
+    const path = await signed('damaged');
+    const text = (await readFile(path)).toString('latin1');
+    const damaged = text.slice(0, text.lastIndexOf('startxref')).replace(/ obj\b/g, ' job').replace(/trailer/g, 'reliart');
+    await writeFile(path, Buffer.from(damaged, 'latin1'));
     await expect(verify(path)).rejects.toMatchObject({ code: 'ERR_VERIFY_UNSUPPORTED', message: expect.stringContaining('cannot be read for verification') });
   });
 

@@ -341,6 +341,16 @@ export const en = {
   'container.coveredBy': 'Covered by:',
   'container.signature': 'signature {number} ({name})',
   'container.notCovered': 'No signature covers this file.',
+  'verdict.changes': 'Changes after signing',
+  'verdict.changes.pagesAdded': 'pages added: {pages}',
+  'verdict.changes.pagesRemoved': 'pages removed: {pages}',
+  'verdict.changes.pagesChanged': 'page content changed: {pages}',
+  'verdict.changes.annotations': 'annotations changed on pages {pages}',
+  'verdict.changes.formFields': 'form fields filled in or changed: {fields}',
+  'verdict.changes.signatures': 'signatures added: {count}',
+  'verdict.changes.other': 'none that the station compares (pages, annotations, form fields)',
+  'verdict.changes.notAllowed': 'Not allowed by the document’s certification or by this signature’s field lock.',
+  'verdict.changes.otherObjects': 'other objects written again with other content: {count}',
 } as const;
 
 export type MessageKey = keyof typeof en;

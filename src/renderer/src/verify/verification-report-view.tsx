@@ -1,5 +1,5 @@
 import type { JSX } from 'react';
-import type { DocumentVerification, Indication, SignatureVerification, SubIndication } from '../../../core/schemas/verification-report.js';
+import type { DocumentVerification, Indication, PdfChanges, SignatureVerification, SubIndication } from '../../../core/schemas/verification-report.js';
 import { describeSignature } from '../../../core/verification/describe-signature.js';
 import type { MessageKey } from '../i18n/messages-en.js';
 import { useI18n } from '../i18n/i18n.js';
@@ -107,6 +107,14 @@ function SignatureVerdict({ signature }: { signature: SignatureVerification }): 
             <dd translate="no">{signature.reason}</dd>
           </>
         )}
+        {signature.changesAfterSigning && (
+          <>
+            <dt>{t('verdict.changes')}</dt>
+            <dd data-testid="changes-after-signing">
+              <ChangesAfterSigning changes={signature.changesAfterSigning} />
+            </dd>
+          </>
+        )}
       </dl>
       <details>
         <summary>{t('verify.details')}</summary>
@@ -117,5 +125,31 @@ function SignatureVerdict({ signature }: { signature: SignatureVerification }): 
         <pre translate="no">{JSON.stringify(signature, null, 2)}</pre>
       </details>
     </li>
+  );
+}
+
+/** What a PDF's later revisions changed after a signature, one kind per line, and whether that was allowed. */
+function ChangesAfterSigning({ changes }: { changes: PdfChanges }): JSX.Element {
+  const { t } = useI18n();
+  const pages = (list: number[]): string => list.join(', ');
+  const lines = [
+    changes.pagesAdded.length > 0 && t('verdict.changes.pagesAdded', { pages: pages(changes.pagesAdded) }),
+    changes.pagesRemoved.length > 0 && t('verdict.changes.pagesRemoved', { pages: pages(changes.pagesRemoved) }),
+    changes.pagesChanged.length > 0 && t('verdict.changes.pagesChanged', { pages: pages(changes.pagesChanged) }),
+    changes.annotationPages.length > 0 && t('verdict.changes.annotations', { pages: pages(changes.annotationPages) }),
+    changes.formFields.length > 0 && t('verdict.changes.formFields', { fields: changes.formFields.join(', ') }),
+    changes.signaturesAdded > 0 && t('verdict.changes.signatures', { count: changes.signaturesAdded }),
+    changes.otherObjects > 0 && t('verdict.changes.otherObjects', { count: changes.otherObjects }),
+  ].filter((line): line is string => typeof line === 'string');
+  return (
+    <>
+      {(lines.length > 0 ? lines : [t('verdict.changes.other')]).map((line) => (
+        <span key={line} className="change">
+          {line}
+          <br />
+        </span>
+      ))}
+      {!changes.allowed && <strong className="advice">{t('verdict.changes.notAllowed')}</strong>}
+    </>
   );
 }

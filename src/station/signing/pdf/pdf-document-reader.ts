@@ -17,6 +17,12 @@ const READ_BLOCK = 256 * 1024;
 export const MAX_PDF_OBJECTS = 8_000_000;
 /** Byte width of one field of a cross-reference stream row (PDF uses at most 8 for offsets). */
 const MAX_XREF_FIELD_WIDTH = 8;
+const SCAN_CHUNK = 4 * 1024 * 1024;
+const SCAN_OVERLAP = 64;
+/** How many objects from the end of a damaged file are tried as its cross-reference stream. */
+const MAX_SCANNED_XREF_STREAMS = 64;
+/** An object header at the start of a line (or after another token's end): "12 0 obj". */
+const OBJECT_HEADER = /(?<=^|[\s>])(\d{1,7})\s+\d{1,5}\s+obj\b/g;
 const OVERSTATED_SUBSECTION = 'Malformed PDF: a cross-reference subsection announces more entries than it holds.';
 const asInt = (v: PdfValue | undefined): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 
@@ -57,6 +63,18 @@ export class PdfDocumentReader {
   static async open(file: FileHandle, size: number, options: { readEncrypted?: boolean } = {}): Promise<PdfDocumentReader> {
     const reader = new PdfDocumentReader(file, size);
     await reader.readCrossReferences(options.readEncrypted ?? false);
+    return reader;
+  }
+
+  /**
+   * Verification's reading of a file whose cross-reference data is damaged (offsets that miss their objects): the
+   * objects are found by scanning the file for their headers, a later one of the same number winning, and the
+   * trailer is the last one that names a /Root (or the last cross-reference stream's dictionary), as common readers
+   * recover such files. Signing never uses it.
+   */
+  static async recover(file: FileHandle, size: number): Promise<PdfDocumentReader> {
+    const reader = new PdfDocumentReader(file, size);
+    await reader.scanObjects();
     return reader;
   }
 
@@ -104,6 +122,42 @@ export class PdfDocumentReader {
     }
     if (this.trailer.get('Encrypt') !== undefined && !readEncrypted) throw new UnsupportedDocumentError('Encrypted PDFs cannot be signed here.');
     if (!(this.trailer.get('Root') instanceof PdfRef)) throw new UnsupportedDocumentError('Malformed PDF: trailer has no /Root.');
+  }
+
+  private async scanObjects(): Promise<void> {
+    const head = await this.read(0, 1024);
+    if (!head.toString('latin1').startsWith('%PDF-')) throw new UnsupportedDocumentError('Not a PDF file (no %PDF- header).');
+    const offsets: number[] = [];
+    const trailers: number[] = [];
+    for (let position = 0; position < this.size; position += SCAN_CHUNK) {
+      // Each chunk is read with a small overlap so a header across its end is still seen, and counted once.
+      const text = (await this.read(position, SCAN_CHUNK + SCAN_OVERLAP)).toString('latin1');
+      for (const match of text.matchAll(OBJECT_HEADER)) {
+        if (match.index >= SCAN_CHUNK) break;
+        const num = Number(match[1]);
+        this.assertObjectCount(num + 1);
+        this.entries.set(num, { kind: 'offset', offset: position + match.index });
+        offsets.push(position + match.index);
+      }
+      for (let at = text.indexOf('trailer'); at >= 0 && at < SCAN_CHUNK; at = text.indexOf('trailer', at + 1)) trailers.push(position + at);
+    }
+    for (const at of trailers.reverse()) {
+      const buf = await this.read(at, 64 * 1024);
+      if (!this.closesDictionary(buf, 0)) continue;
+      const trailer = new PdfObjectParser(buf, 'trailer'.length).readValue();
+      if (trailer instanceof PdfDict && trailer.get('Root') instanceof PdfRef) {
+        this.trailer = trailer;
+        return;
+      }
+    }
+    for (const offset of offsets.reverse().slice(0, MAX_SCANNED_XREF_STREAMS)) {
+      const { value } = await this.readObjectAt(offset, false).catch(() => ({ value: null }));
+      if (value instanceof PdfDict && (value.get('Type') as PdfName | undefined)?.name === 'XRef' && value.get('Root') instanceof PdfRef) {
+        this.trailer = value;
+        return;
+      }
+    }
+    throw new UnsupportedDocumentError('Malformed PDF: its cross-reference data is damaged and no trailer was found by scanning it.');
   }
 
   /**

@@ -12,12 +12,21 @@ export class TsaClientAccess {
   readonly #clients: Pick<ClientRegistry, 'find'>;
   readonly #cacheMs: number;
   readonly #maxEntries: number;
-  readonly #cache = new Map<string, { expires: number; allowlist: Promise<TsaIpAllowlist> }>();
+  readonly #cache = new Map<string, { expires: number; allowlist: Promise<TsaIpAllowlist>; settled?: TsaIpAllowlist }>();
 
   constructor(clients: Pick<ClientRegistry, 'find'>, { cacheMs = 1000, maxEntries = 1024 }: { cacheMs?: number; maxEntries?: number } = {}) {
     this.#clients = clients;
     this.#cacheMs = cacheMs;
     this.#maxEntries = maxEntries;
+  }
+
+  /**
+   * The allow list when a fresh one is already read, without a promise: the route checks it on the request's own
+   * turn of the event loop. Undefined when it must be read (allowlist()).
+   */
+  cached(clientId: string): TsaIpAllowlist | undefined {
+    const cached = this.#cache.get(clientId);
+    return cached && cached.expires > performance.now() ? cached.settled : undefined;
   }
 
   allowlist(clientId: string): Promise<TsaIpAllowlist> {
@@ -26,7 +35,9 @@ export class TsaClientAccess {
     if (cached && cached.expires > now) return cached.allowlist;
     const allowlist = this.#clients.find(clientId).then((client) => new TsaIpAllowlist(client?.allowedIps ?? []));
     this.#cache.delete(clientId); // re-inserted last: the Map's order is the order of use
-    this.#cache.set(clientId, { expires: now + this.#cacheMs, allowlist });
+    const entry: { expires: number; allowlist: Promise<TsaIpAllowlist>; settled?: TsaIpAllowlist } = { expires: now + this.#cacheMs, allowlist };
+    this.#cache.set(clientId, entry);
+    allowlist.then((settled) => (entry.settled = settled), () => undefined);
     if (this.#cache.size > this.#maxEntries) this.#cache.delete(this.#cache.keys().next().value!);
     allowlist.catch(() => {
       if (this.#cache.get(clientId)?.allowlist === allowlist) this.#cache.delete(clientId);

@@ -1,6 +1,13 @@
 import type { ClientRegistry } from '../clients/client-registry.js';
 import { TsaIpAllowlist } from './tsa-ip-allowlist.js';
 
+/** A client's allow list as read (or being read), and once read, the list itself. */
+interface CacheEntry {
+  expires: number;
+  allowlist: Promise<TsaIpAllowlist>;
+  settled?: TsaIpAllowlist;
+}
+
 /**
  * Each client's allowed IP addresses for timestamping, read from the registry at most once per `cacheMs` (a read
  * costs about as much CPU as the rest of a request without its signature, so a changed list applies within that
@@ -12,7 +19,7 @@ export class TsaClientAccess {
   readonly #clients: Pick<ClientRegistry, 'find'>;
   readonly #cacheMs: number;
   readonly #maxEntries: number;
-  readonly #cache = new Map<string, { expires: number; allowlist: Promise<TsaIpAllowlist>; settled?: TsaIpAllowlist }>();
+  readonly #cache = new Map<string, CacheEntry>();
 
   constructor(clients: Pick<ClientRegistry, 'find'>, { cacheMs = 1000, maxEntries = 1024 }: { cacheMs?: number; maxEntries?: number } = {}) {
     this.#clients = clients;
@@ -35,7 +42,7 @@ export class TsaClientAccess {
     if (cached && cached.expires > now) return cached.allowlist;
     const allowlist = this.#clients.find(clientId).then((client) => new TsaIpAllowlist(client?.allowedIps ?? []));
     this.#cache.delete(clientId); // re-inserted last: the Map's order is the order of use
-    const entry: { expires: number; allowlist: Promise<TsaIpAllowlist>; settled?: TsaIpAllowlist } = { expires: now + this.#cacheMs, allowlist };
+    const entry: CacheEntry = { expires: now + this.#cacheMs, allowlist };
     this.#cache.set(clientId, entry);
     allowlist.then((settled) => (entry.settled = settled), () => undefined);
     if (this.#cache.size > this.#maxEntries) this.#cache.delete(this.#cache.keys().next().value!);

@@ -29,19 +29,21 @@ export function installGracefulClose(app: FastifyInstance): void {
   let closing = false;
   let deadline: NodeJS.Timeout | undefined;
 
+  // `Connection: close` is set on the responses themselves, not by an onSend hook every answer would pass through:
+  // on those still open when the close starts and on any that start meanwhile (Fastify merges its headers in).
+  const answerThenClose = (response: ServerResponse): void => {
+    if (!response.headersSent) response.setHeader('connection', 'close');
+  };
   app.server.on('request', (_request, response: ServerResponse) => {
     lastArrival = performance.now();
     open.add(response);
     response.once('close', () => open.delete(response));
-  });
-
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
+    if (closing) answerThenClose(response);
   });
 
   app.addHook('preClose', async () => {
     closing = true;
+    for (const response of open) answerThenClose(response);
     const started = performance.now();
     deadline = setTimeout(() => app.server.closeAllConnections(), LIMIT_MS).unref();
     const waiting = (): boolean => [...open].some((response) => !response.headersSent);

@@ -20,12 +20,13 @@ export function oidcRoutes(deps: OidcRoutesDeps): FastifyPluginAsync {
 
 function providerEndpoints(deps: OidcRoutesDeps): FastifyPluginAsync {
   return async (app) => {
-    // oidc-provider reads and limits request bodies itself: leave the stream untouched for it.
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    // Requests here log through the provider's own events, not a child logger made for each request's id.
+    app.setChildLoggerFactory((logger) => logger);
 
     // Koa composes its middleware on every callback() call: keep one handler per provider instance.
     const handlers = new WeakMap<Provider, { handle: ReturnType<Provider['callback']>; issuerHost: string }>();
+    // oidc-provider reads and limits request bodies itself, so it takes each request over in the route's onRequest
+    // hook, after the station's guards and before Fastify's body step (content-type parsers, preHandler, handler).
     const forward = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       assertSandbox(deps.mode);
       const provider = await deps.oidc.provider();
@@ -38,14 +39,18 @@ function providerEndpoints(deps: OidcRoutesDeps): FastifyPluginAsync {
       setSecurityHeaders(reply.raw, LOGIN_PAGE_CSP);
       await handler.handle(request.raw, reply.raw);
     };
+    // Fastify requires a handler; a hijacked or refused request never reaches it.
+    const answeredInOnRequest = (): never => {
+      throw new TypeError('The OIDC provider answers from the route’s onRequest hook');
+    };
 
     // GET endpoints: any browser may read them (default for safe methods); the token endpoint is server to server.
-    const frontChannel = { config: { errorFormat: 'json' } } as const;
-    const backChannel = { config: { browserAccess: 'none', errorFormat: 'oauth' } } as const;
-    app.get(OIDC_PATHS.discovery, frontChannel, forward);
-    app.get(OIDC_PATHS.jwks, frontChannel, forward);
-    app.get(OIDC_PATHS.authorization, frontChannel, forward);
-    app.get(`${OIDC_PATHS.authorization}/:uid`, frontChannel, forward);
-    app.post(OIDC_PATHS.token, backChannel, forward);
+    const frontChannel = { config: { errorFormat: 'json' }, onRequest: forward } as const;
+    const backChannel = { config: { browserAccess: 'none', errorFormat: 'oauth' }, onRequest: forward } as const;
+    app.get(OIDC_PATHS.discovery, frontChannel, answeredInOnRequest);
+    app.get(OIDC_PATHS.jwks, frontChannel, answeredInOnRequest);
+    app.get(OIDC_PATHS.authorization, frontChannel, answeredInOnRequest);
+    app.get(`${OIDC_PATHS.authorization}/:uid`, frontChannel, answeredInOnRequest);
+    app.post(OIDC_PATHS.token, backChannel, answeredInOnRequest);
   };
 }

@@ -4,6 +4,7 @@ import type { ClientRegistry } from '../clients/client-registry.js';
 import '../http/route-config.js';
 import type { TimestampAuthority } from './timestamp-authority.js';
 import { TsaClientAccess } from './tsa-client-access.js';
+import type { TsaIpAllowlist } from './tsa-ip-allowlist.js';
 import type { WithParams } from '../http/route-types.js';
 
 /**
@@ -34,16 +35,13 @@ export interface TimestampRoutesDeps {
 export function timestampRoutes(deps: TimestampRoutesDeps): FastifyPluginAsync {
   const access = new TsaClientAccess(deps.clients, { cacheMs: deps.clientCacheMs ?? 1000 });
 
-  const authorize = async (request: FastifyRequest<WithParams<'client_id'>>): Promise<void> => {
-    const clientId = request.params.client_id;
-    const allowlist = await access.allowlist(clientId);
-    if (!allowlist.allows(request.socket.remoteAddress)) {
-      throw new ForbiddenError(
-        'ERR_TSA_FORBIDDEN',
-        `The address ${request.socket.remoteAddress ?? '(unknown)'} may not use timestamping as client "${clientId}": ` +
-          'the client is not registered, or this address is not in its allowed IP addresses.',
-      );
-    }
+  const refusal = (request: FastifyRequest<WithParams<'client_id'>>, allowlist: TsaIpAllowlist): ForbiddenError | undefined => {
+    if (allowlist.allows(request.socket.remoteAddress)) return undefined;
+    return new ForbiddenError(
+      'ERR_TSA_FORBIDDEN',
+      `The address ${request.socket.remoteAddress ?? '(unknown)'} may not use timestamping as client "${request.params.client_id}": ` +
+        'the client is not registered, or this address is not in its allowed IP addresses.',
+    );
   };
 
   return async (app) => {
@@ -58,7 +56,17 @@ export function timestampRoutes(deps: TimestampRoutesDeps): FastifyPluginAsync {
 
     app.post<WithParams<'client_id'>>(
       '/timestamp/:client_id',
-      { bodyLimit: TSA_BODY_LIMIT, config: { errorFormat: 'tsa', browserAccess: 'none' }, onRequest: authorize },
+      {
+        bodyLimit: TSA_BODY_LIMIT,
+        config: { errorFormat: 'tsa', browserAccess: 'none' },
+        // A callback hook: with the client's allow list already read (the usual case) a timestamp request is
+        // admitted without a promise. Known and unknown ids take the same path either way.
+        onRequest: (request, _reply, done) => {
+          const cached = access.cached(request.params.client_id);
+          if (cached) return done(refusal(request, cached));
+          access.allowlist(request.params.client_id).then((allowlist) => done(refusal(request, allowlist)), done);
+        },
+      },
       // A failure of the station itself (store, signer) goes to the error handler: a systemFailure rejection, 500.
       async (request, reply) => reply.type(REPLY_TYPE).send(await deps.tsa.respond(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0))),
     );

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { ForbiddenError } from '../../../core/errors/forbidden-error.js';
 import type { ClientRegistry } from '../../clients/client-registry.js';
 
@@ -53,10 +53,15 @@ export function installOriginGuard(app: FastifyInstance, policy: OriginPolicy): 
     decide(request, reply, origin, readClientId(request.params), policy).then((decision) => done(decision === 'refused' ? refused(origin) : undefined), done);
   });
 
-  app.addHook('preHandler', (request, reply, done) => {
+  // Only a 'client' route that names its client in the body (not in the path) waits for the body to decide, so
+  // only such routes get this preHandler: every other route skips Fastify's preHandler step altogether.
+  const checkClientInBody: preHandlerHookHandler = (request, reply, done) => {
     const origin = request.headers.origin;
-    if (request.method === 'OPTIONS' || origin === undefined || readClientId(request.params) !== undefined) return done();
+    if (origin === undefined || readClientId(request.params) !== undefined) return done();
     decide(request, reply, origin, readClientId(request.body), policy).then((decision) => done(decision === 'allowed' ? undefined : refused(origin)), done);
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.config?.browserAccess === 'client') route.preHandler = [checkClientInBody, ...[route.preHandler ?? []].flat()];
   });
 }
 

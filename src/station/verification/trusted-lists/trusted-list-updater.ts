@@ -72,14 +72,11 @@ export class TrustedListUpdater {
   /** Lists given as XML (a file's name and text), as importPath takes them: for a drop in the window's Settings. */
   async importLists(read: ReadonlyArray<{ file: string; xml: string }>, signersPem: readonly string[] = []): Promise<TrustRefreshResult> {
     // Each file is parsed once: to take lists of lists first, and then to verify and store it.
-    const parsed = read.map((entry) => {
-      const doc = parseTrustedListDocument(entry.xml);
-      return { ...entry, doc, list: parseTrustedList(doc) };
-    });
+    const parsed = read.map((entry) => ({ ...entry, ...parse(entry.xml) }));
     const lists: ListOutcome[] = [];
-    for (const { file, xml, doc } of parsed.filter((entry) => entry.list.pointers.length > 0)) {
+    for (const { file, xml, doc, list } of parsed.filter((entry) => entry.list.pointers.length > 0)) {
       lists.push(await this.#outcome(file, null, async () => {
-        await this.#acceptLotl(xml, null, signersPem, null, doc);
+        await this.#acceptLotl(xml, null, signersPem, null, { doc, list });
         return 'updated';
       }));
     }
@@ -90,13 +87,12 @@ export class TrustedListUpdater {
     return { lists };
   }
 
-  async #acceptLotl(xml: string, url: string | null, signersPem: readonly string[], validators: Validators | null, parsed?: Document): Promise<string> {
-    const doc = parsed ?? parseTrustedListDocument(xml);
-    const list = parseTrustedList(doc);
+  async #acceptLotl(xml: string, url: string | null, signersPem: readonly string[], validators: Validators | null, parsed: ParsedList = parse(xml)): Promise<string> {
+    const { doc, list } = parsed;
     if (list.pointers.length === 0) throw new TrustListError('ERR_TRUST_LIST_INVALID', `The list ${list.territory} points to no other list: it is not a list of lists.`);
     const id = lotlIdOf(list);
     const given = signersPem.flatMap((pem) => x509.PemConverter.decode(pem).map((der) => new x509.X509Certificate(der)));
-    await this.#accept(xml, { lotl: id, kind: 'lotl', url, announced: [...(await this.lotlSigners(id)), ...given] }, validators, doc);
+    await this.#accept(xml, { lotl: id, kind: 'lotl', url, announced: [...(await this.lotlSigners(id)), ...given] }, validators, parsed);
     if (signersPem.length > 0 || url !== null) await this.#store.setLotl(id, url, signersPem);
     return id;
   }
@@ -107,7 +103,7 @@ export class TrustedListUpdater {
     let last: unknown;
     for (const { id, pointer } of candidates) {
       try {
-        return await this.#accept(xml, { lotl: id, kind: 'national', url: null, announced: certificatesOf(pointer), territory: pointer.territory }, null, doc);
+        return await this.#accept(xml, { lotl: id, kind: 'national', url: null, announced: certificatesOf(pointer), territory: pointer.territory }, null, { doc, list });
       } catch (error) {
         last = error;
       }
@@ -153,9 +149,7 @@ export class TrustedListUpdater {
     return outcomes;
   }
 
-  async #accept(xml: string, target: Target, validators: Validators | null, parsed?: Document): Promise<ListOutcome['outcome']> {
-    const doc = parsed ?? parseTrustedListDocument(xml);
-    const list = parseTrustedList(doc);
+  async #accept(xml: string, target: Target, validators: Validators | null, { doc, list }: ParsedList = parse(xml)): Promise<ListOutcome['outcome']> {
     const what = `The trusted list ${list.territory}${target.url ? ` from ${target.url}` : ''}`;
     if (target.territory !== undefined && list.territory !== target.territory) throw new TrustListError('ERR_TRUST_LIST_UNANNOUNCED', `${what} was refused: its list of lists points to it for ${target.territory}.`);
     await verifyListSignature(doc, target.announced, what);
@@ -214,6 +208,17 @@ export class TrustedListUpdater {
 }
 
 type Validators = { etag: string | null; lastModified: string | null };
+
+/** A list's XML parsed, and what the station reads from it: each list is parsed once per update. */
+interface ParsedList {
+  doc: Document;
+  list: TrustedList;
+}
+
+function parse(xml: string): ParsedList {
+  const doc = parseTrustedListDocument(xml);
+  return { doc, list: parseTrustedList(doc) };
+}
 
 /** The EU's list of lists is kept as "eu"; another scheme's by its territory. */
 function lotlIdOf(list: TrustedList): string {

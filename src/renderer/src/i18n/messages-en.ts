@@ -337,6 +337,12 @@ export const en = {
   'sign.place.boxSize': '{width} × {height} pt. Shift with the arrow keys changes its size.',
   'sign.place.overlap': 'The box covers text or pictures on the page: the signature would hide them. Move it to an empty place.',
   'prompt.pin.countLow': 'Few tries left before the PIN is blocked.',
+  'trust.pivot.too-many': 'The list of lists names {count} pivots, more than are followed: refused.',
+  'trust.pivot.unavailable': 'Pivot {position} of {count} ({url}) could not be had: go online, or import it together with the list of lists.',
+  'trust.pivot.unreadable': 'Pivot {position} of {count} ({url}) is not a readable list of lists of the same territory.',
+  'trust.pivot.signature': 'Pivot {position} of {count} ({url}) is not signed by a certificate the step before it announces.',
+  'trust.pivot.no-signers': 'Pivot {position} of {count} ({url}) announces no certificate for the list of lists.',
+  'trust.pivot.lotl-signature': 'The list of lists is not signed by a certificate announced for it (checked through {count} pivots).',
 } as const;
 
 export type MessageKey = keyof typeof en;

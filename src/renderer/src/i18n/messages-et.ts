@@ -334,4 +334,10 @@ export const et: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift koos nooleklahvidega muudab selle suurust.',
   'sign.place.overlap': 'Kast katab lehel teksti või pilte: allkiri peidaks need. Liiguta see tühja kohta.',
   'prompt.pin.countLow': 'Enne PIN-i blokeerimist on jäänud vähe katseid.',
+  'trust.pivot.too-many': 'Nimekirjade nimekiri nimetab {count} pöördnimekirja, rohkem kui järgitakse: tagasi lükatud.',
+  'trust.pivot.unavailable': 'Pöördnimekirja {position}/{count} ({url}) ei õnnestunud saada: minge võrku või importige see koos nimekirjade nimekirjaga.',
+  'trust.pivot.unreadable': 'Pöördnimekiri {position}/{count} ({url}) ei ole loetav sama territooriumi nimekirjade nimekiri.',
+  'trust.pivot.signature': 'Pöördnimekiri {position}/{count} ({url}) ei ole allkirjastatud sertifikaadiga, mille eelmine samm välja kuulutab.',
+  'trust.pivot.no-signers': 'Pöördnimekiri {position}/{count} ({url}) ei kuuluta välja ühtegi sertifikaati nimekirjade nimekirja jaoks.',
+  'trust.pivot.lotl-signature': 'Nimekirjade nimekiri ei ole allkirjastatud selle jaoks välja kuulutatud sertifikaadiga (kontrollitud {count} pöördnimekirja kaudu).',
 };

@@ -334,4 +334,10 @@ export const lt: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift su rodyklių klavišais keičia jo dydį.',
   'sign.place.overlap': 'Langelis uždengia puslapio tekstą ar paveikslėlius: parašas juos paslėptų. Perkelkite jį į tuščią vietą.',
   'prompt.pin.countLow': 'Liko nedaug bandymų, kol PIN bus užblokuotas.',
+  'trust.pivot.too-many': 'Sąrašų sąraše nurodyta {count} posūkio sąrašų, daugiau nei sekama: atmesta.',
+  'trust.pivot.unavailable': 'Posūkio sąrašo {position} iš {count} ({url}) gauti nepavyko: prisijunkite prie tinklo arba importuokite jį kartu su sąrašų sąrašu.',
+  'trust.pivot.unreadable': 'Posūkio sąrašas {position} iš {count} ({url}) nėra perskaitomas tos pačios teritorijos sąrašų sąrašas.',
+  'trust.pivot.signature': 'Posūkio sąrašas {position} iš {count} ({url}) nepasirašytas sertifikatu, kurį skelbia ankstesnis žingsnis.',
+  'trust.pivot.no-signers': 'Posūkio sąrašas {position} iš {count} ({url}) neskelbia jokio sertifikato sąrašų sąrašui.',
+  'trust.pivot.lotl-signature': 'Sąrašų sąrašas nepasirašytas jam paskelbtu sertifikatu (patikrinta per {count} posūkio sąrašus).',
 };

@@ -334,4 +334,10 @@ export const lv: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift kopā ar bultiņu taustiņiem maina tā izmēru.',
   'sign.place.overlap': 'Lauks aizsedz tekstu vai attēlus lapā: paraksts tos paslēptu. Pārvietojiet to uz tukšu vietu.',
   'prompt.pin.countLow': 'Palikuši maz mēģinājumu, pirms PIN tiks bloķēts.',
+  'trust.pivot.too-many': 'Sarakstu sarakstā ir nosaukti {count} pagrieziena saraksti, vairāk nekā tiek izsekots: noraidīts.',
+  'trust.pivot.unavailable': 'Pagrieziena sarakstu {position} no {count} ({url}) neizdevās iegūt: pieslēdzieties tīklam vai importējiet to kopā ar sarakstu sarakstu.',
+  'trust.pivot.unreadable': 'Pagrieziena saraksts {position} no {count} ({url}) nav nolasāms tās pašas teritorijas sarakstu saraksts.',
+  'trust.pivot.signature': 'Pagrieziena saraksts {position} no {count} ({url}) nav parakstīts ar sertifikātu, ko paziņo iepriekšējais solis.',
+  'trust.pivot.no-signers': 'Pagrieziena saraksts {position} no {count} ({url}) nepaziņo nevienu sertifikātu sarakstu sarakstam.',
+  'trust.pivot.lotl-signature': 'Sarakstu saraksts nav parakstīts ar tam paziņotu sertifikātu (pārbaudīts caur {count} pagrieziena sarakstiem).',
 };

@@ -128,14 +128,43 @@ describe.sequential('EU-style trusted lists: our own list of lists and two natio
     expect(await xmlsecVerifies(served.get('/lotl.xml')!.body, lotlSigner.certPem)).toBe(true);
   });
 
-  it('shows QES for a signature by a certificate (QcCompliance, QcSSCD) from a CA the list grants as CA/QC with QCWithSSCD', async () => {
-    const report = await verifyDocument(await signFile('qes.txt', await qcSigner(qcCa, 'CN=Mari Maasikas,C=EE')), { trust: await trustHere() });
+  it('shows QES for a signature by a certificate (QcCompliance, QcSSCD) from a CA the list grants as CA/QC with QCWithSSCD, when issued and at the signing time', async () => {
+    const signer = await qcSigner(qcCa, 'CN=Mari Maasikas,C=EE');
+    const report = await verifyDocument(await signFile('qes.txt', signer), { trust: await trustHere() });
+    const issuedAt = new x509.X509Certificate(Uint8Array.from(signer.der)).notBefore.toISOString();
     expect(report.signatures[0]).toMatchObject({
       verdict: expect.objectContaining({ indication: 'TOTAL-PASSED' }),
       chain: expect.objectContaining({ anchorSource: 'trusted list EE (sequence 3): Test Qualified CA' }),
-      qualification: expect.objectContaining({ level: 'QES', qualifiedCertificate: true, qscd: true, type: 'esig', qualifiers: ['QCWithSSCD'] }),
+      qualification: expect.objectContaining({
+        level: 'QES',
+        qualifiedCertificate: true,
+        qscd: true,
+        type: 'esig',
+        qualifiers: ['QCWithSSCD'],
+        atIssuance: expect.objectContaining({ time: issuedAt, level: 'QES', qualifiedCertificate: true }),
+        atSigning: expect.objectContaining({ time: report.signatures[0]!.verdict.judgedAt, level: 'QES' }),
+      }),
     });
-    expect(validationReportXml(report)).toContain('<vr:SignatureQuality><vr:SignatureQualityInformation>urn:cef:dss:signatureQualification:QESig</vr:SignatureQualityInformation></vr:SignatureQuality>');
+    const xml = validationReportXml(report);
+    expect(xml).toContain('<vr:SignatureQuality><vr:SignatureQualityInformation>urn:cef:dss:signatureQualification:QESig</vr:SignatureQualityInformation>');
+    expect(xml).toContain(`<vr:CertificateQualification ValidationTime="CERTIFICATE_ISSUANCE_TIME" Time="${issuedAt}">urn:cef:dss:signatureQualification:QESig</vr:CertificateQualification>`);
+    expect(xml).toContain('<vr:CertificateQualification ValidationTime="BEST_SIGNATURE_TIME"');
+  });
+
+  it('is not qualified when the CA was withdrawn between the certificate\'s issuance and the signing time, and QES when signed before', async () => {
+    const file = await signFile('withdrawn-qes.txt', await qcSigner(withdrawnCa, 'CN=Anna Liepa,C=LV'));
+    const after = (await verifyDocument(file, { trust: await trustHere() })).signatures[0]!;
+    expect(after.qualification).toMatchObject({
+      level: 'AdES',
+      qualifiedCertificate: false,
+      reason: expect.stringMatching(/^qualified when issued .*, but not at the signing time .*no longer granted/),
+      atIssuance: { level: 'QES', qualifiedCertificate: true, trustedList: expect.stringContaining('Test Withdrawn CA') },
+      atSigning: { level: 'AdES', qualifiedCertificate: false, trustedList: null },
+    });
+    expect(validationReportXml({ file, format: 'cms', signatures: [after], validatedAt: new Date().toISOString(), indication: after.verdict.indication })).toContain('ValidationTime="BEST_SIGNATURE_TIME"');
+    const before = new Date(withdrawnAt.getTime() - 3_600_000);
+    const earlier = (await verifyDocument(file, { trust: await trustHere(), clock: { now: () => before } })).signatures[0]!;
+    expect(earlier.qualification).toMatchObject({ level: 'QES', atIssuance: { level: 'QES' }, atSigning: { level: 'QES', time: before.toISOString() } });
   });
 
   it('is INDETERMINATE/NO_CERTIFICATE_CHAIN_FOUND for a signature judged after its CA was withdrawn, and passes judged before', async () => {

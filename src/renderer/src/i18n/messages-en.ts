@@ -343,6 +343,8 @@ export const en = {
   'trust.pivot.signature': 'Pivot {position} of {count} ({url}) is not signed by a certificate the step before it announces.',
   'trust.pivot.no-signers': 'Pivot {position} of {count} ({url}) announces no certificate for the list of lists.',
   'trust.pivot.lotl-signature': 'The list of lists is not signed by a certificate announced for it (checked through {count} pivots).',
+  'verdict.qualification.atIssuance': 'Qualified status when the certificate was issued ({time}): {level}',
+  'verdict.qualification.atSigning': 'Qualified status at the signing time ({time}): {level}',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -340,4 +340,6 @@ export const et: Messages = {
   'trust.pivot.signature': 'Pöördnimekiri {position}/{count} ({url}) ei ole allkirjastatud sertifikaadiga, mille eelmine samm välja kuulutab.',
   'trust.pivot.no-signers': 'Pöördnimekiri {position}/{count} ({url}) ei kuuluta välja ühtegi sertifikaati nimekirjade nimekirja jaoks.',
   'trust.pivot.lotl-signature': 'Nimekirjade nimekiri ei ole allkirjastatud selle jaoks välja kuulutatud sertifikaadiga (kontrollitud {count} pöördnimekirja kaudu).',
+  'verdict.qualification.atIssuance': 'Kvalifitseeritus sertifikaadi väljaandmisel ({time}): {level}',
+  'verdict.qualification.atSigning': 'Kvalifitseeritus allkirjastamise ajal ({time}): {level}',
 };

@@ -340,4 +340,6 @@ export const lt: Messages = {
   'trust.pivot.signature': 'Posūkio sąrašas {position} iš {count} ({url}) nepasirašytas sertifikatu, kurį skelbia ankstesnis žingsnis.',
   'trust.pivot.no-signers': 'Posūkio sąrašas {position} iš {count} ({url}) neskelbia jokio sertifikato sąrašų sąrašui.',
   'trust.pivot.lotl-signature': 'Sąrašų sąrašas nepasirašytas jam paskelbtu sertifikatu (patikrinta per {count} posūkio sąrašus).',
+  'verdict.qualification.atIssuance': 'Kvalifikacijos statusas sertifikato išdavimo metu ({time}): {level}',
+  'verdict.qualification.atSigning': 'Kvalifikacijos statusas pasirašymo metu ({time}): {level}',
 };

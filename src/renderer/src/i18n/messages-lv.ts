@@ -340,4 +340,6 @@ export const lv: Messages = {
   'trust.pivot.signature': 'Pagrieziena saraksts {position} no {count} ({url}) nav parakstīts ar sertifikātu, ko paziņo iepriekšējais solis.',
   'trust.pivot.no-signers': 'Pagrieziena saraksts {position} no {count} ({url}) nepaziņo nevienu sertifikātu sarakstu sarakstam.',
   'trust.pivot.lotl-signature': 'Sarakstu saraksts nav parakstīts ar tam paziņotu sertifikātu (pārbaudīts caur {count} pagrieziena sarakstiem).',
+  'verdict.qualification.atIssuance': 'Kvalifikācijas statuss sertifikāta izdošanas brīdī ({time}): {level}',
+  'verdict.qualification.atSigning': 'Kvalifikācijas statuss parakstīšanas brīdī ({time}): {level}',
 };

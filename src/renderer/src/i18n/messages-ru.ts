@@ -340,4 +340,6 @@ export const ru: Messages = {
   'trust.pivot.signature': 'Опорный список {position} из {count} ({url}) не подписан сертификатом, объявленным предыдущим шагом.',
   'trust.pivot.no-signers': 'Опорный список {position} из {count} ({url}) не объявляет ни одного сертификата для списка списков.',
   'trust.pivot.lotl-signature': 'Список списков не подписан объявленным для него сертификатом (проверено через {count} опорных списков).',
+  'verdict.qualification.atIssuance': 'Квалификационный статус на момент выдачи сертификата ({time}): {level}',
+  'verdict.qualification.atSigning': 'Квалификационный статус на момент подписания ({time}): {level}',
 };

@@ -6,6 +6,19 @@ export const fingerprintSchema = z
   .transform((value) => value.replace(/[:\s]/g, '').toLowerCase())
   .pipe(z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 fingerprint is 64 hex digits'));
 
+/**
+ * Where following a list of lists' pivots (its earlier copies that announce each change of signing certificates)
+ * stopped: the step, the pivot (1 the oldest followed, of `count`) and its address; for the window to say it in the
+ * user's language.
+ */
+export const pivotStepSchema = z.object({
+  step: z.enum(['too-many', 'unavailable', 'unreadable', 'signature', 'no-signers', 'lotl-signature']),
+  position: z.number().int(),
+  count: z.number().int(),
+  url: z.string().nullable(),
+});
+export type PivotStep = z.infer<typeof pivotStepSchema>;
+
 /** One trusted list as the station keeps it: where it came from, its sequence number and dates, and any refusal. */
 export const cachedListSchema = z.object({
   /** The list of lists it belongs to ("eu" for the EU's), or for a list of lists itself, its own id. */
@@ -23,7 +36,7 @@ export const cachedListSchema = z.object({
   lastModified: z.string().nullable(),
   services: z.number().int(),
   /** The last newer copy refused (broken signature, older sequence number, unreachable), while this one is kept. */
-  refused: z.object({ at: z.string(), reason: z.string() }).nullable(),
+  refused: z.object({ at: z.string(), reason: z.string(), pivot: pivotStepSchema.optional() }).nullable(),
 });
 export type CachedList = z.infer<typeof cachedListSchema>;
 
@@ -53,7 +66,7 @@ export const trustEuRequestSchema = z.object({ enabled: z.boolean() });
 
 /** POST /admin/api/trust/refresh and `trust refresh`: what happened to each list. */
 export const trustRefreshResultSchema = z.object({
-  lists: z.array(z.object({ territory: z.string(), url: z.string().nullable(), outcome: z.enum(['updated', 'unchanged', 'refused']), message: z.string() })),
+  lists: z.array(z.object({ territory: z.string(), url: z.string().nullable(), outcome: z.enum(['updated', 'unchanged', 'refused']), message: z.string(), pivot: pivotStepSchema.optional() })),
 });
 export type TrustRefreshResult = z.infer<typeof trustRefreshResultSchema>;
 

@@ -66,6 +66,17 @@ export const chainCheckSchema = z.object({
 });
 export type ChainCheck = z.infer<typeof chainCheckSchema>;
 
+/** The certificate's qualified status by the trusted list's words at one time. */
+export const qualificationAtTimeSchema = z.object({
+  time: z.string(),
+  level: z.enum(['QES', 'QESeal', 'AdES-QC', 'AdES']),
+  qualifiedCertificate: z.boolean(),
+  qscd: z.boolean().nullable(),
+  trustedList: z.string().nullable(),
+  reason: z.string(),
+});
+export type QualificationAtTime = z.infer<typeof qualificationAtTimeSchema>;
+
 /**
  * Qualified status (eIDAS) from the signer certificate's QC statements and the qualifiers the trusted list gives its
  * issuer at the signing time: QES / QESeal (qualified certificate, key in a qualified device), AdES-QC (qualified
@@ -85,6 +96,12 @@ export const qualificationSchema = z.object({
   /** The trusted list that decided (its territory and service), or null. */
   trustedList: z.string().nullable(),
   reason: z.string(),
+  /**
+   * ETSI TS 119 615 judges the certificate at two times: when it was issued (its notBefore) and when the signature
+   * was made (the time it is judged at); the fields above are the result of both. Absent in reports made before.
+   */
+  atIssuance: qualificationAtTimeSchema.optional(),
+  atSigning: qualificationAtTimeSchema.optional(),
 });
 export type Qualification = z.infer<typeof qualificationSchema>;
 

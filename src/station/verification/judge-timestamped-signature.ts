@@ -6,13 +6,13 @@ import { decideVerdict } from './decide-verdict.js';
 import type { VerdictFinding } from './verdict-finding.js';
 import type { VerificationContext } from './verification-context.js';
 import type { VerificationDigest } from './verification-digests.js';
-import { qualifiedStatus } from './trusted-lists/qualified-status.js';
+import { qualificationAtTwoTimes } from './trusted-lists/qualification-at-two-times.js';
 
 export interface SignatureJudgement {
   chain: CertificateChainResult['chain'];
   revocation: RevocationResult;
   verdict: Verdict;
-  /** Qualified status, by the trusted list (if any) that vouched for the signer's issuer at the time judged at. */
+  /** Qualified status, by the trusted list (if any) that vouched for the signer's issuer when it was issued and at the time judged at. */
   qualification?: Qualification;
 }
 
@@ -42,7 +42,10 @@ export async function judgeTimestampedSignature(input: {
     ? await checkRevocation({ certificate: input.signer, issuer: chain.path[1] ?? issuerIn(input.signer, input.pool), embedded: input.revocationData, judgedAt, proven, now: input.context.now, required: chain.chain.trusted, fetch: input.context.fetchRevocation })
     : { status: 'not embedded' as const, source: null, finding: undefined, problems: [] };
   const verdict = decideVerdict([input.integrity, chain.finding, revocation.finding, strengthFinding(input.digest, judgedAt), timestampFinding(input.timestamp)], judgedAt, proven ? 'timestamp' : 'validation time');
-  return { chain: chain.chain, revocation, verdict, ...(input.signer ? { qualification: qualifiedStatus(input.signer, chain.anchor) } : {}) };
+  if (!input.signer) return { chain: chain.chain, revocation, verdict };
+  // The qualified status is also judged when the certificate was issued: the anchors trusted then.
+  const issuance = await checkCertificateChain(input.signer, input.pool, input.context.trust, 'CA', input.signer.notBefore);
+  return { chain: chain.chain, revocation, verdict, qualification: qualificationAtTwoTimes(input.signer, issuance.anchor, chain.anchor, judgedAt) };
 }
 
 /** An issuer the chain did not reach (an untrusted chain stops at the leaf): still the one whose CRLs speak of it. */

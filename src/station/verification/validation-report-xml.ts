@@ -1,5 +1,5 @@
 import { DOMImplementation, XMLSerializer, type Document, type Element } from '@xmldom/xmldom';
-import type { ContainerFile, DocumentVerification, SignatureVerification } from '../../core/schemas/verification-report.js';
+import type { ContainerFile, DocumentVerification, Qualification, SignatureVerification } from '../../core/schemas/verification-report.js';
 
 const NS = 'http://uri.etsi.org/19102/v1.2.1#';
 const DS = 'http://www.w3.org/2000/09/xmldsig#';
@@ -63,7 +63,7 @@ function signatureReport(doc: Document, signature: SignatureVerification, id: st
   if (covered.length > 0) add(doc, add(doc, element, 'SignersDocument'), 'SignersDocumentRepresentation').setAttribute('VOReference', covered.join(' '));
   if (signature.claimedTime) add(doc, add(doc, add(doc, element, 'SignatureAttributes'), 'SigningTime'), 'Time', signature.claimedTime);
   if (signature.signer) add(doc, add(doc, element, 'SignerInformation'), 'Signer', signature.signer);
-  if (signature.qualification) add(doc, add(doc, element, 'SignatureQuality'), 'SignatureQualityInformation', `urn:cef:dss:signatureQualification:${QUALITY[signature.qualification.level]}`);
+  if (signature.qualification) qualityReport(doc, add(doc, element, 'SignatureQuality'), signature.qualification);
   add(doc, add(doc, element, 'SignatureValidationProcess'), 'SignatureValidationProcessID', `urn:etsi:019102:validationprocess:${signature.timestamp ? 'LTVM' : 'Basic'}`);
   const status = add(doc, element, 'SignatureValidationStatus');
   add(doc, status, 'MainIndication', `urn:etsi:019102:mainindication:${MAIN_INDICATION[signature.verdict.indication]}`);
@@ -71,6 +71,20 @@ function signatureReport(doc: Document, signature: SignatureVerification, id: st
   const data = add(doc, status, 'AssociatedValidationReportData');
   add(doc, add(doc, data, 'AdditionalValidationReportData'), 'ReportData', signature.verdict.reason);
   return element;
+}
+
+/**
+ * The final qualified status, then (as the EU's validator reports them) the certificate's at its issuance and at
+ * the best signature time, each with the time it was judged at.
+ */
+function qualityReport(doc: Document, quality: Element, qualification: Qualification): void {
+  add(doc, quality, 'SignatureQualityInformation', `urn:cef:dss:signatureQualification:${QUALITY[qualification.level]}`);
+  for (const [time, at] of [['CERTIFICATE_ISSUANCE_TIME', qualification.atIssuance], ['BEST_SIGNATURE_TIME', qualification.atSigning]] as const) {
+    if (!at) continue;
+    const element = add(doc, quality, 'CertificateQualification', `urn:cef:dss:signatureQualification:${QUALITY[at.level]}`);
+    element.setAttribute('ValidationTime', time);
+    element.setAttribute('Time', at.time);
+  }
 }
 
 function add(doc: Document, parent: Element, name: string, text?: string): Element {

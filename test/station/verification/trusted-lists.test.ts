@@ -3,21 +3,19 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { webcrypto } from 'node:crypto';
-import * as asn1js from 'asn1js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { x509 } from '../../../src/station/pki/x509.js';
 import { loadTrustSource } from '../../../src/station/verification/load-trust-source.js';
 import { verifyDocument } from '../../../src/station/verification/verify-document.js';
 import { validationReportXml } from '../../../src/station/verification/validation-report-xml.js';
 import { ManagedTrust } from '../../../src/station/verification/trusted-lists/managed-trust.js';
-import { createTestCa, keyParams, type TestCa } from '../../support/pki/test-pki.js';
+import { createTestCa, type TestCa } from '../../support/pki/test-pki.js';
+import { qcSigner } from '../../support/verification/qc-signer.js';
 import { buildCmsSignature } from '../../support/verification/build-cms-signature.js';
 import { createListSigner, lotlXml, nationalListXml, QUALIFIER, SERVICE_TYPE, signWithXmlsec, STATUS, xmlsecVerifies, type ListSigner, type ServiceSpec } from '../../support/verification/trusted-list-xml.js';
 
 const SHA256 = { nodeName: 'sha256', oid: '2.16.840.1.101.3.4.2.1' };
 const ECDSA_SHA256 = '1.2.840.10045.4.3.2';
-const DAY = 86_400_000;
 const withdrawnAt = new Date(Date.now() - 2 * 3_600_000);
 
 /** Our own HTTP server for the lists, answering If-None-Match with 304 and counting requests. */
@@ -36,25 +34,6 @@ let eeServices: ServiceSpec[];
 
 function serve(path: string, body: string): void {
   served.set(path, { body, etag: `"${path}-${body.length}-${served.size}-${Date.now()}"` });
-}
-
-/** A signer certificate with QC statements (QcCompliance, QcSSCD, QcType esign) and non-repudiation, and its key. */
-async function qcSigner(ca: TestCa, subject: string): Promise<{ der: Uint8Array; pkcs8: Uint8Array }> {
-  const keys = (await webcrypto.subtle.generateKey(keyParams('P-256'), true, ['sign', 'verify'])) as CryptoKeyPair;
-  const statement = (oid: string, info?: asn1js.AsnType): asn1js.Sequence => new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: oid }), ...(info ? [info] : [])] });
-  const qc = new asn1js.Sequence({ value: [statement('0.4.0.1862.1.1'), statement('0.4.0.1862.1.4'), statement('0.4.0.1862.1.6', new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: '0.4.0.1862.1.6.1' })] }))] });
-  const certificate = await x509.X509CertificateGenerator.create({
-    serialNumber: Math.floor(Math.random() * 1e9).toString(16),
-    subject,
-    issuer: ca.certificate.subject,
-    notBefore: new Date(Date.now() - 400 * DAY),
-    notAfter: new Date(Date.now() + 400 * DAY),
-    publicKey: keys.publicKey,
-    signingKey: ca.keys.privateKey,
-    signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
-    extensions: [new x509.KeyUsagesExtension(x509.KeyUsageFlags.nonRepudiation, true), new x509.Extension('1.3.6.1.5.5.7.1.3', false, qc.toBER(false))],
-  });
-  return { der: new Uint8Array(certificate.rawData), pkcs8: new Uint8Array(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)) };
 }
 
 async function signFile(name: string, signer: { der: Uint8Array; pkcs8: Uint8Array }): Promise<string> {
@@ -128,14 +107,43 @@ describe.sequential('EU-style trusted lists: our own list of lists and two natio
     expect(await xmlsecVerifies(served.get('/lotl.xml')!.body, lotlSigner.certPem)).toBe(true);
   });
 
-  it('shows QES for a signature by a certificate (QcCompliance, QcSSCD) from a CA the list grants as CA/QC with QCWithSSCD', async () => {
-    const report = await verifyDocument(await signFile('qes.txt', await qcSigner(qcCa, 'CN=Mari Maasikas,C=EE')), { trust: await trustHere() });
+  it('shows QES for a signature by a certificate (QcCompliance, QcSSCD) from a CA the list grants as CA/QC with QCWithSSCD, when issued and at the signing time', async () => {
+    const signer = await qcSigner(qcCa, 'CN=Mari Maasikas,C=EE');
+    const report = await verifyDocument(await signFile('qes.txt', signer), { trust: await trustHere() });
+    const issuedAt = new x509.X509Certificate(Uint8Array.from(signer.der)).notBefore.toISOString();
     expect(report.signatures[0]).toMatchObject({
       verdict: expect.objectContaining({ indication: 'TOTAL-PASSED' }),
       chain: expect.objectContaining({ anchorSource: 'trusted list EE (sequence 3): Test Qualified CA' }),
-      qualification: expect.objectContaining({ level: 'QES', qualifiedCertificate: true, qscd: true, type: 'esig', qualifiers: ['QCWithSSCD'] }),
+      qualification: expect.objectContaining({
+        level: 'QES',
+        qualifiedCertificate: true,
+        qscd: true,
+        type: 'esig',
+        qualifiers: ['QCWithSSCD'],
+        atIssuance: expect.objectContaining({ time: issuedAt, level: 'QES', qualifiedCertificate: true }),
+        atSigning: expect.objectContaining({ time: report.signatures[0]!.verdict.judgedAt, level: 'QES' }),
+      }),
     });
-    expect(validationReportXml(report)).toContain('<vr:SignatureQuality><vr:SignatureQualityInformation>urn:cef:dss:signatureQualification:QESig</vr:SignatureQualityInformation></vr:SignatureQuality>');
+    const xml = validationReportXml(report);
+    expect(xml).toContain('<vr:SignatureQuality><vr:SignatureQualityInformation>urn:cef:dss:signatureQualification:QESig</vr:SignatureQualityInformation>');
+    expect(xml).toContain(`<vr:CertificateQualification ValidationTime="CERTIFICATE_ISSUANCE_TIME" Time="${issuedAt}">urn:cef:dss:signatureQualification:QESig</vr:CertificateQualification>`);
+    expect(xml).toContain('<vr:CertificateQualification ValidationTime="BEST_SIGNATURE_TIME"');
+  });
+
+  it('is not qualified when the CA was withdrawn between the certificate\'s issuance and the signing time, and QES when signed before', async () => {
+    const file = await signFile('withdrawn-qes.txt', await qcSigner(withdrawnCa, 'CN=Anna Liepa,C=LV'));
+    const after = (await verifyDocument(file, { trust: await trustHere() })).signatures[0]!;
+    expect(after.qualification).toMatchObject({
+      level: 'AdES',
+      qualifiedCertificate: false,
+      reason: expect.stringMatching(/^qualified when issued .*, but not at the signing time .*no longer granted/),
+      atIssuance: { level: 'QES', qualifiedCertificate: true, trustedList: expect.stringContaining('Test Withdrawn CA') },
+      atSigning: { level: 'AdES', qualifiedCertificate: false, trustedList: null },
+    });
+    expect(validationReportXml({ file, format: 'cms', signatures: [after], validatedAt: new Date().toISOString(), indication: after.verdict.indication })).toContain('ValidationTime="BEST_SIGNATURE_TIME"');
+    const before = new Date(withdrawnAt.getTime() - 3_600_000);
+    const earlier = (await verifyDocument(file, { trust: await trustHere(), clock: { now: () => before } })).signatures[0]!;
+    expect(earlier.qualification).toMatchObject({ level: 'QES', atIssuance: { level: 'QES' }, atSigning: { level: 'QES', time: before.toISOString() } });
   });
 
   it('is INDETERMINATE/NO_CERTIFICATE_CHAIN_FOUND for a signature judged after its CA was withdrawn, and passes judged before', async () => {

@@ -24,7 +24,7 @@ export const QUALIFIER = {
   forESig: 'http://uri.etsi.org/TrstSvc/TrustedList/SvcInfoExt/QCForESig',
 };
 const EU_TYPE = 'http://uri.etsi.org/TrstSvc/TrustedList/TSLType/EUgeneric';
-const LOTL_TYPE = 'http://uri.etsi.org/TrstSvc/TrustedList/TSLType/EUlistofthelists';
+export const LOTL_TYPE = 'http://uri.etsi.org/TrstSvc/TrustedList/TSLType/EUlistofthelists';
 
 export interface ServiceSpec {
   provider: string;
@@ -39,12 +39,16 @@ export interface ListSpec {
   sequence: number;
   issued?: Date;
   nextUpdate?: Date;
+  /** SchemeInformationURI entries: for a list of lists, its pivots and announcements, newest first. */
+  schemeUris?: string[];
 }
 
 export interface PointerSpec {
   territory: string;
   location: string;
   certificates: Uint8Array[];
+  /** The pointer's TSLType: a national list (the default), or `LOTL_TYPE` for the list of lists' pointer to itself. */
+  type?: string;
 }
 
 const b64 = (der: Uint8Array): string => Buffer.from(der).toString('base64');
@@ -53,7 +57,7 @@ const iso = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, 'Z')
 function schemeInformation(spec: ListSpec, type: string, pointers: string): string {
   const issued = spec.issued ?? new Date(Date.now() - 86_400_000);
   const next = spec.nextUpdate ?? new Date(issued.getTime() + 180 * 86_400_000);
-  return `<tsl:SchemeInformation><tsl:TSLVersionIdentifier>5</tsl:TSLVersionIdentifier><tsl:TSLSequenceNumber>${spec.sequence}</tsl:TSLSequenceNumber><tsl:TSLType>${type}</tsl:TSLType><tsl:SchemeOperatorName><tsl:Name xml:lang="en">Test operator ${spec.territory}</tsl:Name></tsl:SchemeOperatorName><tsl:SchemeTerritory>${spec.territory}</tsl:SchemeTerritory>${pointers}<tsl:ListIssueDateTime>${iso(issued)}</tsl:ListIssueDateTime><tsl:NextUpdate><tsl:dateTime>${iso(next)}</tsl:dateTime></tsl:NextUpdate></tsl:SchemeInformation>`;
+  return `<tsl:SchemeInformation><tsl:TSLVersionIdentifier>5</tsl:TSLVersionIdentifier><tsl:TSLSequenceNumber>${spec.sequence}</tsl:TSLSequenceNumber><tsl:TSLType>${type}</tsl:TSLType><tsl:SchemeOperatorName><tsl:Name xml:lang="en">Test operator ${spec.territory}</tsl:Name></tsl:SchemeOperatorName>${spec.schemeUris ? `<tsl:SchemeInformationURI>${spec.schemeUris.map((uri) => `<tsl:URI xml:lang="en">${uri.replace(/&/g, '&amp;')}</tsl:URI>`).join('')}</tsl:SchemeInformationURI>` : ''}<tsl:SchemeTerritory>${spec.territory}</tsl:SchemeTerritory>${pointers}<tsl:ListIssueDateTime>${iso(issued)}</tsl:ListIssueDateTime><tsl:NextUpdate><tsl:dateTime>${iso(next)}</tsl:dateTime></tsl:NextUpdate></tsl:SchemeInformation>`;
 }
 
 function information(tag: string, spec: ServiceSpec, period: ServiceSpec['periods'][number], withIdentity: boolean): string {
@@ -85,7 +89,7 @@ export function lotlXml(spec: ListSpec, pointers: PointerSpec[]): string {
   const pointerXml = pointers
     .map(
       (p) =>
-        `<tsl:OtherTSLPointer><tsl:ServiceDigitalIdentities><tsl:ServiceDigitalIdentity>${p.certificates.map((c) => `<tsl:DigitalId><tsl:X509Certificate>${b64(c)}</tsl:X509Certificate></tsl:DigitalId>`).join('')}</tsl:ServiceDigitalIdentity></tsl:ServiceDigitalIdentities><tsl:TSLLocation>${p.location}</tsl:TSLLocation><tsl:AdditionalInformation><tsl:OtherInformation><tsl:TSLType>${EU_TYPE}</tsl:TSLType></tsl:OtherInformation><tsl:OtherInformation><tsl:SchemeTerritory>${p.territory}</tsl:SchemeTerritory></tsl:OtherInformation><tsl:OtherInformation><additionaltypes:MimeType xmlns:additionaltypes="http://uri.etsi.org/02231/v2/additionaltypes#">application/vnd.etsi.tsl+xml</additionaltypes:MimeType></tsl:OtherInformation></tsl:AdditionalInformation></tsl:OtherTSLPointer>`,
+        `<tsl:OtherTSLPointer><tsl:ServiceDigitalIdentities><tsl:ServiceDigitalIdentity>${p.certificates.map((c) => `<tsl:DigitalId><tsl:X509Certificate>${b64(c)}</tsl:X509Certificate></tsl:DigitalId>`).join('')}</tsl:ServiceDigitalIdentity></tsl:ServiceDigitalIdentities><tsl:TSLLocation>${p.location}</tsl:TSLLocation><tsl:AdditionalInformation><tsl:OtherInformation><tsl:TSLType>${p.type ?? EU_TYPE}</tsl:TSLType></tsl:OtherInformation><tsl:OtherInformation><tsl:SchemeTerritory>${p.territory}</tsl:SchemeTerritory></tsl:OtherInformation><tsl:OtherInformation><additionaltypes:MimeType xmlns:additionaltypes="http://uri.etsi.org/02231/v2/additionaltypes#">application/vnd.etsi.tsl+xml</additionaltypes:MimeType></tsl:OtherInformation></tsl:AdditionalInformation></tsl:OtherTSLPointer>`,
     )
     .join('');
   return ENVELOPE(schemeInformation(spec, LOTL_TYPE, `<tsl:PointersToOtherTSL>${pointerXml}</tsl:PointersToOtherTSL>`));

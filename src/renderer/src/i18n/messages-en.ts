@@ -351,6 +351,14 @@ export const en = {
   'verdict.changes.other': 'none that the station compares (pages, annotations, form fields)',
   'verdict.changes.notAllowed': 'Not allowed by the document’s certification or by this signature’s field lock.',
   'verdict.changes.otherObjects': 'other objects written again with other content: {count}',
+  'trust.pivot.too-many': 'The list of lists names {count} pivots, more than are followed: refused.',
+  'trust.pivot.unavailable': 'Pivot {position} of {count} ({url}) could not be had: go online, or import it together with the list of lists.',
+  'trust.pivot.unreadable': 'Pivot {position} of {count} ({url}) is not a readable list of lists of the same territory.',
+  'trust.pivot.signature': 'Pivot {position} of {count} ({url}) is not signed by a certificate the step before it announces.',
+  'trust.pivot.no-signers': 'Pivot {position} of {count} ({url}) announces no certificate for the list of lists.',
+  'trust.pivot.lotl-signature': 'The list of lists is not signed by a certificate announced for it (checked through {count} pivots).',
+  'verdict.qualification.atIssuance': 'Qualified status when the certificate was issued ({time}): {level}',
+  'verdict.qualification.atSigning': 'Qualified status at the signing time ({time}): {level}',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -348,4 +348,12 @@ export const et: Messages = {
   'verdict.changes.other': 'mitte ühtegi, mida jaam võrdleb (lehed, märkused, vormiväljad)',
   'verdict.changes.notAllowed': 'Dokumendi sertifitseerimine või selle allkirja väljalukk ei luba seda.',
   'verdict.changes.otherObjects': 'muu sisuga uuesti kirjutatud muid objekte: {count}',
+  'trust.pivot.too-many': 'Nimekirjade nimekiri nimetab {count} pöördnimekirja, rohkem kui järgitakse: tagasi lükatud.',
+  'trust.pivot.unavailable': 'Pöördnimekirja {position}/{count} ({url}) ei õnnestunud saada: minge võrku või importige see koos nimekirjade nimekirjaga.',
+  'trust.pivot.unreadable': 'Pöördnimekiri {position}/{count} ({url}) ei ole loetav sama territooriumi nimekirjade nimekiri.',
+  'trust.pivot.signature': 'Pöördnimekiri {position}/{count} ({url}) ei ole allkirjastatud sertifikaadiga, mille eelmine samm välja kuulutab.',
+  'trust.pivot.no-signers': 'Pöördnimekiri {position}/{count} ({url}) ei kuuluta välja ühtegi sertifikaati nimekirjade nimekirja jaoks.',
+  'trust.pivot.lotl-signature': 'Nimekirjade nimekiri ei ole allkirjastatud selle jaoks välja kuulutatud sertifikaadiga (kontrollitud {count} pöördnimekirja kaudu).',
+  'verdict.qualification.atIssuance': 'Kvalifitseeritus sertifikaadi väljaandmisel ({time}): {level}',
+  'verdict.qualification.atSigning': 'Kvalifitseeritus allkirjastamise ajal ({time}): {level}',
 };

@@ -348,4 +348,12 @@ export const lt: Messages = {
   'verdict.changes.other': 'nėra tokių, kuriuos stotis lygina (puslapiai, anotacijos, formos laukai)',
   'verdict.changes.notAllowed': 'To neleidžia dokumento sertifikavimas arba šio parašo laukų užraktas.',
   'verdict.changes.otherObjects': 'kiti objektai, perrašyti kitu turiniu: {count}',
+  'trust.pivot.too-many': 'Sąrašų sąraše nurodyta {count} posūkio sąrašų, daugiau nei sekama: atmesta.',
+  'trust.pivot.unavailable': 'Posūkio sąrašo {position} iš {count} ({url}) gauti nepavyko: prisijunkite prie tinklo arba importuokite jį kartu su sąrašų sąrašu.',
+  'trust.pivot.unreadable': 'Posūkio sąrašas {position} iš {count} ({url}) nėra perskaitomas tos pačios teritorijos sąrašų sąrašas.',
+  'trust.pivot.signature': 'Posūkio sąrašas {position} iš {count} ({url}) nepasirašytas sertifikatu, kurį skelbia ankstesnis žingsnis.',
+  'trust.pivot.no-signers': 'Posūkio sąrašas {position} iš {count} ({url}) neskelbia jokio sertifikato sąrašų sąrašui.',
+  'trust.pivot.lotl-signature': 'Sąrašų sąrašas nepasirašytas jam paskelbtu sertifikatu (patikrinta per {count} posūkio sąrašus).',
+  'verdict.qualification.atIssuance': 'Kvalifikacijos statusas sertifikato išdavimo metu ({time}): {level}',
+  'verdict.qualification.atSigning': 'Kvalifikacijos statusas pasirašymo metu ({time}): {level}',
 };

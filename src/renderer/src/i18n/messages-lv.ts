@@ -348,4 +348,12 @@ export const lv: Messages = {
   'verdict.changes.other': 'nav tādu, ko stacija salīdzina (lapas, anotācijas, veidlapas lauki)',
   'verdict.changes.notAllowed': 'To neatļauj dokumenta sertifikācija vai šī paraksta lauku bloķēšana.',
   'verdict.changes.otherObjects': 'citi objekti, pārrakstīti ar citu saturu: {count}',
+  'trust.pivot.too-many': 'Sarakstu sarakstā ir nosaukti {count} pagrieziena saraksti, vairāk nekā tiek izsekots: noraidīts.',
+  'trust.pivot.unavailable': 'Pagrieziena sarakstu {position} no {count} ({url}) neizdevās iegūt: pieslēdzieties tīklam vai importējiet to kopā ar sarakstu sarakstu.',
+  'trust.pivot.unreadable': 'Pagrieziena saraksts {position} no {count} ({url}) nav nolasāms tās pašas teritorijas sarakstu saraksts.',
+  'trust.pivot.signature': 'Pagrieziena saraksts {position} no {count} ({url}) nav parakstīts ar sertifikātu, ko paziņo iepriekšējais solis.',
+  'trust.pivot.no-signers': 'Pagrieziena saraksts {position} no {count} ({url}) nepaziņo nevienu sertifikātu sarakstu sarakstam.',
+  'trust.pivot.lotl-signature': 'Sarakstu saraksts nav parakstīts ar tam paziņotu sertifikātu (pārbaudīts caur {count} pagrieziena sarakstiem).',
+  'verdict.qualification.atIssuance': 'Kvalifikācijas statuss sertifikāta izdošanas brīdī ({time}): {level}',
+  'verdict.qualification.atSigning': 'Kvalifikācijas statuss parakstīšanas brīdī ({time}): {level}',
 };

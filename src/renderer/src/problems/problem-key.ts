@@ -236,6 +236,7 @@ const PROBLEM_KEYS: Readonly<Record<StationErrorCode | (typeof BROWSER_ERROR_COD
   ERR_TRUST_CERTIFICATE_NOT_FOUND: 'problem.notFound',
   ERR_TRUST_LIST_FETCH_FAILED: 'problem.trustListFetch',
   ERR_TRUST_LIST_INVALID: 'problem.trustListRefused',
+  ERR_TRUST_LIST_PIVOT_FAILED: 'problem.trustListRefused',
   ERR_TRUST_LIST_ROLLED_BACK: 'problem.trustListRefused',
   ERR_TRUST_LIST_SIGNATURE_INVALID: 'problem.trustListRefused',
   ERR_TRUST_LIST_TOO_LARGE: 'problem.tooLarge',

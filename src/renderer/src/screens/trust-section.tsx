@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type JSX } from 'react';
-import type { TrustRefreshResult, TrustSources } from '../../../core/schemas/trust-api.js';
-import { useI18n } from '../i18n/i18n.js';
+import type { PivotStep, TrustRefreshResult, TrustSources } from '../../../core/schemas/trust-api.js';
+import { useI18n, type Translate } from '../i18n/i18n.js';
 import { ErrorAlert } from '../parts/error-alert.js';
 import { FilePicker } from '../parts/file-picker.js';
 import { RemoveButton } from '../parts/remove-button.js';
@@ -14,6 +14,11 @@ async function certificateText(file: File): Promise<string> {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);
+}
+
+/** Why a list of lists was refused while following its pivots, in the user's language; else the station's words. */
+function refusalReason(t: Translate, reason: string, pivot: PivotStep | undefined): string {
+  return pivot ? t(`trust.pivot.${pivot.step}`, { position: pivot.position, count: pivot.count, url: pivot.url ?? '' }) : reason;
 }
 
 /** Settings' trust: EU trusted lists (on/off, refresh, each list's dates), certificates the person added, this station's TSA. */
@@ -71,7 +76,7 @@ export function TrustSection(): JSX.Element {
                   <tr key={`${list.lotl}-${list.kind}-${list.territory}`}>
                     <td>
                       {list.kind === 'lotl' ? t('trust.listOfLists', { territory: list.territory }) : list.territory}
-                      {list.refused && <div className="muted">{t('trust.refused', { reason: list.refused.reason })}</div>}
+                      {list.refused && <div className="muted">{t('trust.refused', { reason: refusalReason(t, list.refused.reason, list.refused.pivot) })}</div>}
                     </td>
                     <td translate="no">{list.sequenceNumber}</td>
                     <td translate="no">{list.services}</td>
@@ -86,7 +91,7 @@ export function TrustSection(): JSX.Element {
             <ul aria-label={t('trust.refresh')}>
               {refreshed.lists.map((list, index) => (
                 <li key={index}>
-                  {t(`trust.outcome.${list.outcome}`, { territory: list.territory })} {list.outcome === 'refused' && list.message}
+                  {t(`trust.outcome.${list.outcome}`, { territory: list.territory })} {list.outcome === 'refused' && refusalReason(t, list.message, list.pivot)}
                 </li>
               ))}
             </ul>

@@ -119,6 +119,8 @@ function SignatureVerdict({ signature }: { signature: SignatureVerification }): 
       <details>
         <summary>{t('verify.details')}</summary>
         <p className="muted">{t('verdict.judgedAt', { time: dateTime(verdict.judgedAt) })}</p>
+        {signature.qualification?.atIssuance && <p className="muted">{t('verdict.qualification.atIssuance', { time: dateTime(signature.qualification.atIssuance.time), level: signature.qualification.atIssuance.level })}</p>}
+        {signature.qualification?.atSigning && <p className="muted">{t('verdict.qualification.atSigning', { time: dateTime(signature.qualification.atSigning.time), level: signature.qualification.atSigning.level })}</p>}
         <p className="mono" translate="no">
           {describeSignature(signature)}
         </p>

@@ -64,6 +64,24 @@ export class TrustStore {
     if (previous && previous.file !== file && !this.#state.lists.some((list) => list.file === previous.file)) await rm(join(this.#dir, 'lists', previous.file), { force: true });
   }
 
+  /** A pivot of a list of lists kept from an earlier update (by its address), or undefined. */
+  async readPivot(url: string): Promise<string | undefined> {
+    return readFile(this.#pivotFile(url), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+  }
+
+  /** Keeps a pivot whose signature held: published pivots never change, so it is fetched once. */
+  async savePivot(url: string, xml: string): Promise<void> {
+    await mkdir(join(this.#dir, 'pivots'), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(this.#pivotFile(url), xml, { mode: 0o600 });
+  }
+
+  #pivotFile(url: string): string {
+    return join(this.#dir, 'pivots', `${createHash('sha256').update(url).digest('hex').slice(0, 32)}.xml`);
+  }
+
   /** Records a refused newer copy (or an unchanged fetch) on the cached entry; the list itself is kept. */
   async amend(list: CachedList, change: Partial<Pick<CachedList, 'refused' | 'fetchedAt' | 'etag' | 'lastModified'>>): Promise<void> {
     await this.#update((state) => ({ ...state, lists: state.lists.map((entry) => (entry.file === list.file && entry.territory === list.territory && entry.lotl === list.lotl ? { ...entry, ...change } : entry)) }));

@@ -1,5 +1,6 @@
-import { x509 } from '../../pki/x509.js';
+import type { x509 } from '../../pki/x509.js';
 import type { TrustAnchor, TrustServiceType, TrustSource } from '../../ports/trust-source.js';
+import { readableCertificates } from './readable-certificates.js';
 import type { TrustedList, TrustedService } from './trusted-list.js';
 
 /** A trusted list as loaded from the cache, with the words a report shows for where it came from. */
@@ -42,7 +43,7 @@ export function trustedListTrustSource(lists: () => Promise<readonly LoadedList[
         for (const service of list.services) {
           const period = service.periods.find((p) => p.since.getTime() <= at.getTime());
           if (!period || SERVICE_TYPES[period.typeUri] !== serviceType || !TRUSTED_STATUSES.has(period.statusUri)) continue;
-          if (!certificatesOf.has(service)) certificatesOf.set(service, service.certificates.flatMap(readable));
+          if (!certificatesOf.has(service)) certificatesOf.set(service, readableCertificates(service.certificates));
           for (const certificate of certificatesOf.get(service)!) {
             anchors.push({
               certificate,
@@ -58,13 +59,4 @@ export function trustedListTrustSource(lists: () => Promise<readonly LoadedList[
       return anchors;
     },
   };
-}
-
-/** A listed certificate that does not parse names no anchor; the rest of the list still counts. */
-function readable(der: Uint8Array): x509.X509Certificate[] {
-  try {
-    return [new x509.X509Certificate(Uint8Array.from(der))];
-  } catch {
-    return [];
-  }
 }

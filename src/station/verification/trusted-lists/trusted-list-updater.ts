@@ -1,13 +1,16 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { CachedList, TrustRefreshResult } from '../../../core/schemas/trust-api.js';
-import { packageRoot } from '../../files/package-root.js';
 import { x509 } from '../../pki/x509.js';
+import { euLotlAnnouncements } from './eu-lotl-announcements.js';
 import { fetchTrustedList, MAX_LIST_BYTES } from './fetch-trusted-list.js';
+import { followPivots, type SignerAnnouncement } from './follow-pivots.js';
 import { parseTrustedList, parseTrustedListDocument } from './parse-trusted-list.js';
 import { TrustListError } from './trust-list-error.js';
 import type { TrustStore } from './trust-store.js';
 import type { Document } from '@xmldom/xmldom';
+import { PivotChainError } from './pivot-chain-error.js';
+import { readableCertificates } from './readable-certificates.js';
 import type { ListPointer, TrustedList } from './trusted-list.js';
 import { verifyListSignature } from './verify-list-signature.js';
 
@@ -21,10 +24,14 @@ interface Target {
   lotl: string;
   kind: CachedList['kind'];
   url: string | null;
-  announced: readonly x509.X509Certificate[];
+  /** Checks the list's signature against what is announced for it; `what` names the list in a refusal. */
+  check: (parsed: ParsedList, what: string) => Promise<unknown>;
   /** A national list must be the territory its pointer names. */
   territory?: string;
 }
+
+/** Where the pivots of a list of lists are read from: an import's files, the cache, the network. */
+type PivotReader = (url: string) => Promise<string>;
 
 const POINTER_PARALLELISM = 4;
 
@@ -56,7 +63,7 @@ export class TrustedListUpdater {
   async importUrl(url: string, signersPem: readonly string[]): Promise<TrustRefreshResult> {
     const fetched = await fetchTrustedList(url, undefined);
     if (!fetched.changed) throw new TrustListError('ERR_TRUST_LIST_FETCH_FAILED', `${url} sent no list.`);
-    const id = await this.#acceptLotl(fetched.xml, url, signersPem, { etag: fetched.etag, lastModified: fetched.lastModified });
+    const id = await this.#acceptLotl(fetched.xml, url, signersPem, { etag: fetched.etag, lastModified: fetched.lastModified }, this.#fetchedPivot);
     return { lists: [{ territory: this.#store.cached(id, 'lotl', this.#lotlTerritory(id))!.territory, url, outcome: 'updated', message: 'list of lists imported' }, ...(await this.#refreshPointers(id))] };
   }
 
@@ -72,14 +79,20 @@ export class TrustedListUpdater {
   /** Lists given as XML (a file's name and text), as importPath takes them: for a drop in the window's Settings. */
   async importLists(read: ReadonlyArray<{ file: string; xml: string }>, signersPem: readonly string[] = []): Promise<TrustRefreshResult> {
     // Each file is parsed once: to take lists of lists first, and then to verify and store it.
-    const parsed = read.map((entry) => {
-      const doc = parseTrustedListDocument(entry.xml);
-      return { ...entry, doc, list: parseTrustedList(doc) };
-    });
+    const parsed = read.map((entry) => ({ ...entry, ...parse(entry.xml) }));
     const lists: ListOutcome[] = [];
-    for (const { file, xml, doc } of parsed.filter((entry) => entry.list.pointers.length > 0)) {
+    // Of a territory's lists of lists the newest is imported; the older ones are there as its pivots.
+    const lotlFiles = parsed.filter((entry) => entry.list.pointers.length > 0);
+    const newest = lotlFiles.filter((entry) => !lotlFiles.some((other) => other.list.territory === entry.list.territory && other.list.sequenceNumber > entry.list.sequenceNumber));
+    const byName = new Map(read.map(({ file, xml }) => [basename(file), xml]));
+    const fromFiles: PivotReader = async (url) => {
+      const xml = byName.get(basename(new URL(url).pathname)) ?? (await this.#store.readPivot(url));
+      if (xml === undefined) throw new Error(`it is neither among the files imported nor kept here; add ${basename(new URL(url).pathname)} to them`);
+      return xml;
+    };
+    for (const { file, xml, doc, list } of newest) {
       lists.push(await this.#outcome(file, null, async () => {
-        await this.#acceptLotl(xml, null, signersPem, null, doc);
+        await this.#acceptLotl(xml, null, signersPem, null, fromFiles, { doc, list });
         return 'updated';
       }));
     }
@@ -90,13 +103,11 @@ export class TrustedListUpdater {
     return { lists };
   }
 
-  async #acceptLotl(xml: string, url: string | null, signersPem: readonly string[], validators: Validators | null, parsed?: Document): Promise<string> {
-    const doc = parsed ?? parseTrustedListDocument(xml);
-    const list = parseTrustedList(doc);
+  async #acceptLotl(xml: string, url: string | null, signersPem: readonly string[], validators: Validators | null, pivots: PivotReader, parsed: ParsedList = parse(xml)): Promise<string> {
+    const { list } = parsed;
     if (list.pointers.length === 0) throw new TrustListError('ERR_TRUST_LIST_INVALID', `The list ${list.territory} points to no other list: it is not a list of lists.`);
     const id = lotlIdOf(list);
-    const given = signersPem.flatMap((pem) => x509.PemConverter.decode(pem).map((der) => new x509.X509Certificate(der)));
-    await this.#accept(xml, { lotl: id, kind: 'lotl', url, announced: [...(await this.lotlSigners(id)), ...given] }, validators, doc);
+    await this.#accept(xml, { lotl: id, kind: 'lotl', url, check: this.#lotlCheck(id, signersPem, pivots) }, validators, parsed);
     if (signersPem.length > 0 || url !== null) await this.#store.setLotl(id, url, signersPem);
     return id;
   }
@@ -107,7 +118,7 @@ export class TrustedListUpdater {
     let last: unknown;
     for (const { id, pointer } of candidates) {
       try {
-        return await this.#accept(xml, { lotl: id, kind: 'national', url: null, announced: certificatesOf(pointer), territory: pointer.territory }, null, doc);
+        return await this.#accept(xml, { lotl: id, kind: 'national', url: null, check: nationalCheck(pointer), territory: pointer.territory }, null, { doc, list });
       } catch (error) {
         last = error;
       }
@@ -115,19 +126,36 @@ export class TrustedListUpdater {
     throw last;
   }
 
-  /** The certificates that may sign a list of lists: for the EU's, those shipped with the station, and any added. */
-  async lotlSigners(id: string): Promise<x509.X509Certificate[]> {
-    const added = this.#store.state.lotls.find((lotl) => lotl.id === id)?.signers ?? [];
-    const shipped = id === EU ? await euLotlSigners() : [];
-    return [...shipped, ...added.flatMap((pem) => x509.PemConverter.decode(pem).map((der) => new x509.X509Certificate(der)))];
+  /**
+   * What may sign a list of lists: for the EU's, the Official Journal's announcements shipped with the station; and
+   * the certificates the person gave for it, now or before. Its signature is checked through its pivots, and the
+   * pivots followed are kept.
+   */
+  #lotlCheck(id: string, signersPem: readonly string[], pivots: PivotReader): Target['check'] {
+    return async (parsed, what) => {
+      const added = [...(this.#store.state.lotls.find((lotl) => lotl.id === id)?.signers ?? []), ...signersPem];
+      const given: SignerAnnouncement = { reference: 'given here', uri: null, certificates: added.flatMap((pem) => x509.PemConverter.decode(pem).map((der) => new x509.X509Certificate(der))), fingerprints: [] };
+      const announcements = [...(id === EU ? await euLotlAnnouncements() : []), ...(given.certificates.length > 0 ? [given] : [])];
+      const followed = await followPivots(parsed, announcements, pivots, what);
+      for (const pivot of followed) await this.#store.savePivot(pivot.url, pivot.xml);
+    };
   }
+
+  /** A pivot from the cache (pivots never change once published), else fetched within the lists' bounds. */
+  readonly #fetchedPivot: PivotReader = async (url) => {
+    const kept = await this.#store.readPivot(url);
+    if (kept !== undefined) return kept;
+    const fetched = await fetchTrustedList(url, undefined);
+    if (!fetched.changed) throw new Error('the server sent no list');
+    return fetched.xml;
+  };
 
   async #refreshLotl(id: string, url: string): Promise<ListOutcome[]> {
     const lotlOutcome = await this.#outcome(url, url, async () => {
       const cached = this.#store.cached(id, 'lotl', this.#lotlTerritory(id));
       const fetched = await fetchTrustedList(url, cached);
       if (!fetched.changed) return this.#unchanged(cached!);
-      return this.#accept(fetched.xml, { lotl: id, kind: 'lotl', url, announced: await this.lotlSigners(id) }, fetched);
+      return this.#accept(fetched.xml, { lotl: id, kind: 'lotl', url, check: this.#lotlCheck(id, [], this.#fetchedPivot) }, fetched);
     });
     return [lotlOutcome, ...(await this.#refreshPointers(id))];
   }
@@ -145,7 +173,7 @@ export class TrustedListUpdater {
           const cached = this.#store.cached(id, 'national', pointer.territory);
           const fetched = await fetchTrustedList(pointer.location, cached);
           if (!fetched.changed) return this.#unchanged(cached!);
-          return this.#accept(fetched.xml, { lotl: id, kind: 'national', url: pointer.location, announced: certificatesOf(pointer), territory: pointer.territory }, fetched);
+          return this.#accept(fetched.xml, { lotl: id, kind: 'national', url: pointer.location, check: nationalCheck(pointer), territory: pointer.territory }, fetched);
         });
       }
     };
@@ -153,12 +181,10 @@ export class TrustedListUpdater {
     return outcomes;
   }
 
-  async #accept(xml: string, target: Target, validators: Validators | null, parsed?: Document): Promise<ListOutcome['outcome']> {
-    const doc = parsed ?? parseTrustedListDocument(xml);
-    const list = parseTrustedList(doc);
+  async #accept(xml: string, target: Target, validators: Validators | null, { doc, list }: ParsedList = parse(xml)): Promise<ListOutcome['outcome']> {
     const what = `The trusted list ${list.territory}${target.url ? ` from ${target.url}` : ''}`;
     if (target.territory !== undefined && list.territory !== target.territory) throw new TrustListError('ERR_TRUST_LIST_UNANNOUNCED', `${what} was refused: its list of lists points to it for ${target.territory}.`);
-    await verifyListSignature(doc, target.announced, what);
+    await target.check({ doc, list }, what);
     const previous = this.#store.cached(target.lotl, target.kind, list.territory);
     if (previous && list.sequenceNumber < previous.sequenceNumber) {
       throw new TrustListError('ERR_TRUST_LIST_ROLLED_BACK', `${what} was refused: its sequence number ${list.sequenceNumber} goes back from ${previous.sequenceNumber}, the one kept.`);
@@ -197,9 +223,10 @@ export class TrustedListUpdater {
       return { territory: label, url, outcome, message: outcome === 'updated' ? 'verified and stored' : 'no newer list' };
     } catch (error) {
       if (!(error instanceof TrustListError)) throw error;
+      const pivot = error instanceof PivotChainError ? { pivot: error.step } : {};
       const kept = this.#store.state.lists.find((list) => list.url !== null && list.url === url);
-      if (kept) await this.#store.amend(kept, { refused: { at: this.#now().toISOString(), reason: error.message } });
-      return { territory: label, url, outcome: 'refused', message: kept ? `${error.message} The copy of ${kept.issuedAt.slice(0, 10)} is kept.` : error.message };
+      if (kept) await this.#store.amend(kept, { refused: { at: this.#now().toISOString(), reason: error.message, ...pivot } });
+      return { territory: label, url, outcome: 'refused', message: kept ? `${error.message} The copy of ${kept.issuedAt.slice(0, 10)} is kept.` : error.message, ...pivot };
     }
   }
 
@@ -215,27 +242,25 @@ export class TrustedListUpdater {
 
 type Validators = { etag: string | null; lastModified: string | null };
 
+/** A list's XML parsed, and what the station reads from it: each list is parsed once per update. */
+interface ParsedList {
+  doc: Document;
+  list: TrustedList;
+}
+
+function parse(xml: string): ParsedList {
+  const doc = parseTrustedListDocument(xml);
+  return { doc, list: parseTrustedList(doc) };
+}
+
 /** The EU's list of lists is kept as "eu"; another scheme's by its territory. */
 function lotlIdOf(list: TrustedList): string {
   return list.territory === 'EU' ? EU : list.territory.toLowerCase();
 }
 
-function certificatesOf(pointer: ListPointer): x509.X509Certificate[] {
-  return pointer.certificates.flatMap((der) => {
-    try {
-      return [new x509.X509Certificate(Uint8Array.from(der))];
-    } catch {
-      return [];
-    }
-  });
-}
-
-/** The EU list of lists' signing certificates shipped with the station (resources/trust/eu-lotl-signers). */
-async function euLotlSigners(): Promise<x509.X509Certificate[]> {
-  const dir = join(packageRoot(), 'resources', 'trust', 'eu-lotl-signers');
-  const files = (await readdir(dir)).filter((name) => name.endsWith('.pem'));
-  const pems = await Promise.all(files.map((name) => readFile(join(dir, name), 'utf8')));
-  return pems.flatMap((pem) => x509.PemConverter.decode(pem).map((der) => new x509.X509Certificate(der)));
+/** A national list is checked against the certificates its list of lists' pointer announces for it. */
+function nationalCheck(pointer: ListPointer): Target['check'] {
+  return ({ doc }, what) => verifyListSignature(doc, readableCertificates(pointer.certificates), what);
 }
 
 async function readBounded(file: string): Promise<string> {

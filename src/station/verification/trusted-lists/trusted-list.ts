@@ -11,6 +11,8 @@ export interface TrustedList {
   /** Null when the list says it is closed (no next update). */
   nextUpdate: Date | null;
   pointers: ListPointer[];
+  /** SchemeInformationURI: for a list of lists, its pivots' and the Official Journal announcements' addresses, newest first. */
+  schemeUris: string[];
   services: TrustedService[];
 }
 

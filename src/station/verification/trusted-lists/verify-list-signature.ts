@@ -29,35 +29,67 @@ export async function verifyListSignature(doc: Document, announced: readonly x50
   if (wholeList.length !== 1) throw refused(what, 'its signature does not cover the whole list');
   const transforms = [...wholeList[0]!.getElementsByTagNameNS(DS, 'Transform')].map((transform) => transform.getAttribute('Algorithm'));
   if (!transforms.includes(ENVELOPED)) throw refused(what, 'its signature is not an enveloped one');
-  for (const certificate of announced) {
-    if (await holdsWith(doc, signature, certificate)) return certificate;
-  }
+  const signer = await signerOf(doc, signature, announced);
+  if (signer) return signer;
   throw refused(what, announced.length === 0 ? 'no certificate is announced for it' : 'its signature does not verify with any certificate announced for it (it was changed, or signed by another key)');
 }
 
-async function holdsWith(doc: Document, signature: Element, certificate: x509.X509Certificate): Promise<boolean> {
-  const signed = new AnnouncedKeySignedXml(doc as never, new Uint8Array(certificate.rawData));
+/**
+ * The announced certificate whose key the signature value verifies with, once the references hold: the whole list
+ * is canonicalised and digested once, whatever the number of certificates announced.
+ */
+async function signerOf(doc: Document, signature: Element, announced: readonly x509.X509Certificate[]): Promise<x509.X509Certificate | undefined> {
+  if (announced.length === 0) return undefined;
+  const signed = new AnnouncedKeysSignedXml(doc as never, announced);
   signed.LoadXml(signature as never);
   try {
-    return await signed.Verify();
+    if (!(await signed.verifyInPlace(signature))) return undefined;
   } catch {
-    // A key of another algorithm than the signature's, or malformed values: not this certificate.
-    return false;
+    // A digest that does not match, or malformed values: no announced certificate signed this content.
+    return undefined;
   }
+  return signed.verifiedWith;
 }
 
-/** Verifies with the announced certificate's key, never with whatever KeyInfo carries. */
-class AnnouncedKeySignedXml extends SignedXml {
-  readonly #certificate: Uint8Array<ArrayBuffer>;
+/** Verifies with the announced certificates' keys, never with whatever KeyInfo carries, and says which one held. */
+class AnnouncedKeysSignedXml extends SignedXml {
+  readonly #announced: readonly x509.X509Certificate[];
+  verifiedWith: x509.X509Certificate | undefined;
 
-  constructor(document: ConstructorParameters<typeof SignedXml>[0], certificate: Uint8Array) {
+  constructor(document: ConstructorParameters<typeof SignedXml>[0], announced: readonly x509.X509Certificate[]) {
     super(document);
-    this.#certificate = Uint8Array.from(certificate);
+    this.#announced = announced;
   }
 
-  protected override async GetPublicKeys(): Promise<Array<Awaited<ReturnType<XmlDsigCertificate['exportKey']>>>> {
+  /**
+   * Verify's checks on the list itself rather than on a copy of it (copying a whole list costs more than parsing
+   * it): the enveloped-signature transform takes the signature out of the document, and it is put back after.
+   */
+  async verifyInPlace(signature: Element): Promise<boolean> {
+    const root = this.document!.documentElement as unknown as Element;
+    const next = signature.nextSibling;
+    try {
+      return (await this.ValidateReferences(root as never)) && (await this.ValidateSignatureValue());
+    } finally {
+      if (signature.parentNode !== root) root.insertBefore(signature, next);
+    }
+  }
+
+  protected override GetPublicKeys(): Promise<webcrypto.CryptoKey[]> {
+    return Promise.resolve([]);
+  }
+
+  protected override async ValidateSignatureValue(): Promise<boolean> {
     const { algorithm } = CryptoConfig.CreateSignatureAlgorithm(this.XmlSignature.SignedInfo.SignatureMethod);
-    return [await new XmlDsigCertificate(this.#certificate).exportKey(algorithm)];
+    for (const certificate of this.#announced) {
+      // A key of another algorithm than the signature's cannot have made it.
+      const key = await new XmlDsigCertificate(Uint8Array.from(new Uint8Array(certificate.rawData))).exportKey(algorithm).catch(() => undefined);
+      if (key && (await super.ValidateSignatureValue([key]))) {
+        this.verifiedWith = certificate;
+        return true;
+      }
+    }
+    return false;
   }
 }
 

@@ -337,6 +337,8 @@ export const en = {
   'sign.place.boxSize': '{width} × {height} pt. Shift with the arrow keys changes its size.',
   'sign.place.overlap': 'The box covers text or pictures on the page: the signature would hide them. Move it to an empty place.',
   'prompt.pin.countLow': 'Few tries left before the PIN is blocked.',
+  'tokens.pinEverySignature': 'asks the PIN for every signature',
+  'sign.pinEverySignature': '{token} asks the PIN for every signature: it never stays unlocked.',
 } as const;
 
 export type MessageKey = keyof typeof en;

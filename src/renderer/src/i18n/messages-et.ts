@@ -334,4 +334,6 @@ export const et: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift koos nooleklahvidega muudab selle suurust.',
   'sign.place.overlap': 'Kast katab lehel teksti või pilte: allkiri peidaks need. Liiguta see tühja kohta.',
   'prompt.pin.countLow': 'Enne PIN-i blokeerimist on jäänud vähe katseid.',
+  'tokens.pinEverySignature': 'küsib PIN-i iga allkirja jaoks',
+  'sign.pinEverySignature': '{token} küsib PIN-i iga allkirja jaoks: see ei jää kunagi lukust lahti.',
 };

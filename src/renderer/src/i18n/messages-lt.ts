@@ -334,4 +334,6 @@ export const lt: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift su rodyklių klavišais keičia jo dydį.',
   'sign.place.overlap': 'Langelis uždengia puslapio tekstą ar paveikslėlius: parašas juos paslėptų. Perkelkite jį į tuščią vietą.',
   'prompt.pin.countLow': 'Liko nedaug bandymų, kol PIN bus užblokuotas.',
+  'tokens.pinEverySignature': 'prašo PIN kiekvienam parašui',
+  'sign.pinEverySignature': '{token} prašo PIN kiekvienam parašui: ji niekada nelieka atrakinta.',
 };

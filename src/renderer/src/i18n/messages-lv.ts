@@ -334,4 +334,6 @@ export const lv: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift kopā ar bultiņu taustiņiem maina tā izmēru.',
   'sign.place.overlap': 'Lauks aizsedz tekstu vai attēlus lapā: paraksts tos paslēptu. Pārvietojiet to uz tukšu vietu.',
   'prompt.pin.countLow': 'Palikuši maz mēģinājumu, pirms PIN tiks bloķēts.',
+  'tokens.pinEverySignature': 'prasa PIN katram parakstam',
+  'sign.pinEverySignature': '{token} prasa PIN katram parakstam: tā nekad nepaliek atbloķēta.',
 };

@@ -334,4 +334,6 @@ export const ru: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift вместе со стрелками меняет его размер.',
   'sign.place.overlap': 'Поле закрывает текст или изображения на странице: подпись скрыла бы их. Переместите его на свободное место.',
   'prompt.pin.countLow': 'Осталось мало попыток до блокировки PIN.',
+  'tokens.pinEverySignature': 'запрашивает PIN для каждой подписи',
+  'sign.pinEverySignature': '{token} запрашивает PIN для каждой подписи: карта никогда не остаётся разблокированной.',
 };

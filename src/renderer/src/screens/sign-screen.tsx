@@ -124,6 +124,11 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
         {/* Keyed by the documents: a new document starts with no box and no reason, never the last one's. */}
         {single && <PreviewAndPlacement key={documentsKey} file={files[0]!} stamp={stamp} onPlacement={setPlacement} />}
         <CertificateChoice choices={choices} />
+        {signer?.certificate.pinEverySignature && (
+          <p className="muted" data-testid="pin-every-signature">
+            {t('sign.pinEverySignature', { token: signer.token.label })}
+          </p>
+        )}
         <ReasonAndLevel documentsKey={documentsKey} />
         {eachAlone && Boolean(stamp.reason) && <StampLanguageChoice />}
         <div>

@@ -42,11 +42,8 @@ describe('signing from the station window with an ID card (pcscd, emulated natio
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('signs a PDF with the card through the browser client’s ID-card module; PIN2 in the window; pdfsig accepts it', async () => {
-    const original = join(dir, 'card-contract.pdf');
-    await writeFile(original, minimalPdf('Signed with an ID card from the window'));
-    await expect.poll(() => page.getByLabel('Signing certificate').textContent(), { timeout: 10_000 }).toContain('KASK');
-    await page.locator('input[type=file]').first().setInputFiles(original);
+  /** Sign, agree in the consent, and type PIN2 when the prompt asks for it. */
+  async function signWithPin2(): Promise<void> {
     await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
     await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
     const pin = page.getByRole('form', { name: 'PIN' });
@@ -54,7 +51,14 @@ describe('signing from the station window with an ID card (pcscd, emulated natio
     expect(await pin.textContent()).toContain('PIN2');
     await page.keyboard.type(SIGN_PIN);
     await page.keyboard.press('Enter');
+  }
 
+  it('signs a PDF with the card through the browser client’s ID-card module; PIN2 in the window; pdfsig accepts it', async () => {
+    const original = join(dir, 'card-contract.pdf');
+    await writeFile(original, minimalPdf('Signed with an ID card from the window'));
+    await expect.poll(() => page.getByLabel('Signing certificate').textContent(), { timeout: 10_000 }).toContain('KASK');
+    await page.locator('input[type=file]').first().setInputFiles(original);
+    await signWithPin2();
     await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 20_000 }).toMatch(/card-contract\.signed( \(\d+\))?\.pdf$/);
     const helper = await page.getByTestId('signing-helper').locator('iframe').getAttribute('src');
     expect(helper).toContain('/web-element/os-broker/signing-station-desk/id-signature?doc_id=');
@@ -62,5 +66,23 @@ describe('signing from the station window with an ID card (pcscd, emulated natio
     const report = await pdfsig(await createNssDb(join(dir, 'nss'), card.caPem), path);
     expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
     expect(await readFile(original)).toEqual(minimalPdf('Signed with an ID card from the window'));
+  });
+
+  it('says the card asks the PIN for every signature, never shows it unlocked, and the next signature asks PIN2 again', async () => {
+    const original = join(dir, 'card-second.pdf');
+    await writeFile(original, minimalPdf('Second signature with the card'));
+    await page.locator('input[type=file]').first().setInputFiles(original);
+    const note = page.getByRole('form', { name: 'Sign documents' }).getByTestId('pin-every-signature');
+    await expect.poll(() => note.textContent()).toMatch(/KASK.* asks the PIN for every signature: it never stays unlocked\./);
+    expect(await page.getByTestId('unlocked-tokens').count()).toBe(0);
+    await signWithPin2();
+    await expect.poll(() => page.getByTestId('saved-path').textContent(), { timeout: 20_000 }).toMatch(/card-second\.signed( \(\d+\))?\.pdf$/);
+    expect(await page.getByTestId('unlocked-tokens').count()).toBe(0);
+    // Settings lists each of the card's keys as asking the PIN for every signature.
+    await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
+    const keys = page.getByRole('list', { name: 'Cards, tokens and certificate stores' }).getByTestId('pin-every-signature');
+    await expect.poll(() => keys.count()).toBe(2);
+    expect(await keys.first().textContent()).toContain('asks the PIN for every signature');
+    await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
   });
 });

@@ -129,6 +129,33 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     await page.getByRole('button', { name: 'Remove contract.pdf' }).click();
   });
 
+  it('a reason without a placed box: the language choice appears with the reason, and the stamp’s labels are in the one chosen', async () => {
+    const original = join(dir, 'kiri.pdf');
+    await writeFile(original, minimalPdf('Reason only'));
+    await page.locator('input[type=file]').first().setInputFiles(original);
+    const language = page.locator('select[name=stampLanguage]');
+    expect(await language.count()).toBe(0);
+    await page.getByLabel('Reason (optional)').fill('Saskaņots');
+    // Offered once a stamp will be drawn, starting at the window's language.
+    await expect.poll(() => language.inputValue()).toBe('en');
+    await language.selectOption('lv');
+    await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
+    await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
+    // The token may still be logged in from an earlier signature, or ask its PIN now.
+    const pin = page.getByRole('form', { name: 'PIN' });
+    const saved = page.getByTestId('saved-path');
+    await expect.poll(async () => (await pin.isVisible()) || (await saved.count()) > 0, { timeout: 15_000 }).toBe(true);
+    if (await pin.isVisible()) {
+      await page.keyboard.type('1234');
+      await page.keyboard.press('Enter');
+    }
+    await expect.poll(() => saved.textContent(), { timeout: 15_000 }).toMatch(/kiri\.signed( \(\d+\))?\.pdf$/);
+    const text = (await textInRegion((await saved.textContent())!, 1, { x: 0, y: 0, width: 612, height: 792 })).replace(/\s+/g, ' ');
+    expect(text).toContain('Digitāli parakstījis');
+    expect(text).toContain('Iemesls: Saskaņots');
+    expect(text).not.toContain('Digitally signed by');
+  });
+
   it('previews a Japanese PDF whose font is not embedded: pdf.js loads the predefined CMap from the station and draws the text', async () => {
     await page.locator('input[type=file]').first().setInputFiles(await writePredefinedCmapPdf(join(dir, 'japanese.pdf'), '署名します'));
     const canvas = page.getByTestId('page-preview').getByRole('img');

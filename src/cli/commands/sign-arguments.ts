@@ -16,6 +16,9 @@ export async function checkSignArguments(file: string, options: SignCommandOptio
   if ((options.page !== undefined || options.rect !== undefined) && !options.visible) {
     throw new InvalidInputError('--page and --rect place the visible signature: add --visible.', { visible: ['required with --page or --rect'] });
   }
+  if (options.stampLanguage !== undefined && !options.visible) {
+    throw new InvalidInputError('--stamp-language is the visible signature’s language: add --visible.', { visible: ['required with --stamp-language'] });
+  }
   const input = await stat(file).catch(() => undefined);
   if (!input) throw new InvalidInputError(`${file} does not exist: name the document to sign.`, { file: ['not found'] });
   if (!input.isFile()) throw new InvalidInputError(`${file} is not a file: name the document to sign.`, { file: ['not a file'] });

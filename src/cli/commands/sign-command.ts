@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
 import { Option, type Command } from 'commander';
 import { signatureBaselineSchema } from '../../core/schemas/signature-baseline.js';
+import { stampLanguageSchema } from '../../core/schemas/stamp-language.js';
 import { recordSignatureAttempt } from '../../station/audit/record-signature-attempt.js';
 import { summarizeCertificate } from '../../station/pki/certificate-summary.js';
 import { SignatureEngine, type SignatureFormat } from '../../station/signing/signature-engine.js';
@@ -39,6 +40,7 @@ ${helpExamples(
   'sign contract.pdf --token "My Token"                  # writes contract.signed.pdf',
   'sign report.docx --token "My Token" --reason Approved  # writes report.asice',
   'sign a.pdf --token T --visible --page 2 --rect 36,36,316,120  # a visible box on page 2',
+  'sign a.pdf --token T --visible --stamp-language et    # the box’s labels in Estonian',
   'sign a.pdf --token T --cert 0a --pin-stdin --out signed/a.pdf < pin.txt',
   'sign a.pdf --pkcs12 me.p12 --pin-stdin --tsa https://tsa.example/tsr < password.txt',
 )}`;
@@ -62,6 +64,7 @@ export function registerSignCommand(program: Command, resolveSigner: SignerResol
     .option('--no-timestamp', 'sign without a timestamp (B-B level)')
     .addOption(placement.page)
     .addOption(placement.rect)
+    .addOption(new Option('--stamp-language <code>', 'PDF: the language of the visible signature’s labels (default: en)').choices(stampLanguageSchema.options))
     .addOption(new Option('--baseline <level>', 'ETSI baseline: B-B, B-T (default), B-LT (+ certificates and OCSP/CRL data), B-LTA (+ a timestamp over them)').choices(signatureBaselineSchema.options))
     .option('--force', 'replace an existing --out file (never the input)')
     .addHelpText('after', EXAMPLES);
@@ -136,6 +139,7 @@ async function signWithProgress({ file, out, numbered, format, options, signer }
       visible: options.visible ?? false,
       ...(options.page !== undefined ? { page: options.page } : {}),
       ...(options.rect !== undefined ? { rect: options.rect } : {}),
+      ...(options.stampLanguage !== undefined ? { stampLanguage: options.stampLanguage } : {}),
       ...(timestamping.client ? { timestampClient: timestamping.client } : {}),
       baseline: baselineOf(options),
       onProgress: (done, total) => progress.step(signed ? 'writing' : 'hashing', done, total),

@@ -1,4 +1,5 @@
 import type { SignatureBaseline } from '../../core/schemas/signature-baseline.js';
+import type { StampLanguage } from '../../core/schemas/stamp-language.js';
 import type { StationConfig } from '../../station/config/station-config.js';
 import type { StationData } from '../../station/open-station-data.js';
 import type { SignatureFormat } from '../../station/signing/signature-engine.js';
@@ -19,6 +20,8 @@ export interface SignCommandOptions extends StationOptionValues, TokenSourceFlag
   page?: number;
   /** Visible PDF signature: the box in viewer-space points (parsed from `--rect x1,y1,x2,y2`). */
   rect?: ViewerRect;
+  /** Visible PDF signature: the labels' language (`--stamp-language`). */
+  stampLanguage?: StampLanguage;
   tsa?: string;
   timestamp: boolean;
   baseline?: SignatureBaseline;

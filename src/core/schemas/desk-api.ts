@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { signatureBaselineSchema } from './signature-baseline.js';
 import { visibleSignaturePlacementSchema } from './visible-signature-placement.js';
+import { stampLanguageSchema } from './stamp-language.js';
 import { containerTypeSchema, docIdSchema, plainFileNameSchema } from './signing-session-api.js';
 
 const base64 = z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
@@ -20,12 +21,15 @@ export const deskPrepareRequestSchema = z
     requireSigningReason: z.boolean().optional(),
     baseline: signatureBaselineSchema.optional(),
     visibleSignature: visibleSignaturePlacementSchema.optional(),
+    /** PDF: the visible signature's labels in the document's signing language (placed box or reason-only stamp). */
+    stampLanguage: stampLanguageSchema.optional(),
     /** A new ASiC-E container's name as the user typed it (without `.asice`): the saved file is called so. */
     containerName: plainFileNameSchema.optional(),
     signingCertificate: signingCertificateSchema.optional(),
   })
   .refine((body) => body.containerType !== 'pdf' || body.files.length === 1, { message: 'a pdf container takes exactly one file', path: ['files'] })
   .refine((body) => body.containerType === 'pdf' || body.visibleSignature === undefined, { message: 'a visible signature is placed on a pdf only', path: ['visibleSignature'] })
+  .refine((body) => body.containerType === 'pdf' || body.stampLanguage === undefined, { message: 'a visible signature is drawn on a pdf only', path: ['stampLanguage'] })
   .refine((body) => body.containerType === 'asice' || body.containerName === undefined, { message: 'only a container is named', path: ['containerName'] });
 export type DeskPrepareRequest = z.input<typeof deskPrepareRequestSchema>;
 
@@ -42,6 +46,8 @@ export const deskBatchRequestSchema = z.object({
   requireSigningReason: z.boolean().optional(),
   baseline: signatureBaselineSchema.optional(),
   signingCertificate: signingCertificateSchema.optional(),
+  /** The labels of each document's reason stamp, in the documents' signing language. */
+  stampLanguage: stampLanguageSchema.optional(),
 });
 export type DeskBatchRequest = z.input<typeof deskBatchRequestSchema>;
 

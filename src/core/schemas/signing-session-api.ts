@@ -3,6 +3,7 @@ import { expectedSignerSchema } from './remote-signing-api.js';
 import { signatureBaselineSchema } from './signature-baseline.js';
 import { clientIdSchema } from './client-registration.js';
 import { visibleSignaturePlacementSchema } from './visible-signature-placement.js';
+import { stampLanguageSchema } from './stamp-language.js';
 
 /**
  * Container kinds the station prepares. Signing reasons apply to pdf and asice only
@@ -56,6 +57,11 @@ function prepareFieldsWith<Content extends z.ZodType>(fileContent: Content) {
     baseline: signatureBaselineSchema.optional(),
     /** PDF only (a station extension, like baseline): draw the signature visibly, on this page in this box. */
     visible_signature: visibleSignaturePlacementSchema.optional(),
+    /**
+     * PDF only (a station extension): the language of the visible signature's labels, whether the box is placed or
+     * drawn where the page has room for a reason; English when not given. A placement's own language wins.
+     */
+    stamp_language: stampLanguageSchema.optional(),
     /** Who signs, when the integrator knows (a station extension): remote signing falls back to these addresses. */
     signer: expectedSignerSchema.optional(),
   });
@@ -67,6 +73,7 @@ interface PrepareFields {
   signing_reason?: string | undefined;
   require_signing_reason?: boolean | undefined;
   visible_signature?: unknown;
+  stamp_language?: unknown;
 }
 
 /** The checks between fields of a prepare, for every schema that carries them. */
@@ -75,6 +82,10 @@ function withPrepareChecks<Schema extends z.ZodType<PrepareFields>>(schema: Sche
     .refine((body) => body.container_type === 'pdf' || body.visible_signature === undefined, {
       message: 'a visible signature is placed on a pdf only',
       path: ['visible_signature'],
+    })
+    .refine((body) => body.container_type === 'pdf' || body.stamp_language === undefined, {
+      message: 'a visible signature is drawn on a pdf only',
+      path: ['stamp_language'],
     })
     .refine((body) => body.require_signing_reason !== true || body.signing_reason !== undefined, {
       message: 'require_signing_reason needs a signing_reason',

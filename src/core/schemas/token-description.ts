@@ -28,6 +28,12 @@ export const tokenCertificateSchema = z.object({
    */
   signatureSchemes: z.array(signatureSchemeSchema).optional(),
   valid: z.boolean(),
+  /**
+   * The key's PIN is asked for every signature and never stays verified between them (an ID card's keys: the card
+   * resets its signing PIN after each signature, and the station asks each key's PIN for every use), so the token
+   * is never shown as unlocked and the unlock time does not apply to it.
+   */
+  pinEverySignature: z.boolean().optional(),
 });
 export type TokenCertificate = z.infer<typeof tokenCertificateSchema>;
 

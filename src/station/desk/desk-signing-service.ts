@@ -44,6 +44,7 @@ export class DeskSigningService {
       ...(request.requireSigningReason === undefined ? {} : { require_signing_reason: request.requireSigningReason }),
       ...(request.baseline === undefined ? {} : { baseline: request.baseline }),
       ...(request.visibleSignature === undefined ? {} : { visible_signature: request.visibleSignature }),
+      ...(request.stampLanguage === undefined ? {} : { stamp_language: request.stampLanguage }),
       },
       { existingContainer: isExistingContainer(request) },
     );

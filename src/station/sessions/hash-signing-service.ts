@@ -283,11 +283,14 @@ export class HashSigningService {
 function visibleSignatureOptions(session: SigningSession): Pick<PrepareOptions, 'visible' | 'page' | 'rect' | 'stampLanguage'> {
   if (session.containerType !== 'pdf') return {};
   const placed = session.visibleSignature;
+  // The labels follow the document's signing language on either path: the placement's own, else the session's.
+  const language = placed?.language ?? session.stampLanguage;
+  const labels = language ? { stampLanguage: language } : {};
   if (placed) {
     const rect = { x: placed.x, y: placed.y, width: placed.width, height: placed.height };
-    return { visible: true, page: placed.page, rect, ...(placed.language ? { stampLanguage: placed.language } : {}) };
+    return { visible: true, page: placed.page, rect, ...labels };
   }
-  return session.signingReason === undefined ? {} : { visible: true };
+  return session.signingReason === undefined ? {} : { visible: true, ...labels };
 }
 
 function signatureValueOf(request: CompleteSigningRequest): Uint8Array {

@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { SignatureBaseline } from '../../core/schemas/signature-baseline.js';
 import type { VisibleSignaturePlacement } from '../../core/schemas/visible-signature-placement.js';
+import type { StampLanguage } from '../../core/schemas/stamp-language.js';
 import type { ExpectedSigner } from '../../core/schemas/remote-signing-api.js';
 import type { ContainerType, PrepareFilesRequest, SigningSessionStatus } from '../../core/schemas/signing-session-api.js';
 import { StationError } from '../../core/errors/station-error.js';
@@ -50,6 +51,10 @@ export const signingSessionMigrations: readonly Migration[] = [
     id: 'sessions-004-expected-signer',
     sql: `ALTER TABLE signing_sessions ADD COLUMN expected_signer TEXT;`,
   },
+  {
+    id: 'sessions-005-stamp-language',
+    sql: `ALTER TABLE signing_sessions ADD COLUMN stamp_language TEXT;`,
+  },
 ];
 
 export interface StoredFile {
@@ -81,6 +86,8 @@ export interface SigningSession {
   baseline: SignatureBaseline;
   /** PDF: the page and box the signer chose for a visible signature, if any. */
   visibleSignature: VisibleSignaturePlacement | undefined;
+  /** PDF: the visible signature's labels' language, for a placed box or a reason's stamp alike. */
+  stampLanguage: StampLanguage | undefined;
   /** Prepare's `signer`: the addresses remote signing uses when start-signing gives none. */
   expectedSigner: ExpectedSigner | undefined;
   round: number;
@@ -104,6 +111,7 @@ interface Row {
   require_signing_reason: number;
   baseline: SignatureBaseline | null;
   visible_signature: string | null;
+  stamp_language: StampLanguage | null;
   expected_signer: string | null;
   round: number;
   reason_accepted_at: string | null;
@@ -173,8 +181,8 @@ export class SigningSessions {
     const createdAt = now.toISOString();
     const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString();
     await this.#database.run(
-      `INSERT INTO signing_sessions (doc_id, client_id, container_type, files, signing_reason, require_signing_reason, baseline, visible_signature, expected_signer, signed_file, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO signing_sessions (doc_id, client_id, container_type, files, signing_reason, require_signing_reason, baseline, visible_signature, stamp_language, expected_signer, signed_file, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         docId,
         request.client_id,
@@ -184,6 +192,7 @@ export class SigningSessions {
         request.require_signing_reason ? 1 : 0,
         request.baseline ?? null,
         request.visible_signature ? JSON.stringify(request.visible_signature) : null,
+        request.stamp_language ?? null,
         request.signer ? JSON.stringify(request.signer) : null,
         // An adopted container is the current version from the start: the next signature is added to it.
         existingContainer ? JSON.stringify(files[0]) : null,
@@ -324,6 +333,7 @@ export class SigningSessions {
       requireSigningReason: row.require_signing_reason === 1,
       baseline: row.baseline ?? 'B-T',
       visibleSignature: row.visible_signature ? (JSON.parse(row.visible_signature) as VisibleSignaturePlacement) : undefined,
+      stampLanguage: row.stamp_language ?? undefined,
       expectedSigner: row.expected_signer ? (JSON.parse(row.expected_signer) as ExpectedSigner) : undefined,
       round: row.round,
       reasonAcceptedAt: row.reason_accepted_at ?? undefined,

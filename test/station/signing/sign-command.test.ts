@@ -16,6 +16,7 @@ import { extractZip } from '../../support/signing/signing-zip-extract.js';
 import { createTestCa, createTestSigner } from '../../support/pki/test-pki.js';
 import { cliPath } from '../../support/station/run-cli.js';
 import { displayedPage, inkInRegion, textInRegion } from '../../support/signing/pdf-region.js';
+import { EXPECTED_STAMP_LABELS, STAMP_LANGUAGES } from '../../support/signing/stamp-label-texts.js';
 
 const pem = (label: string, der: Uint8Array): string => `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n')}\n-----END ${label}-----\n`;
 
@@ -112,6 +113,20 @@ describe('signing-station sign', () => {
     expect([await inkInRegion(input, 2, left), await inkInRegion(out, 2, left)]).toEqual([0, 0]);
   });
 
+  it('--stamp-language writes the visible signature’s labels in each of the five languages', async () => {
+    const input = await writeMinimalPdf(join(dir, 'stamp-language.pdf'));
+    for (const language of STAMP_LANGUAGES) {
+      const out = join(dir, `stamp-language-${language}.pdf`);
+      const result = await signInProcess([input, '--out', out, '--pkcs12', p12, '--pin-stdin', '--reason', 'Kokku lepitud', '--visible', '--stamp-language', language, '--no-timestamp']);
+      expect(result, language).toEqual({ code: 0 });
+      const text = (await textInRegion(out, 1, { x: 0, y: 0, width: 612, height: 792 })).replace(/\s+/g, ' ');
+      const labels = EXPECTED_STAMP_LABELS[language];
+      expect(text, language).toContain(`${labels.signedBy} Mari Mägi`);
+      expect(text, language).toMatch(new RegExp(`${labels.date} \\d{4}-\\d{2}-\\d{2} `));
+      expect(text, language).toContain(`${labels.reason} Kokku lepitud`);
+    }
+  });
+
   it('refuses a page or rectangle that cannot be, as a usage error (exit 2), writing nothing', async () => {
     const input = await writeMinimalPdf(join(dir, 'placement.pdf'));
     const out = join(dir, 'placement-signed.pdf');
@@ -123,6 +138,8 @@ describe('signing-station sign', () => {
       [['--visible', '--rect', '36,36,300,abc'], /--rect.*four numbers x1,y1,x2,y2/],
       [['--visible', '--rect', '300,36,36,110'], /--rect.*x2 must be right of x1/],
       [['--page', '1'], /--page and --rect place the visible signature: add --visible.*ERR_INPUT_INVALID/],
+      [['--stamp-language', 'et'], /--stamp-language is the visible signature’s language: add --visible.*ERR_INPUT_INVALID/],
+      [['--visible', '--stamp-language', 'fi'], /--stamp-language.*fi.*Allowed choices are en, et, lv, lt, ru/],
       [['--visible', '--page', '2'], /There is no page 2: the document has 1 pages.*ERR_SIGNING_INVALID_PLACEMENT/],
       [['--visible', '--rect', '400,700,700,780'], /outside the visible page \(612 x 792 pt.*ERR_SIGNING_INVALID_PLACEMENT/],
       [['--visible', '--rect', '36,36,300,40'], /too small for its text.*ERR_SIGNING_INVALID_PLACEMENT/],

@@ -1,17 +1,25 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { promisify } from 'node:util';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { launchChromium } from './browser.js';
 import { startTestStation, type TestStation } from '../station/test-station.js';
 import { createSoftHsm, softHsmTokenSource, type SoftHsm } from '../pkcs11/pkcs11-softhsm.js';
 import { writePagesPdf } from '../signing/signing-test-pdfs.js';
+import { createTestCa } from '../pki/test-pki.js';
 
 /** One state of the station window a person meets, reached from the one before it. */
 export interface TourStop {
   /** The screenshot's file name (without `.png`). */
   name: string;
   show(page: Page): Promise<void>;
+  /**
+   * What the stop shows that no fixed input can hold still, covered in the screenshot: the signed file's SHA-256,
+   * as a signature holds fresh randomness (the ECDSA nonce, the timestamp request's nonce, the station's own TSA key).
+   */
+  varies?(page: Page): Locator[];
 }
 
 export interface WindowTour {
@@ -29,15 +37,43 @@ const NAV = { sign: 0, timestamp: 1, verify: 2, identify: 3, settings: 4, activi
 const PIN = '1234';
 
 /**
- * A station with a SoftHSM token whose signer has a non-Latin name, and a browser, for walking the whole window
- * in each language: the screenshots and the accessibility and pseudo-locale checks take the same walk.
+ * What a screenshot run holds still, so that a second run draws the same pixels: the station's and the page's time
+ * of day, the certificates' dates, the port, and the folders shown (a home of its own, on a tmpfs mounted in the
+ * test environment's private mount namespace, so it is the same path every run and no other run shares it).
  */
-export async function startWindowTour(): Promise<WindowTour> {
+const STABLE = {
+  now: new Date('2026-06-01T09:30:00Z'),
+  timezoneId: 'Europe/Tallinn',
+  port: 27420,
+  home: '/home/mari',
+  ca: { notBefore: new Date('2025-01-01T00:00:00Z'), notAfter: new Date('2035-01-01T00:00:00Z') },
+  signer: { notBefore: new Date('2026-01-01T00:00:00Z'), notAfter: new Date('2028-01-01T00:00:00Z') },
+} as const;
+
+/** A fresh, private /home with the tour's user in it; only inside scripts/test-env.sh's mount namespace. */
+async function mountStableHome(): Promise<void> {
+  if (!process.env['SIGNING_STATION_TEST_NAMESPACE']) throw new Error('a stable window tour mounts its own /home: run it through scripts/test-env.sh');
+  await promisify(execFile)('mount', ['-t', 'tmpfs', '-o', 'mode=755', 'tmpfs', '/home']);
+  await mkdir(STABLE.home, { mode: 0o700 });
+  process.env['HOME'] = STABLE.home;
+}
+
+/**
+ * A station with a SoftHSM token whose signer has a non-Latin name, and a browser, for walking the whole window
+ * in each language: the screenshots and the accessibility and pseudo-locale checks take the same walk. `stable`
+ * (the screenshots) holds still everything the window shows that would otherwise change from run to run.
+ */
+export async function startWindowTour({ stable = false }: { stable?: boolean } = {}): Promise<WindowTour> {
   const dir = await mkdtemp(join(tmpdir(), 'window-tour-'));
+  if (stable) await mountStableHome();
   const softhsm: SoftHsm = await createSoftHsm();
-  await softhsm.createToken('Desk Token', PIN, [{ id: '0a', algorithm: 'P-256', usage: 'signing', subject: 'CN=Анна Кузнецова,O=Signing Station Tests,C=EE' }]);
-  const station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [softHsmTokenSource({ pollIntervalMs: 100, reinitializeIntervalMs: 200, loginIdleMs: 0 })] });
-  const browser = await launchChromium();
+  const issuer = stable ? { issuer: await createTestCa(undefined, 'P-256', STABLE.ca), ...STABLE.signer } : {};
+  await softhsm.createToken('Desk Token', PIN, [{ id: '0a', algorithm: 'P-256', usage: 'signing', subject: 'CN=Анна Кузнецова,O=Signing Station Tests,C=EE', ...issuer }]);
+  const fixed = stable ? { port: STABLE.port, dataDir: join(STABLE.home, '.local', 'share', 'signing-station') } : {};
+  const tokenSources = [softHsmTokenSource({ pollIntervalMs: 100, reinitializeIntervalMs: 200, loginIdleMs: 0 })];
+  const station = await startTestStation({ pcsc: { enabled: false, atrMap: [] }, ...fixed }, { tokenSources, ...(stable ? { clock: { now: () => new Date(STABLE.now) } } : {}) });
+  // One raster thread for the pictures: tiles rasterised in a varying order smoothed a few edge pixels differently.
+  const browser = await launchChromium(stable ? ['--num-raster-threads=1', '--force-color-profile=srgb'] : []);
   const contract = await writePagesPdf(join(dir, 'contract.pdf'), [{ entries: '', content: 'BT /F1 18 Tf 72 700 Td (Contract) Tj ET' }]);
   const notes = join(dir, 'notes.txt');
   await writeFile(notes, 'Not a signed file.\n');
@@ -87,12 +123,17 @@ export async function startWindowTour(): Promise<WindowTour> {
         await page.locator('.prompt input[name=pin]').press('Enter');
         signed = (await page.getByTestId('saved-path').textContent({ timeout: 20_000 })) ?? '';
       },
+      varies: (page) => [page.getByTestId('result').getByText(/^SHA-256 [0-9a-f]{64}$/)],
     },
     { name: 'timestamp', show: (page) => submitFile(page, 'timestamp', notes, '[data-testid=result]:visible') },
     { name: 'verify', show: (page) => submitFile(page, 'verify', signed, '[data-testid=verdict]') },
     { name: 'verify-error', show: (page) => submitFile(page, 'verify', notes, '[role=alert]:visible') },
     { name: 'identify', show: async (page) => void (await nav(page, 'identify'), await page.locator('select[name=method] option').first().waitFor({ state: 'attached' })) },
-    { name: 'settings', show: async (page) => void (await nav(page, 'settings'), await page.locator('#tokens-heading').waitFor()) },
+    {
+      name: 'settings',
+      // The unlock time is asked of the station after the screen shows: the picture waits for its answer.
+      show: async (page) => void (await nav(page, 'settings'), await page.locator('section[aria-labelledby=tokens-heading] select:enabled').first().waitFor()),
+    },
     { name: 'activity', show: async (page) => void (await nav(page, 'activity'), await page.locator('table').waitFor()) },
   ];
 
@@ -101,7 +142,8 @@ export async function startWindowTour(): Promise<WindowTour> {
     browser,
     stops,
     open: async ({ language = 'en', pseudo = false }) => {
-      const context = await browser.newContext({ viewport: { width: 800, height: 600 }, locale: language });
+      const context = await browser.newContext({ viewport: { width: 800, height: 600 }, locale: language, ...(stable ? { timezoneId: STABLE.timezoneId } : {}) });
+      if (stable) await context.clock.setFixedTime(STABLE.now);
       await context.addInitScript(
         ([chosen, pseudoOn]) => {
           localStorage.setItem('station-ui-language', chosen);

@@ -38,13 +38,16 @@ export interface IssuedCertificate {
   der: Uint8Array;
 }
 
-export async function createTestCa(name = 'CN=Signing Station Test Root,O=Signing Station Tests,C=EE', algorithm: KeyAlgorithm = 'P-256'): Promise<TestCa> {
+export async function createTestCa(
+  name = 'CN=Signing Station Test Root,O=Signing Station Tests,C=EE',
+  algorithm: KeyAlgorithm = 'P-256',
+  validity: { notBefore: Date; notAfter: Date } = { notBefore: new Date(Date.now() - 86_400_000), notAfter: new Date(Date.now() + 10 * 365 * 86_400_000) },
+): Promise<TestCa> {
   const keys = (await webcrypto.subtle.generateKey(keyParams(algorithm), true, ['sign', 'verify'])) as CryptoKeyPair;
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: '01',
     name,
-    notBefore: new Date(Date.now() - 86_400_000),
-    notAfter: new Date(Date.now() + 10 * 365 * 86_400_000),
+    ...validity,
     keys,
     signingAlgorithm: signingAlgorithm(keys.privateKey),
     extensions: [

@@ -359,6 +359,8 @@ export const en = {
   'trust.pivot.lotl-signature': 'The list of lists is not signed by a certificate announced for it (checked through {count} pivots).',
   'verdict.qualification.atIssuance': 'Qualified status when the certificate was issued ({time}): {level}',
   'verdict.qualification.atSigning': 'Qualified status at the signing time ({time}): {level}',
+  'tokens.pinEverySignature': 'asks the PIN for every signature',
+  'sign.pinEverySignature': '{token} asks the PIN for every signature: it never stays unlocked.',
 } as const;
 
 export type MessageKey = keyof typeof en;

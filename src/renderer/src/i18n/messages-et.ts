@@ -356,4 +356,6 @@ export const et: Messages = {
   'trust.pivot.lotl-signature': 'Nimekirjade nimekiri ei ole allkirjastatud selle jaoks välja kuulutatud sertifikaadiga (kontrollitud {count} pöördnimekirja kaudu).',
   'verdict.qualification.atIssuance': 'Kvalifitseeritus sertifikaadi väljaandmisel ({time}): {level}',
   'verdict.qualification.atSigning': 'Kvalifitseeritus allkirjastamise ajal ({time}): {level}',
+  'tokens.pinEverySignature': 'küsib PIN-i iga allkirja jaoks',
+  'sign.pinEverySignature': '{token} küsib PIN-i iga allkirja jaoks: see ei jää kunagi lukust lahti.',
 };

@@ -356,4 +356,6 @@ export const lt: Messages = {
   'trust.pivot.lotl-signature': 'Sąrašų sąrašas nepasirašytas jam paskelbtu sertifikatu (patikrinta per {count} posūkio sąrašus).',
   'verdict.qualification.atIssuance': 'Kvalifikacijos statusas sertifikato išdavimo metu ({time}): {level}',
   'verdict.qualification.atSigning': 'Kvalifikacijos statusas pasirašymo metu ({time}): {level}',
+  'tokens.pinEverySignature': 'prašo PIN kiekvienam parašui',
+  'sign.pinEverySignature': '{token} prašo PIN kiekvienam parašui: ji niekada nelieka atrakinta.',
 };

@@ -356,4 +356,6 @@ export const lv: Messages = {
   'trust.pivot.lotl-signature': 'Sarakstu saraksts nav parakstīts ar tam paziņotu sertifikātu (pārbaudīts caur {count} pagrieziena sarakstiem).',
   'verdict.qualification.atIssuance': 'Kvalifikācijas statuss sertifikāta izdošanas brīdī ({time}): {level}',
   'verdict.qualification.atSigning': 'Kvalifikācijas statuss parakstīšanas brīdī ({time}): {level}',
+  'tokens.pinEverySignature': 'prasa PIN katram parakstam',
+  'sign.pinEverySignature': '{token} prasa PIN katram parakstam: tā nekad nepaliek atbloķēta.',
 };

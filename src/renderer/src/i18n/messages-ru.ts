@@ -356,4 +356,6 @@ export const ru: Messages = {
   'trust.pivot.lotl-signature': 'Список списков не подписан объявленным для него сертификатом (проверено через {count} опорных списков).',
   'verdict.qualification.atIssuance': 'Квалификационный статус на момент выдачи сертификата ({time}): {level}',
   'verdict.qualification.atSigning': 'Квалификационный статус на момент подписания ({time}): {level}',
+  'tokens.pinEverySignature': 'запрашивает PIN для каждой подписи',
+  'sign.pinEverySignature': '{token} запрашивает PIN для каждой подписи: карта никогда не остаётся разблокированной.',
 };

@@ -26,7 +26,7 @@ const BASELINES: readonly SignatureBaseline[] = ['B-B', 'B-T', 'B-LT', 'B-LTA'];
 
 /** Pick or drop files, choose a signing certificate among those plugged in now, sign, and see where it went. */
 export function SignScreen({ state, opened, onSettled }: { state: StationState; opened?: File[] | undefined; onSettled?(): void }): JSX.Element {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [files, setFiles] = useOpenedFiles(opened);
   const [step, setStep] = useState<SignStep>();
   const [sent, setSent] = useState<number>();
@@ -65,17 +65,18 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
     const reason = String(form.get('reason') ?? '').trim();
     const baseline = BASELINES.find((level) => level === form.get('baseline')) ?? 'B-T';
     const containerName = String(form.get('containerName') ?? '').trim();
+    const labels = single || eachAlone ? { stampLanguage: stampLanguageOf(form, language) } : {};
     setOutcome(undefined);
     setBatch(undefined);
     setPinpad(chosen.token.pin.pinpad);
     if (eachAlone) {
-      await signEachAlone({ files, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}) });
+      await signEachAlone({ files, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}), ...labels });
       return;
     }
     try {
-      const placed = single && placement ? { placement: { ...placement, ...stampLanguageOf(form) } } : {};
+      const placed = single && placement ? { placement } : {};
       const named = containerName ? { containerName } : {};
-      const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}), ...placed, ...named } as const;
+      const order = { files, containerType, baseline, token: chosen.token, certificateId: chosen.certificate.id, ...(reason ? { reason } : {}), ...placed, ...labels, ...named } as const;
       const saved = await signDocuments(order, helperHolder.current!, (next, fraction) => {
         setStep(next);
         setSent(fraction);
@@ -123,7 +124,13 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
         {/* Keyed by the documents: a new document starts with no box and no reason, never the last one's. */}
         {single && <PreviewAndPlacement key={documentsKey} file={files[0]!} stamp={stamp} onPlacement={setPlacement} />}
         <CertificateChoice choices={choices} />
+        {signer?.certificate.pinEverySignature && (
+          <p className="muted" data-testid="pin-every-signature">
+            {t('sign.pinEverySignature', { token: signer.token.label })}
+          </p>
+        )}
         <ReasonAndLevel documentsKey={documentsKey} />
+        {eachAlone && Boolean(stamp.reason) && <StampLanguageChoice />}
         <div>
           <button type="submit" className="button primary" disabled={step !== undefined || files.length === 0 || choices.length === 0}>
             {t('sign.submit')}
@@ -138,10 +145,25 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
   );
 }
 
-/** The visible signature's labels in the language the user chose for the document (the window's by default). */
-function stampLanguageOf(form: FormData): { language?: Language } {
-  const chosen = languages.find((language) => language === form.get('stampLanguage'));
-  return chosen ? { language: chosen } : {};
+/**
+ * The visible signature's labels in the language the user chose for the document, the window's when no choice is
+ * shown: a reason's stamp without a placed box is written in it too.
+ */
+function stampLanguageOf(form: FormData, windowLanguage: Language): Language {
+  return languages.find((language) => language === form.get('stampLanguage')) ?? windowLanguage;
+}
+
+/** The document's signing language, offered whenever a stamp will be drawn (a placed box, or a reason). */
+function StampLanguageChoice(): JSX.Element {
+  const { t, language } = useI18n();
+  return (
+    <label className="field">
+      {t('sign.place.language')}
+      <select name="stampLanguage" defaultValue={language}>
+        <LanguageOptions />
+      </select>
+    </label>
+  );
 }
 
 /** How signing `files` ended: where the signed file went, or why it was not signed. */
@@ -209,7 +231,7 @@ function BatchChoice({ separately, onChange }: { separately: boolean; onChange(s
 
 /** A PDF's page preview, and the switch that puts the visible signature's box on it. */
 function PreviewAndPlacement({ file, stamp, onPlacement }: { file: File; stamp: StampPreview; onPlacement(placement: VisibleSignaturePlacement | undefined): void }): JSX.Element {
-  const { t, language } = useI18n();
+  const { t } = useI18n();
   const [visible, setVisible] = useState(false);
   return (
     <>
@@ -217,14 +239,7 @@ function PreviewAndPlacement({ file, stamp, onPlacement }: { file: File; stamp: 
         <input type="checkbox" name="visible" checked={visible} onChange={(event) => setVisible(event.currentTarget.checked)} />
         {t('sign.place.visible')}
       </label>
-      {visible && (
-        <label className="field">
-          {t('sign.place.language')}
-          <select name="stampLanguage" defaultValue={language}>
-            <LanguageOptions />
-          </select>
-        </label>
-      )}
+      {(visible || Boolean(stamp.reason)) && <StampLanguageChoice />}
       <Suspense fallback={<p className="muted">{t('sign.preview.loading')}</p>}>
         <PagePlacement file={file} visible={visible} stamp={stamp} onPlacement={onPlacement} />
       </Suspense>

@@ -55,6 +55,7 @@ export function TokensSection({ state }: { state: StationState }): JSX.Element {
                     <br />
                     <span className="muted">
                       {t(`tokens.usage.${certificate.usage}` as MessageKey)} · {t('tokens.validUntil', { date: date(certificate.notAfter) })} · {t('tokens.certificateId')}: <code translate="no">{certificate.id}</code>
+                      {certificate.pinEverySignature && <span data-testid="pin-every-signature"> · {t('tokens.pinEverySignature')}</span>}
                     </span>
                   </li>
                 ))}

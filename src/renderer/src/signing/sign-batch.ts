@@ -1,6 +1,7 @@
 import type { DeskBatchRequest, DeskBatchResponse, DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { SignatureBaseline } from '../../../core/schemas/signature-baseline.js';
 import type { TokenDescription } from '../../../core/schemas/token-description.js';
+import type { StampLanguage } from '../../../core/schemas/stamp-language.js';
 import { postWithProgress } from './post-with-progress.js';
 import { deskFilesOf } from './desk-files-of.js';
 import { signPrepared, type SignStep } from './sign-prepared.js';
@@ -13,6 +14,8 @@ export interface BatchOrder {
   token: TokenDescription;
   certificateId: string;
   reason?: string;
+  /** The language of each document's reason stamp. */
+  stampLanguage?: StampLanguage;
 }
 
 /** Where one document of a batch is: kept as what happened, put in words when shown. */
@@ -42,6 +45,7 @@ export async function signBatch(order: BatchOrder, helperHolder: HTMLElement, on
     baseline: order.baseline,
     ...(certificate ? { signingCertificate: certificate.certificate } : {}),
     ...(order.reason ? { signingReason: order.reason, requireSigningReason: true } : {}),
+    ...(order.stampLanguage ? { stampLanguage: order.stampLanguage } : {}),
   };
   const batch = await postWithProgress<DeskBatchResponse>('/admin/api/desk/batches', request, (fraction) => onProgress(documents, fraction));
   for (const [index, { docId, fileName }] of batch.documents.entries()) {

@@ -1,6 +1,7 @@
 import type { DeskPrepareRequest, DeskPrepareResponse, DeskSavedFile } from '../../../core/schemas/desk-api.js';
 import type { SignatureBaseline } from '../../../core/schemas/signature-baseline.js';
 import type { VisibleSignaturePlacement } from '../../../core/schemas/visible-signature-placement.js';
+import type { StampLanguage } from '../../../core/schemas/stamp-language.js';
 import type { TokenCertificate, TokenDescription } from '../../../core/schemas/token-description.js';
 import { postWithProgress } from './post-with-progress.js';
 import { deskFilesOf } from './desk-files-of.js';
@@ -19,6 +20,8 @@ export interface SignOrder {
   reason?: string;
   /** PDF: draw the signature on this page, in this box (points from the displayed page's bottom-left corner). */
   placement?: VisibleSignaturePlacement;
+  /** PDF: the language of the visible signature's labels, placed or drawn for a reason alike. */
+  stampLanguage?: StampLanguage;
   /** A new container: the name it is saved under (without `.asice`). */
   containerName?: string;
 }
@@ -47,6 +50,7 @@ async function prepare(order: SignOrder, certificate: TokenCertificate, onStep: 
     signingCertificate: certificate.certificate,
     ...(order.reason ? { signingReason: order.reason, requireSigningReason: true } : {}),
     ...(order.placement ? { visibleSignature: order.placement } : {}),
+    ...(order.stampLanguage ? { stampLanguage: order.stampLanguage } : {}),
     ...(order.containerName ? { containerName: order.containerName } : {}),
   };
   return postWithProgress<DeskPrepareResponse>('/admin/api/desk/sessions', request, (fraction) => onStep('prepare', fraction));

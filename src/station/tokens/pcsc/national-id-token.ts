@@ -97,7 +97,7 @@ export class NationalIdToken implements Token {
     // certificate-summary.ts parses with @peculiar/x509: loaded when certificates are first listed, not with the station.
     const { summarizeCertificate } = await import('../../pki/certificate-summary.js');
     const now = this.clock.now();
-    return [...this.certificates.values()].map(({ der, key }) => toTokenCertificate(summarizeCertificate(der, key.id, now, key.usage), now));
+    return [...this.certificates.values()].map(({ der, key }) => ({ ...toTokenCertificate(summarizeCertificate(der, key.id, now, key.usage), now), pinEverySignature: true }));
   }
 
   /** The signing PIN's state (PIN2), the one document signing needs; `pinStatusFor` gives either. */

@@ -84,6 +84,8 @@ describe('signing and timestamping from the station window, in Chromium, with a 
 
     const pin = page.getByRole('form', { name: 'PIN' });
     await expect.poll(() => pin.isVisible(), { timeout: 10_000 }).toBe(true);
+    // The PIN prompt names the requester as the consent does, never the window's own loopback address.
+    expect(await pin.textContent()).toContain('This window needs the PIN');
     await page.keyboard.type('0000');
     await page.keyboard.press('Enter');
     await expect.poll(() => pin.textContent()).toContain('Wrong PIN.');
@@ -96,6 +98,8 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const path = (await page.getByTestId('saved-path').textContent())!;
     expect(path).toMatch(/contract\.signed( \(\d+\))?\.pdf$/);
     expect(path.startsWith(station.window.outputDir)).toBe(true);
+    // The signed document leaves the form, and its parts with it: none is drawn again (siblings keyed alike were).
+    expect(await page.getByText('Signature format:').count()).toBeLessThanOrEqual(1);
     // Signed the way a web page signs: the browser client framed the station's iframe helper for the USB-token method.
     const helper = await page.getByTestId('signing-helper').locator('iframe').getAttribute('src');
     expect(helper).toMatch(new RegExp(`^${station.baseUrl}/web-element/os-broker/signing-station-desk/certeurope-usb-token-signature\\?doc_id=`));

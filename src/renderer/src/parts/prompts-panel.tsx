@@ -64,7 +64,7 @@ function Prompt({ prompt, onAnswered }: { prompt: PendingPrompt; onAnswered(answ
       },
     );
   };
-  const requester = prompt.request.requester;
+  const requester = requesterName(prompt.request, t);
   // A prompt that appears takes the keyboard focus, so a keyboard user answers it next (the PIN field focuses itself).
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -103,9 +103,9 @@ interface BodyProps {
 function PromptBody({ prompt, busy, answer, cancel, requester, t }: BodyProps): JSX.Element {
   switch (prompt.kind) {
     case 'consent':
-      return <ConsentPrompt prompt={prompt} busy={busy} answer={answer} t={t} />;
+      return <ConsentPrompt prompt={prompt} busy={busy} answer={answer} requester={requester} t={t} />;
     case 'pin':
-      return <PinPrompt prompt={prompt} busy={busy} answer={answer} cancel={cancel} t={t} />;
+      return <PinPrompt prompt={prompt} busy={busy} answer={answer} cancel={cancel} requester={requester} t={t} />;
     case 'certificate':
       return (
         <article aria-label={t('prompt.certificate.ask', { requester })}>
@@ -121,11 +121,11 @@ function PromptBody({ prompt, busy, answer, cancel, requester, t }: BodyProps): 
   }
 }
 
-type ConsentPromptProps = Omit<BodyProps, 'cancel' | 'requester'> & { prompt: Extract<PendingPrompt, { kind: 'consent' }> };
+type ConsentPromptProps = Omit<BodyProps, 'cancel'> & { prompt: Extract<PendingPrompt, { kind: 'consent' }> };
 
-function ConsentPrompt({ prompt, busy, answer, t }: ConsentPromptProps): JSX.Element {
+function ConsentPrompt({ prompt, busy, answer, requester, t }: ConsentPromptProps): JSX.Element {
   const r = prompt.request;
-  const ask = t(`prompt.consent.${r.purpose}` as MessageKey, { requester: requesterName(r, t) });
+  const ask = t(`prompt.consent.${r.purpose}` as MessageKey, { requester });
   return (
     <article aria-label={ask}>
       <p className="prompt-question">{ask}</p>
@@ -176,10 +176,20 @@ function ConsentPrompt({ prompt, busy, answer, t }: ConsentPromptProps): JSX.Ele
  * Who asks, in words a person recognises: the station's own window says so; a web page is named by its site,
  * with the full origin beside it, since the scheme and port are part of who it is.
  */
-function requesterName(request: SignatureConsentRequest, t: Translate): string {
-  if (request.requesterKind === 'window') return t('prompt.requester.window');
-  if (request.requesterKind !== 'web-page') return request.requester;
+function requesterName(request: Pick<SignatureConsentRequest, 'requester' | 'requesterKind'>, t: Translate): string {
+  const kind = request.requesterKind ?? kindOf(request.requester);
+  if (kind === 'window') return t('prompt.requester.window');
+  if (kind !== 'web-page') return request.requester;
   return t('prompt.requester.site', { site: new URL(request.requester).host, origin: request.requester });
+}
+
+/**
+ * PIN and certificate prompts name their requester by origin only: the window's own origin is this window, any
+ * other origin a web page; anything else (a client id) is shown as it is.
+ */
+function kindOf(requester: string): NonNullable<SignatureConsentRequest['requesterKind']> {
+  if (requester === window.location.origin) return 'window';
+  return /^https?:\/\/[^/]+$/.test(requester) ? 'web-page' : 'client';
 }
 
 /** Every file the signature covers, each with its size; its fingerprint one click away, for those who compare it. */
@@ -215,9 +225,9 @@ function NameParts({ dn, t }: { dn: string; t: Translate }): JSX.Element {
   );
 }
 
-type PinPromptProps = Omit<BodyProps, 'requester'> & { prompt: Extract<PendingPrompt, { kind: 'pin' }> };
+type PinPromptProps = BodyProps & { prompt: Extract<PendingPrompt, { kind: 'pin' }> };
 
-function PinPrompt({ prompt, busy, answer, cancel, t }: PinPromptProps): JSX.Element {
+function PinPrompt({ prompt, busy, answer, cancel, requester, t }: PinPromptProps): JSX.Element {
   const r = prompt.request;
   const pinLabel = t(`pinLabel.${r.pinLabel}` as MessageKey) ?? r.pinLabel;
   const submit = (event: FormEvent<HTMLFormElement>): void => {
@@ -231,7 +241,7 @@ function PinPrompt({ prompt, busy, answer, cancel, t }: PinPromptProps): JSX.Ele
   return (
     <form aria-label={t('prompt.pin.label')} onSubmit={submit}>
       <p>
-        {t('prompt.pin.ask', { requester: r.requester, pinLabel: pinLabel || r.pinLabel, token: r.tokenLabel })}
+        {t('prompt.pin.ask', { requester, pinLabel: pinLabel || r.pinLabel, token: r.tokenLabel })}
         {r.previousAttemptFailed && <strong className="warning"> {t('prompt.pin.wrong')}</strong>}
         {r.retriesLeft !== undefined && <span> {t('prompt.pin.triesLeft', { n: r.retriesLeft })}</span>}
         {r.finalTry && <strong className="warning"> {t('prompt.pin.final')}</strong>}

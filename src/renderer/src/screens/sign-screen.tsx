@@ -120,9 +120,10 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
         <FilePicker multiple label={t('common.chooseFiles')} onFiles={addFiles} />
         <ChosenFiles files={files} onFiles={setFiles} />
         {severalPdfs && <BatchChoice separately={separately} onChange={setSeparately} />}
-        <SignatureFormat key={documentsKey} files={files} single={single || eachAlone} />
-        {/* Keyed by the documents: a new document starts with no box and no reason, never the last one's. */}
-        {single && <PreviewAndPlacement key={documentsKey} file={files[0]!} stamp={stamp} onPlacement={setPlacement} />}
+        {/* Keyed by the documents (each sibling its own key, or React draws them again): a new document starts with
+            no box and no reason, never the last one's. */}
+        <SignatureFormat key={`format/${documentsKey}`} files={files} single={single || eachAlone} />
+        {single && <PreviewAndPlacement key={`placement/${documentsKey}`} file={files[0]!} stamp={stamp} onPlacement={setPlacement} />}
         <CertificateChoice choices={choices} />
         {signer?.certificate.pinEverySignature && (
           <p className="muted" data-testid="pin-every-signature">

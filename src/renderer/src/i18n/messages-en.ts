@@ -337,6 +337,15 @@ export const en = {
   'sign.place.boxSize': '{width} × {height} pt. Shift with the arrow keys changes its size.',
   'sign.place.overlap': 'The box covers text or pictures on the page: the signature would hide them. Move it to an empty place.',
   'prompt.pin.countLow': 'Few tries left before the PIN is blocked.',
+  'common.open': 'Open',
+  'common.verifyThis': 'Verify this file',
+  'settings.outputDir.change': 'Change…',
+  'sign.savesTo': 'Saves to: {folder}',
+  'problem.outputNotFound': 'That folder does not exist. Choose an existing folder, or create one in the dialog.',
+  'problem.outputNotDirectory': 'That is a file, not a folder. Choose a folder for the signed files.',
+  'problem.outputNotWritable': 'The station cannot write in that folder. Choose a folder of your own, such as one in your documents.',
+  'problem.outputNotOwn': 'That folder belongs to another user of this computer (or a link leads there). Choose a folder of your own.',
+  'problem.openFailed': 'No program on this computer opens this kind of file. Use “Show in folder” and open it from there.',
 } as const;
 
 export type MessageKey = keyof typeof en;

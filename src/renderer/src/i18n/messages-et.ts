@@ -334,4 +334,13 @@ export const et: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift koos nooleklahvidega muudab selle suurust.',
   'sign.place.overlap': 'Kast katab lehel teksti või pilte: allkiri peidaks need. Liiguta see tühja kohta.',
   'prompt.pin.countLow': 'Enne PIN-i blokeerimist on jäänud vähe katseid.',
+  'common.open': 'Ava',
+  'common.verifyThis': 'Kontrolli seda faili',
+  'settings.outputDir.change': 'Muuda…',
+  'sign.savesTo': 'Salvestatakse kausta: {folder}',
+  'problem.outputNotFound': 'Seda kausta pole olemas. Vali olemasolev kaust või loo dialoogis uus.',
+  'problem.outputNotDirectory': 'See on fail, mitte kaust. Vali allkirjastatud failidele kaust.',
+  'problem.outputNotWritable': 'Jaam ei saa sellesse kausta kirjutada. Vali oma kaust, näiteks dokumentide all.',
+  'problem.outputNotOwn': 'See kaust kuulub selle arvuti teisele kasutajale (või viib sinna link). Vali oma kaust.',
+  'problem.openFailed': 'Selles arvutis pole programmi, mis seda tüüpi faili avaks. Kasuta nuppu „Näita kaustas“ ja ava see sealt.',
 };

@@ -334,4 +334,13 @@ export const lt: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift su rodyklių klavišais keičia jo dydį.',
   'sign.place.overlap': 'Langelis uždengia puslapio tekstą ar paveikslėlius: parašas juos paslėptų. Perkelkite jį į tuščią vietą.',
   'prompt.pin.countLow': 'Liko nedaug bandymų, kol PIN bus užblokuotas.',
+  'common.open': 'Atidaryti',
+  'common.verifyThis': 'Patikrinti šį failą',
+  'settings.outputDir.change': 'Keisti…',
+  'sign.savesTo': 'Išsaugoma į: {folder}',
+  'problem.outputNotFound': 'Tokio aplanko nėra. Pasirinkite esamą aplanką arba sukurkite naują dialoge.',
+  'problem.outputNotDirectory': 'Tai failas, o ne aplankas. Pasirinkite aplanką pasirašytiems failams.',
+  'problem.outputNotWritable': 'Stotis negali rašyti į šį aplanką. Pasirinkite savo aplanką, pavyzdžiui, dokumentuose.',
+  'problem.outputNotOwn': 'Šis aplankas priklauso kitam šio kompiuterio naudotojui (arba į jį veda nuoroda). Pasirinkite savo aplanką.',
+  'problem.openFailed': 'Šiame kompiuteryje nėra programos, kuri atidarytų tokio tipo failą. Spustelėkite „Rodyti aplanke“ ir atidarykite jį iš ten.',
 };

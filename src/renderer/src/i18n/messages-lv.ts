@@ -334,4 +334,13 @@ export const lv: Messages = {
   'sign.place.boxSize': '{width} × {height} pt. Shift kopā ar bultiņu taustiņiem maina tā izmēru.',
   'sign.place.overlap': 'Lauks aizsedz tekstu vai attēlus lapā: paraksts tos paslēptu. Pārvietojiet to uz tukšu vietu.',
   'prompt.pin.countLow': 'Palikuši maz mēģinājumu, pirms PIN tiks bloķēts.',
+  'common.open': 'Atvērt',
+  'common.verifyThis': 'Pārbaudīt šo failu',
+  'settings.outputDir.change': 'Mainīt…',
+  'sign.savesTo': 'Saglabā mapē: {folder}',
+  'problem.outputNotFound': 'Šī mape nepastāv. Izvēlieties esošu mapi vai izveidojiet jaunu dialogā.',
+  'problem.outputNotDirectory': 'Tas ir fails, nevis mape. Izvēlieties mapi parakstītajiem failiem.',
+  'problem.outputNotWritable': 'Stacija nevar rakstīt šajā mapē. Izvēlieties savu mapi, piemēram, dokumentu mapē.',
+  'problem.outputNotOwn': 'Šī mape pieder citam šī datora lietotājam (vai uz to ved saite). Izvēlieties savu mapi.',
+  'problem.openFailed': 'Šajā datorā nav programmas, kas atver šāda veida failu. Izmantojiet “Rādīt mapē” un atveriet to no turienes.',
 };

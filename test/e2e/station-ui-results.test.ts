@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, readdir, realpath, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { seriousAxeFindings } from '../support/browser/axe-audit.js';
+import type { TestStation } from '../support/station/test-station.js';
+import { openStationWindow, type StationWindowTestbed } from '../support/browser/station-window-testbed.js';
+import { uiHeaders } from '../support/station/ui-credential.js';
+import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
+
+/** Presses Tab (and nothing else) until the focused element is the one `matches` picks; fails after 40 presses. */
+async function tabTo(page: Page, matches: string): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((selector) => document.activeElement?.matches(selector) ?? false, matches)) return;
+  }
+  throw new Error(`Tab never reached ${matches}`);
+}
+
+/** The element that has the keyboard focus, by its accessible label (the verdict's is "Verification result"). */
+const focusedLabel = (page: Page): Promise<string | null> => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+
+describe('a result in the window: where it is saved, and verified from there, in Chromium', () => {
+  let testbed: StationWindowTestbed;
+  let station: TestStation;
+  let page: Page;
+  let dir: string;
+  let chosen: string;
+
+  beforeAll(async () => {
+    testbed = await openStationWindow({ dirPrefix: 'ui-results-', token: { label: 'Results Token', pin: '1234', keys: [{ id: '0c', algorithm: 'P-256', usage: 'signing' }] } });
+    ({ station, page, dir } = testbed);
+  });
+  afterAll(() => testbed?.dispose());
+
+  it('says where the next result is saved, and follows the folder chosen through the station (as a headless host sets it)', async () => {
+    const savesTo = page.getByTestId('saves-to');
+    expect(await savesTo.textContent()).toBe(`Saves to: ${station.window.outputDir}`);
+    chosen = await realpath(dir).then(async (real) => {
+      await mkdir(join(real, 'Signed here'));
+      return join(real, 'Signed here');
+    });
+    const ui = await uiHeaders(station.uiUrl());
+    const answer = await fetch(`${station.baseUrl}/admin/api/desk/output-folder`, { method: 'PUT', headers: { ...ui, 'content-type': 'application/json' }, body: JSON.stringify({ path: chosen }) });
+    expect(answer.status).toBe(200);
+    await expect.poll(() => savesTo.textContent()).toBe(`Saves to: ${chosen}`);
+
+    // A browser tab cannot browse the user's folders: Settings shows the folder and offers no "Change…".
+    await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
+    expect(await page.getByTestId('output-folder').textContent()).toBe(chosen);
+    expect(await page.getByRole('button', { name: 'Change…' }).count()).toBe(0);
+    await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
+  });
+
+  it('signs into the chosen folder; "Verify this file", by keyboard, opens the Verify screen with the result verified and the verdict focused', async () => {
+    const original = join(dir, 'offer.pdf');
+    await writeFile(original, minimalPdf('Offer to verify from its result'));
+    await expect.poll(() => page.getByLabel('Signing certificate').textContent()).toContain('Results Token');
+    await page.locator('input[type=file]').first().setInputFiles(original);
+    await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
+    await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
+    const pin = page.getByRole('form', { name: 'PIN' });
+    await expect.poll(() => pin.isVisible(), { timeout: 10_000 }).toBe(true);
+    await page.keyboard.type('1234');
+    await page.keyboard.press('Enter');
+    const result = page.getByTestId('result');
+    await expect.poll(() => result.textContent(), { timeout: 15_000 }).toContain('Signed.');
+    expect(await page.getByTestId('saved-path').textContent()).toBe(join(chosen, 'offer.signed.pdf'));
+    expect(await readdir(chosen)).toEqual(['offer.signed.pdf']);
+    // In a browser tab the result is a download; opening it is the desktop app's.
+    expect(await result.getByRole('button', { name: 'Open', exact: true }).count()).toBe(0);
+    expect(await result.getByRole('button', { name: 'Download offer.signed.pdf' }).count()).toBe(1);
+
+    // The focus is on the result (it moved there when signing ended): Tab reaches its "Verify this file".
+    await tabTo(page, '[data-testid=result] .actions button:last-child');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Verify this file');
+    await page.keyboard.press('Enter');
+    const verdict = page.getByRole('status', { name: 'Verification result' });
+    await expect.poll(() => verdict.textContent(), { timeout: 15_000 }).toContain('offer.signed.pdf');
+    expect(await page.getByRole('navigation').getByRole('button', { name: 'Verify' }).getAttribute('aria-current')).toBe('page');
+    expect(await verdict.textContent()).toContain('Signature by');
+    expect(await focusedLabel(page)).toBe('Verification result');
+    expect(await seriousAxeFindings(page)).toEqual([]);
+  });
+
+  it('verifies a timestamp token with the file it is over, which the window still holds: valid, not "file not found"', async () => {
+    const file = join(dir, 'minutes.txt');
+    await writeFile(file, 'minutes of the meeting\n');
+    await page.getByRole('navigation').getByRole('button', { name: 'Timestamp' }).click();
+    await page.locator('input[type=file]:visible').setInputFiles(file);
+    await page.getByRole('button', { name: 'Timestamp', exact: true }).last().click();
+    const result = page.getByTestId('result').filter({ visible: true });
+    await expect.poll(() => result.textContent()).toContain('Timestamped.');
+    expect(await page.getByTestId('saved-path').filter({ visible: true }).textContent()).toBe(join(chosen, 'minutes.txt.tsr'));
+    await result.getByRole('button', { name: 'Verify this file' }).click();
+    const verdict = page.getByRole('status', { name: 'Verification result' });
+    await expect.poll(() => verdict.textContent(), { timeout: 15_000 }).toContain('minutes.txt.tsr: all 1 valid');
+    expect(await focusedLabel(page)).toBe('Verification result');
+
+    // Leaving the screen forgets the request: back on Verify, nothing is verified again until asked.
+    await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
+    await page.getByRole('navigation').getByRole('button', { name: 'Verify' }).click();
+    expect(await verdict.count()).toBe(0);
+  });
+});

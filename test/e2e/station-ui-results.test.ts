@@ -103,3 +103,83 @@ describe('a result in the window: where it is saved, and verified from there, in
     expect(await verdict.count()).toBe(0);
   });
 });
+
+describe('the desktop app’s result actions and folder choice, with the preload’s bridge stood in for in Chromium', () => {
+  let testbed: StationWindowTestbed;
+  let station: TestStation;
+  let page: Page;
+  let dir: string;
+
+  beforeAll(async () => {
+    testbed = await openStationWindow({ dirPrefix: 'ui-results-desktop-', token: { label: 'Desktop Token', pin: '1234', keys: [{ id: '0d', algorithm: 'P-256', usage: 'signing' }] } });
+    ({ station, dir } = testbed);
+    dir = await realpath(dir);
+    // The window as Electron's preload shows it: `stationShell`, handing over the credential as main does, whose
+    // folder dialog answers what the test puts in `__nextFolder`, and which records what the window asked main to open.
+    const context = await testbed.browser.newContext({ viewport: { width: 800, height: 600 }, locale: 'et-EE' });
+    await context.addInitScript((credential: string) => {
+      const record = window as unknown as { __opened: string[]; __nextFolder: string | null };
+      record.__opened = [];
+      record.__nextFolder = null;
+      Object.defineProperty(window, 'stationShell', {
+        value: {
+          platform: 'linux',
+          getStartAtLogin: async () => ({ ok: true, value: false }),
+          setStartAtLogin: async (enabled: boolean) => ({ ok: true, value: enabled }),
+          uiCredential: async () => ({ ok: true, value: credential }),
+          showItemInFolder: async () => ({ ok: true, value: true }),
+          openSavedFile: async (path: string) => {
+            record.__opened.push(path);
+            return { ok: true, value: true };
+          },
+          chooseOutputFolder: async () => ({ ok: true, value: record.__nextFolder }),
+        },
+      });
+    }, station.issueUiCredential());
+    page = await context.newPage();
+    await page.goto(`${station.baseUrl}/ui/`);
+    await page.getByTestId('mode').waitFor();
+  });
+  afterAll(() => testbed?.dispose());
+
+  const chooseInDialog = async (folder: string | null): Promise<void> => {
+    await page.evaluate((next) => ((window as unknown as { __nextFolder: string | null }).__nextFolder = next), folder);
+    await page.getByRole('button', { name: 'Muuda…' }).click();
+  };
+
+  it('changes the output folder from Settings through the OS dialog; a folder the station refuses is said in the window’s language', async () => {
+    await page.getByRole('navigation').getByRole('button', { name: 'Seaded' }).click();
+    const shown = page.getByTestId('output-folder');
+    const file = join(dir, 'not-a-folder.txt');
+    await writeFile(file, 'a file');
+    await chooseInDialog(file);
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('See on fail, mitte kaust.');
+    await chooseInDialog(join(dir, 'missing'));
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Seda kausta pole olemas.');
+    expect(await shown.textContent()).toBe(station.window.outputDir);
+
+    const folder = join(dir, 'Allkirjastatud');
+    await mkdir(folder);
+    await chooseInDialog(folder);
+    await expect.poll(() => shown.textContent()).toBe(folder);
+    expect(station.window.outputDir).toBe(folder);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    // Cancelled: nothing changes.
+    await chooseInDialog(null);
+    expect(await shown.textContent()).toBe(folder);
+    expect(await seriousAxeFindings(page)).toEqual([]);
+  });
+
+  it('offers Open on a result, for the file the station saved', async () => {
+    await page.getByRole('navigation').getByRole('button', { name: 'Ajatempel' }).click();
+    const file = join(dir, 'protokoll.txt');
+    await writeFile(file, 'koosoleku protokoll\n');
+    await page.locator('input[type=file]:visible').setInputFiles(file);
+    await page.getByRole('button', { name: 'Lisa ajatempel', exact: true }).click();
+    const result = page.getByTestId('result').filter({ visible: true });
+    await expect.poll(() => result.textContent()).toContain(join(dir, 'Allkirjastatud', 'protokoll.txt.tsr'));
+    expect(await result.getByRole('button', { name: 'Laadi alla protokoll.txt.tsr' }).count()).toBe(0);
+    await result.getByRole('button', { name: 'Ava', exact: true }).click();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __opened: string[] }).__opened)).toEqual([join(dir, 'Allkirjastatud', 'protokoll.txt.tsr')]);
+  });
+});

@@ -5,17 +5,10 @@ import type { Page } from 'playwright-core';
 import { seriousAxeFindings } from '../support/browser/axe-audit.js';
 import type { TestStation } from '../support/station/test-station.js';
 import { openStationWindow, type StationWindowTestbed } from '../support/browser/station-window-testbed.js';
+import { tabTo } from '../support/browser/tab-to.js';
+import { timestampInWindow } from '../support/browser/timestamp-in-window.js';
 import { uiHeaders } from '../support/station/ui-credential.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
-
-/** Presses Tab (and nothing else) until the focused element is the one `matches` picks; fails after 40 presses. */
-async function tabTo(page: Page, matches: string): Promise<void> {
-  for (let i = 0; i < 40; i++) {
-    await page.keyboard.press('Tab');
-    if (await page.evaluate((selector) => document.activeElement?.matches(selector) ?? false, matches)) return;
-  }
-  throw new Error(`Tab never reached ${matches}`);
-}
 
 /** The element that has the keyboard focus, by its accessible label (the verdict's is "Verification result"). */
 const focusedLabel = (page: Page): Promise<string | null> => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
@@ -86,11 +79,7 @@ describe('a result in the window: where it is saved, and verified from there, in
   it('verifies a timestamp token with the file it is over, which the window still holds: valid, not "file not found"', async () => {
     const file = join(dir, 'minutes.txt');
     await writeFile(file, 'minutes of the meeting\n');
-    await page.getByRole('navigation').getByRole('button', { name: 'Timestamp' }).click();
-    await page.locator('input[type=file]:visible').setInputFiles(file);
-    await page.getByRole('button', { name: 'Timestamp', exact: true }).last().click();
-    const result = page.getByTestId('result').filter({ visible: true });
-    await expect.poll(() => result.textContent()).toContain('Timestamped.');
+    const result = await timestampInWindow(page, file);
     expect(await page.getByTestId('saved-path').filter({ visible: true }).textContent()).toBe(join(chosen, 'minutes.txt.tsr'));
     await result.getByRole('button', { name: 'Verify this file' }).click();
     const verdict = page.getByRole('status', { name: 'Verification result' });

@@ -76,6 +76,27 @@ describe('a result in the window: where it is saved, and verified from there, in
     expect(await seriousAxeFindings(page)).toEqual([]);
   });
 
+  it('verifies one PDF of a batch signed separately from its line in the progress list', async () => {
+    await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
+    const paths = ['one.pdf', 'two.pdf'].map((name) => join(dir, name));
+    for (const path of paths) await writeFile(path, minimalPdf(`batch ${path}`));
+    await page.locator('input[type=file]').first().setInputFiles(paths);
+    await page.getByLabel('Each PDF separately, as its own signed PDF (one consent for all)').check();
+    await page.getByRole('button', { name: 'Sign', exact: true }).last().click();
+    await page.getByRole('article', { name: /asks you to sign/ }).getByRole('button', { name: 'Sign' }).click();
+    const summary = page.getByTestId('batch-summary');
+    // The token may still be unlocked from the signature before: a PIN prompt, if any, is answered.
+    const pin = page.locator('form[aria-label="PIN"]:has(button[type=submit]:not([disabled]))');
+    await pin.or(summary).first().waitFor({ timeout: 20_000 });
+    if (await pin.isVisible()) await pin.locator('input[name=pin]').fill('1234').then(() => pin.locator('input[name=pin]').press('Enter'));
+    await expect.poll(() => summary.textContent(), { timeout: 20_000 }).toBe('2 of 2 documents signed.');
+    await page.getByRole('button', { name: 'Verify two.signed.pdf' }).click();
+    const verdict = page.getByRole('status', { name: 'Verification result' });
+    await expect.poll(() => verdict.textContent(), { timeout: 15_000 }).toContain('two.signed.pdf');
+    expect(await focusedLabel(page)).toBe('Verification result');
+    await page.getByRole('navigation').getByRole('button', { name: 'Sign' }).click();
+  });
+
   it('verifies a timestamp token with the file it is over, which the window still holds: valid, not "file not found"', async () => {
     const file = join(dir, 'minutes.txt');
     await writeFile(file, 'minutes of the meeting\n');

@@ -346,6 +346,7 @@ export const en = {
   'problem.outputNotWritable': 'The station cannot write in that folder. Choose a folder of your own, such as one in your documents.',
   'problem.outputNotOwn': 'That folder belongs to another user of this computer (or a link leads there). Choose a folder of your own.',
   'problem.openFailed': 'No program on this computer opens this kind of file. Use “Show in folder” and open it from there.',
+  'common.verifyNamed': 'Verify {name}',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -343,4 +343,5 @@ export const et: Messages = {
   'problem.outputNotWritable': 'Jaam ei saa sellesse kausta kirjutada. Vali oma kaust, näiteks dokumentide all.',
   'problem.outputNotOwn': 'See kaust kuulub selle arvuti teisele kasutajale (või viib sinna link). Vali oma kaust.',
   'problem.openFailed': 'Selles arvutis pole programmi, mis seda tüüpi faili avaks. Kasuta nuppu „Näita kaustas“ ja ava see sealt.',
+  'common.verifyNamed': 'Kontrolli faili {name}',
 };

@@ -343,4 +343,5 @@ export const lt: Messages = {
   'problem.outputNotWritable': 'Stotis negali rašyti į šį aplanką. Pasirinkite savo aplanką, pavyzdžiui, dokumentuose.',
   'problem.outputNotOwn': 'Šis aplankas priklauso kitam šio kompiuterio naudotojui (arba į jį veda nuoroda). Pasirinkite savo aplanką.',
   'problem.openFailed': 'Šiame kompiuteryje nėra programos, kuri atidarytų tokio tipo failą. Spustelėkite „Rodyti aplanke“ ir atidarykite jį iš ten.',
+  'common.verifyNamed': 'Patikrinti {name}',
 };

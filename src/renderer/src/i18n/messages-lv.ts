@@ -343,4 +343,5 @@ export const lv: Messages = {
   'problem.outputNotWritable': 'Stacija nevar rakstīt šajā mapē. Izvēlieties savu mapi, piemēram, dokumentu mapē.',
   'problem.outputNotOwn': 'Šī mape pieder citam šī datora lietotājam (vai uz to ved saite). Izvēlieties savu mapi.',
   'problem.openFailed': 'Šajā datorā nav programmas, kas atver šāda veida failu. Izmantojiet “Rādīt mapē” un atveriet to no turienes.',
+  'common.verifyNamed': 'Pārbaudīt {name}',
 };

@@ -7,6 +7,8 @@ import { DEEP_LINK_SCHEME, filesOfDeepLink, filesToOpen } from './open-request.j
 import { auditAdvanced, notificationsBetween } from './shell-notifications.js';
 import { readOpenedFiles, recentDocuments } from './opened-files.js';
 import { shellMessagesFor, type ShellMessages } from './shell-messages.js';
+import { registerSavedFileActions } from './saved-file-actions.js';
+import { registerChooseOutputFolder } from './choose-output-folder.js';
 
 const RECENT_DOCUMENTS = 5;
 
@@ -19,7 +21,8 @@ export interface DesktopShellHost {
 /**
  * What the desktop app adds around the station window: a tray menu with the last signed and timestamped files and
  * a way to open the window in the browser, native notifications for pending prompts and finished signatures, and
- * documents opened with the app (file association, `signing-station://sign?file=` deep links, a second launch).
+ * documents opened with the app (file association, `signing-station://sign?file=` deep links, a second launch),
+ * and the window's reach into the OS for its results: open one, show it in its folder, choose the output folder.
  */
 export function installDesktopShell(host: DesktopShellHost): void {
   const messages = shellMessagesFor(app.getPreferredSystemLanguages());
@@ -34,6 +37,12 @@ export function installDesktopShell(host: DesktopShellHost): void {
     if (auditAdvanced(previous, state)) refreshTray();
     previous = state;
   });
+
+  // Only the station's own page in the window may ask main for these; a frame of another origin is refused.
+  const isStationFrame = (url: string | undefined): boolean => Boolean(url && URL.canParse(url) && new URL(url).origin === new URL(host.station.baseUrl).origin);
+  const outputDir = (): string => host.station.window.outputDir;
+  registerSavedFileActions(outputDir, isStationFrame);
+  registerChooseOutputFolder({ outputDir, window: host.window, title: messages.chooseOutputFolder, isStationFrame });
 
   app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
   app.on('open-url', (event, url) => {

@@ -3,7 +3,6 @@ import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import type { Station } from '../station/create-station.js';
 import { shellChannels, setStartAtLoginSchema, type IpcResult } from '../core/ipc/shell-api.js';
-import { registerShowItemInFolder } from './show-item-in-folder.js';
 import { installDesktopShell } from './desktop-shell.js';
 import { quitAfterStationCloses } from './quit-after-station-closes.js';
 import { shellMessagesFor } from './shell-messages.js';
@@ -108,10 +107,6 @@ function registerIpc(): void {
     }
     return { ok: true, value: station.issueUiCredential() };
   });
-  registerShowItemInFolder(
-    () => station?.window.outputDir ?? '',
-    (url) => Boolean(station && url && new URL(url).origin === new URL(station.baseUrl).origin),
-  );
   ipcMain.handle(shellChannels.getStartAtLogin, (): IpcResult<boolean> => ({ ok: true, value: app.getLoginItemSettings().openAtLogin }));
   ipcMain.handle(shellChannels.setStartAtLogin, (_event, raw: unknown): IpcResult<boolean> => {
     const parsed = setStartAtLoginSchema.safeParse(raw);

@@ -12,6 +12,8 @@ export interface ShellMessages {
   quit: string;
   /** The app was started while another station holds its data directory (`serve`, or another start). */
   alreadyRunning(address: string): string;
+  /** The title of the OS's folder dialog for the output folder. */
+  chooseOutputFolder: string;
 }
 
 const catalogues = {
@@ -25,6 +27,7 @@ const catalogues = {
     noDocumentsYet: 'No signed documents yet',
     quit: 'Quit',
     alreadyRunning: (address) => `Signing Station is already running at ${address}: its window opens in your browser.`,
+    chooseOutputFolder: 'Where should signed files be saved?',
   },
   et: {
     waiting: 'Signing Station ootab sind',
@@ -36,6 +39,7 @@ const catalogues = {
     noDocumentsYet: 'Allkirjastatud dokumente veel pole',
     quit: 'Välju',
     alreadyRunning: (address) => `Signing Station juba töötab aadressil ${address}: selle aken avaneb brauseris.`,
+    chooseOutputFolder: 'Kuhu allkirjastatud failid salvestada?',
   },
   lv: {
     waiting: 'Signing Station gaida jūs',
@@ -47,6 +51,7 @@ const catalogues = {
     noDocumentsYet: 'Vēl nav parakstītu dokumentu',
     quit: 'Iziet',
     alreadyRunning: (address) => `Signing Station jau darbojas adresē ${address}: tās logs atveras pārlūkā.`,
+    chooseOutputFolder: 'Kur saglabāt parakstītos failus?',
   },
   lt: {
     waiting: 'Signing Station laukia jūsų',
@@ -58,6 +63,7 @@ const catalogues = {
     noDocumentsYet: 'Pasirašytų dokumentų dar nėra',
     quit: 'Išeiti',
     alreadyRunning: (address) => `Signing Station jau veikia adresu ${address}: jos langas atsidaro naršyklėje.`,
+    chooseOutputFolder: 'Kur išsaugoti pasirašytus failus?',
   },
   ru: {
     waiting: 'Signing Station ждёт вас',
@@ -69,6 +75,7 @@ const catalogues = {
     noDocumentsYet: 'Подписанных документов пока нет',
     quit: 'Выйти',
     alreadyRunning: (address) => `Signing Station уже работает по адресу ${address}: её окно откроется в браузере.`,
+    chooseOutputFolder: 'Куда сохранять подписанные файлы?',
   },
 } satisfies Record<string, ShellMessages>;
 

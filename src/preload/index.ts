@@ -8,6 +8,8 @@ const api: StationShellApi = {
   setStartAtLogin: (enabled) => ipcRenderer.invoke(shellChannels.setStartAtLogin, { enabled }),
   uiCredential: () => ipcRenderer.invoke(shellChannels.uiCredential),
   showItemInFolder: (path) => ipcRenderer.invoke(shellChannels.showItemInFolder, { path }),
+  openSavedFile: (path) => ipcRenderer.invoke(shellChannels.openSavedFile, { path }),
+  chooseOutputFolder: () => ipcRenderer.invoke(shellChannels.chooseOutputFolder),
   onOpenFiles: (listener) => {
     const relay = (_event: IpcRendererEvent, files: OpenedFile[]): void => listener(files);
     ipcRenderer.on(shellChannels.openFiles, relay);

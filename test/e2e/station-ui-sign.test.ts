@@ -7,21 +7,14 @@ import { seriousAxeFindings } from '../support/browser/axe-audit.js';
 import { screenshotPath } from '../support/browser/screenshot-path.js';
 import type { TestStation } from '../support/station/test-station.js';
 import { openStationWindow, type StationWindowTestbed } from '../support/browser/station-window-testbed.js';
+import { tabTo } from '../support/browser/tab-to.js';
+import { timestampInWindow } from '../support/browser/timestamp-in-window.js';
 import type { SoftHsm } from '../support/pkcs11/pkcs11-softhsm.js';
 import { minimalPdf, writePagesPdf, writePredefinedCmapPdf } from '../support/signing/signing-test-pdfs.js';
 import { textInRegion } from '../support/signing/pdf-region.js';
 import { cmsParts, createNssDb, embeddedSignatures, opensslTsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import { extractZip } from '../support/signing/signing-zip-extract.js';
 import { pem } from '../support/pkcs11/pkcs11-nss-database.js';
-
-/** Presses Tab (and nothing else) until the focused element is the one `matches` picks; fails after 40 presses. */
-async function tabTo(page: Page, matches: string): Promise<void> {
-  for (let i = 0; i < 40; i++) {
-    await page.keyboard.press('Tab');
-    if (await page.evaluate((selector) => document.activeElement?.matches(selector) ?? false, matches)) return;
-  }
-  throw new Error(`Tab never reached ${matches}`);
-}
 
 /** The signature box's top-left corner in displayed points, as its label reads it out. */
 function placedAt(label: string | null): { x: number; y: number } {
@@ -344,14 +337,9 @@ describe('signing and timestamping from the station window, in Chromium, with a 
   });
 
   it('timestamps a file; the .tsr verifies with openssl against the station TSA', async () => {
-    // The Sign screen, kept with its last result while hidden, also holds a result: only the shown one is read.
     const file = join(dir, 'minutes.txt');
     await writeFile(file, 'minutes of the meeting\n');
-    await page.getByRole('navigation').getByRole('button', { name: 'Timestamp' }).click();
-    await page.locator('input[type=file]:visible').setInputFiles(file);
-    await page.getByRole('button', { name: 'Timestamp', exact: true }).last().click();
-    const result = page.getByTestId('result').filter({ visible: true });
-    await expect.poll(() => result.textContent()).toContain('Timestamped.');
+    await timestampInWindow(page, file);
     await page.screenshot({ path: screenshotPath('timestamp.png'), fullPage: true });
     const path = (await page.getByTestId('saved-path').filter({ visible: true }).textContent())!;
     const root = join(dir, 'tsa-root.pem');

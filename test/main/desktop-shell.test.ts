@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { shellChannels, type OpenedFile } from '../../src/core/ipc/shell-api.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 
@@ -14,8 +14,17 @@ const electron = vi.hoisted(() => {
   /** What the shell asked the OS to open (a path or a URL): another user can read it on the opener's command line. */
   const opened: string[] = [];
   const notifications: Array<{ title: string; body: string }> = [];
+  /** The main-process side of the window's IPC calls, by channel. */
+  const ipc = new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>();
+  const shown: string[] = [];
+  const dialogs: Array<{ title?: string; defaultPath?: string; properties?: string[] }> = [];
+  let dialogAnswer = { canceled: true, filePaths: [] as string[] };
   return {
     handlers,
+    ipc,
+    shown,
+    dialogs,
+    answerDialog: (answer: { canceled: boolean; filePaths: string[] }) => (dialogAnswer = answer),
     menus,
     notifications,
     opened,
@@ -49,9 +58,17 @@ const electron = vi.hoisted(() => {
         openExternal: (url: string) => opened.push(url),
         openPath: async (path: string) => {
           opened.push(path);
-          return '';
+          // What the OS answers for a type no app opens.
+          return path.endsWith('.unknown') ? 'No application is registered as handling this file' : '';
         },
-        showItemInFolder: () => undefined,
+        showItemInFolder: (path: string) => shown.push(path),
+      },
+      ipcMain: { handle: (channel: string, handler: (event: unknown, ...args: unknown[]) => Promise<unknown>) => ipc.set(channel, handler) },
+      dialog: {
+        showOpenDialog: async (...args: unknown[]) => {
+          dialogs.push(args.at(-1) as (typeof dialogs)[number]);
+          return dialogAnswer;
+        },
       },
     },
   };
@@ -136,5 +153,54 @@ describe('the desktop shell around the station (Electron stood in for)', () => {
     await station.data.clients.upsert({ clientId: 'shell-shop', allowedOrigins: ['https://shop.example'] });
     await pushed;
     expect(electron.notifications.length).toBe(seen);
+  });
+
+  describe('the window’s reach into the OS for its results', () => {
+    const fromWindow = (): { senderFrame: { url: string } } => ({ senderFrame: { url: `${station.baseUrl}/ui/` } });
+    const ask = (channel: string, event: unknown, ...args: unknown[]): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }> =>
+      electron.ipc.get(channel)!(event, ...args) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
+
+    it('opens a file the station saved, or shows it in its folder, and nothing outside the output folder', async () => {
+      const folder = station.window.outputDir;
+      await mkdir(folder, { recursive: true });
+      const saved = join(folder, 'minutes.signed.pdf');
+      await writeFile(saved, '%PDF-1.7 saved by the station');
+      const outside = join(dir, 'outside.pdf');
+      await writeFile(outside, '%PDF-1.7 not the station’s');
+      await symlink(outside, join(folder, 'planted.pdf'));
+      await mkdir(join(folder, 'sub'), { recursive: true });
+      await writeFile(join(folder, 'sub', 'deeper.pdf'), '%PDF-1.7 in a subfolder');
+      const openedBefore = electron.opened.length;
+
+      expect(await ask(shellChannels.openSavedFile, fromWindow(), { path: saved })).toEqual({ ok: true, value: true });
+      expect(electron.opened.slice(openedBefore)).toEqual([saved]);
+      expect(await ask(shellChannels.showItemInFolder, fromWindow(), { path: saved })).toEqual({ ok: true, value: true });
+      expect(electron.shown).toEqual([saved]);
+
+      for (const path of [outside, join(folder, 'planted.pdf'), join(folder, '..', basename(folder), '..', 'outside.pdf'), join(folder, 'sub', 'deeper.pdf'), join(folder, 'sub'), join(folder, 'missing.pdf'), 'minutes.signed.pdf']) {
+        for (const channel of [shellChannels.openSavedFile, shellChannels.showItemInFolder]) {
+          expect(await ask(channel, fromWindow(), { path }), `${channel} ${path}`).toMatchObject({ ok: false, error: { code: 'ERR_DESK_SAVED_NOT_FOUND' } });
+        }
+      }
+      expect(await ask(shellChannels.openSavedFile, { senderFrame: { url: 'https://evil.example/' } }, { path: saved })).toMatchObject({ ok: false, error: { code: 'ERR_UI_SESSION_REQUIRED' } });
+      expect(await ask(shellChannels.openSavedFile, fromWindow(), { path: 12 })).toMatchObject({ ok: false, error: { code: 'ERR_INPUT_INVALID' } });
+      expect(electron.opened.slice(openedBefore)).toEqual([saved]);
+      expect(electron.shown).toEqual([saved]);
+
+      // A type no app on the machine opens: the OS's reason comes back as an error the window words.
+      await writeFile(join(folder, 'data.unknown'), 'data');
+      expect(await ask(shellChannels.openSavedFile, fromWindow(), { path: join(folder, 'data.unknown') })).toMatchObject({ ok: false, error: { code: 'ERR_DESK_OPEN_FAILED' } });
+    });
+
+    it('opens the OS’s folder dialog at the output folder, titled in the OS’s language, for the station’s page only', async () => {
+      electron.answerDialog({ canceled: false, filePaths: [dir] });
+      expect(await ask(shellChannels.chooseOutputFolder, fromWindow())).toEqual({ ok: true, value: dir });
+      expect(electron.dialogs.at(-1)).toEqual({ title: 'Kuhu allkirjastatud failid salvestada?', defaultPath: station.window.outputDir, properties: ['openDirectory', 'createDirectory'] });
+      electron.answerDialog({ canceled: true, filePaths: [] });
+      expect(await ask(shellChannels.chooseOutputFolder, fromWindow())).toEqual({ ok: true, value: null });
+      const asked = electron.dialogs.length;
+      expect(await ask(shellChannels.chooseOutputFolder, { senderFrame: { url: 'https://evil.example/' } })).toMatchObject({ ok: false, error: { code: 'ERR_UI_SESSION_REQUIRED' } });
+      expect(electron.dialogs.length).toBe(asked);
+    });
   });
 });

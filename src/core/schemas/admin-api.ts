@@ -55,9 +55,14 @@ export type UiSessionRequest = z.infer<typeof uiSessionRequestSchema>;
 export const uiSessionSchema = z.object({ credential: z.string(), expiresInSeconds: z.number().int().positive() });
 export type UiSession = z.infer<typeof uiSessionSchema>;
 
-/** POST /admin/api/verify: a file the window's verify screen checks (base64), answered with a DocumentVerification. */
-export const verifyRequestSchema = z.object({
+const verifiedFileSchema = z.object({
   fileName: z.string().min(1).max(255),
   content: z.string().min(1).max(48 * 1024 * 1024).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64'),
 });
+
+/**
+ * POST /admin/api/verify: a file the window's verify screen checks (base64), answered with a DocumentVerification;
+ * `data`: the file a timestamp (.tsr) or detached signature is over, when the window has it.
+ */
+export const verifyRequestSchema = verifiedFileSchema.extend({ data: verifiedFileSchema.optional() });
 export type VerifyRequest = z.infer<typeof verifyRequestSchema>;

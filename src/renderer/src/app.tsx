@@ -1,4 +1,4 @@
-import { useEffect, useState, type JSX } from 'react';
+import { useCallback, useEffect, useState, type JSX } from 'react';
 import type { StationState } from '../../core/schemas/station-state.js';
 import type { MessageKey } from './i18n/messages-en.js';
 import { I18nProvider, useI18n } from './i18n/i18n.js';
@@ -12,6 +12,7 @@ import { IdentifyScreen } from './screens/identify-screen.js';
 import { SettingsScreen, LanguageChoice } from './screens/settings-screen.js';
 import { ActivityScreen } from './screens/activity-screen.js';
 import { LinkProblemScreen } from './screens/link-problem-screen.js';
+import { VerifySavedContext, type VerifySavedRequest } from './verify/verify-saved-context.js';
 
 const SCREENS = ['sign', 'timestamp', 'verify', 'identify', 'settings', 'activity'] as const;
 type Screen = (typeof SCREENS)[number];
@@ -31,6 +32,16 @@ function Station(): JSX.Element {
   const [opened, setOpened] = useState<File[]>();
   // Counts the signings that ended: the prompts' "Answered" line is about them, and goes when one ends.
   const [settled, setSettled] = useState(0);
+  // A result's "verify this file": the Verify screen opens with it. A new object each time, so asking again re-verifies.
+  const [verifying, setVerifying] = useState<{ request: VerifySavedRequest }>();
+  const verifySaved = useCallback((request: VerifySavedRequest) => {
+    setVerifying({ request });
+    setScreen('verify');
+  }, []);
+  const show = (name: Screen): void => {
+    setVerifying(undefined);
+    setScreen(name);
+  };
   // Documents opened with the desktop app (file association, deep link) land on the Sign screen.
   useEffect(
     () =>
@@ -56,7 +67,7 @@ function Station(): JSX.Element {
       {state && (
         <nav aria-label={t('nav.label')} className="nav">
           {SCREENS.map((name) => (
-            <button key={name} type="button" className="nav-item" aria-current={screen === name ? 'page' : undefined} onClick={() => setScreen(name)}>
+            <button key={name} type="button" className="nav-item" aria-current={screen === name ? 'page' : undefined} onClick={() => show(name)}>
               {t(`nav.${name}` as MessageKey)}
             </button>
           ))}
@@ -71,7 +82,7 @@ function Station(): JSX.Element {
         {view.linkProblem ? (
           <LinkProblemScreen kind={view.linkProblem} />
         ) : state ? (
-          <>
+          <VerifySavedContext.Provider value={verifySaved}>
             <PromptsPanel prompts={state.prompts} settled={settled} />
             <UnlockedTokens tokens={state.tokens} />
             {/*
@@ -81,8 +92,8 @@ function Station(): JSX.Element {
             <div hidden={screen !== 'sign'}>
               <SignScreen state={state} opened={opened} onSettled={() => setSettled((count) => count + 1)} />
             </div>
-            {screen !== 'sign' && <ScreenView screen={screen} state={state} />}
-          </>
+            {screen !== 'sign' && <ScreenView screen={screen} state={state} verifying={verifying} />}
+          </VerifySavedContext.Provider>
         ) : (
           <p>{t('app.loading')}</p>
         )}
@@ -91,12 +102,12 @@ function Station(): JSX.Element {
   );
 }
 
-function ScreenView({ screen, state }: { screen: Exclude<Screen, 'sign'>; state: StationState }): JSX.Element {
+function ScreenView({ screen, state, verifying }: { screen: Exclude<Screen, 'sign'>; state: StationState; verifying: { request: VerifySavedRequest } | undefined }): JSX.Element {
   switch (screen) {
     case 'timestamp':
       return <TimestampScreen />;
     case 'verify':
-      return <VerifyScreen />;
+      return <VerifyScreen saved={verifying} />;
     case 'identify':
       return <IdentifyScreen state={state} />;
     case 'settings':

@@ -6,6 +6,7 @@ import type { Pkcs11ModuleAddRequest } from '../../core/schemas/pkcs11-modules.j
 import type { DeskIdentifyCompleteRequest, DeskIdentifyMethod, DeskIdentifyRequest, DeskIdentifyStarted, DeskPlacementRequest, DeskPlacementResponse, DeskSavedFile, DeskTimestampRequest } from '../../core/schemas/desk-api.js';
 import type { IdentifiedPerson } from '../../core/schemas/identity-api.js';
 import type { PinUnlockTime } from '../../core/schemas/pin-unlock.js';
+import type { OutputFolder } from '../../core/schemas/output-folder.js';
 import { forgetUiCredential, LinkProblem, uiCredential } from './ui-credential.js';
 import { passedOn, type BrowserErrorCode, type PassedOnErrorCode } from '../../core/errors/browser-error-codes.js';
 
@@ -66,4 +67,5 @@ export const stationApi = {
   lockToken: (tokenId: string): Promise<void> => post(`/admin/api/tokens/${encodeURIComponent(tokenId)}/lock`, {}),
   unlockTime: (): Promise<PinUnlockTime> => stationCall('/admin/api/tokens/unlock-time'),
   setUnlockTime: (seconds: number): Promise<PinUnlockTime> => stationCall('/admin/api/tokens/unlock-time', { method: 'PUT', body: JSON.stringify({ seconds }) }),
+  setOutputFolder: (path: string): Promise<OutputFolder> => stationCall('/admin/api/desk/output-folder', { method: 'PUT', body: JSON.stringify({ path }) }),
 };

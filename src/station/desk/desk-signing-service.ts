@@ -9,7 +9,8 @@ import { saveWithoutOverwriting } from './output-directory.js';
 
 export interface DeskSigningDeps {
   sessions: SigningSessions;
-  outputDir: string;
+  /** The folder results go to now (the user may choose another between two results). */
+  outputDir: () => string;
   /** Registers the station's own client at the station's origin (again, should the user have removed it). */
   registerClient: () => Promise<void>;
   /** Where a batch's documents are tied together, so the first one's consent lists them all and covers them. */
@@ -74,9 +75,10 @@ export class DeskSigningService {
     if (!signed) throw new StationError('ERR_DESK_NOT_SIGNED', 'This document is not signed yet.', { status: 409 });
     const named = this.#containerNames.get(docId);
     const fileName = named === undefined ? signedFileName(signed.fileName, session.containerType) : `${named}.asice`;
-    const path = await saveWithoutOverwriting(this.#deps.outputDir, fileName, { copyOf: this.#deps.sessions.pathOf(session, signed) });
+    const directory = this.#deps.outputDir();
+    const path = await saveWithoutOverwriting(directory, fileName, { copyOf: this.#deps.sessions.pathOf(session, signed) });
     this.#containerNames.delete(docId);
-    return { path, fileName: path.slice(this.#deps.outputDir.length + 1), directory: this.#deps.outputDir, sha256: signed.sha256 };
+    return { path, fileName: path.slice(directory.length + 1), directory, sha256: signed.sha256 };
   }
 }
 

@@ -12,9 +12,10 @@ import { saveWithoutOverwriting } from './output-directory.js';
  */
 export class DeskTimestampService {
   readonly #client: TimestampClient;
-  readonly #outputDir: string;
+  readonly #outputDir: () => string;
 
-  constructor(client: TimestampClient, outputDir: string) {
+  /** `outputDir`: the folder results go to now (the user may choose another between two results). */
+  constructor(client: TimestampClient, outputDir: () => string) {
     this.#client = client;
     this.#outputDir = outputDir;
   }
@@ -23,11 +24,12 @@ export class DeskTimestampService {
     const data = Buffer.from(file.fileContent, 'base64');
     const sha256 = createHash('sha256').update(data).digest();
     const token = await this.#client.timestamp(new Uint8Array(sha256), 'SHA-256');
+    const directory = this.#outputDir();
     const path =
       file.output === 'asics'
-        ? await saveWithoutOverwriting(this.#outputDir, `${stemOf(file.fileName)}.asics`, { bytes: await asicsOf(file.fileName, data, token) })
-        : await saveWithoutOverwriting(this.#outputDir, `${file.fileName}.tsr`, { bytes: token });
-    return { path, fileName: path.slice(this.#outputDir.length + 1), directory: this.#outputDir, sha256: sha256.toString('hex') };
+        ? await saveWithoutOverwriting(directory, `${stemOf(file.fileName)}.asics`, { bytes: await asicsOf(file.fileName, data, token) })
+        : await saveWithoutOverwriting(directory, `${file.fileName}.tsr`, { bytes: token });
+    return { path, fileName: path.slice(directory.length + 1), directory, sha256: sha256.toString('hex') };
   }
 }
 

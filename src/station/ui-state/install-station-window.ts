@@ -17,6 +17,8 @@ import { DeskIdentifyService } from '../desk/desk-identify-service.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import { registerDeskClient } from '../desk/desk-client.js';
 import { defaultOutputDirectory } from '../desk/output-directory.js';
+import { OutputFolder } from '../desk/output-folder.js';
+import { outputFolderRoutes } from '../http/routes/output-folder-routes.js';
 import { TokenUnlockTime } from '../desk/token-unlock-time.js';
 import { tokenLoginRoutes } from '../http/routes/token-login-routes.js';
 
@@ -32,11 +34,13 @@ export interface StationWindowDeps {
   identity: IdentityService;
   station: () => Overview['station'];
   uiUrl: () => string;
+  /** The output folder until the user chooses one (the default: a folder in the user's documents). */
   outputDir?: string;
 }
 
 export interface StationWindow {
   readonly feed: StationStateFeed;
+  /** Where the window saves its results now: the user's choice, kept in the station's settings. */
   readonly outputDir: string;
   /** Once the port is known: the control file for `signing-station ui`. */
   listening(baseUrl: string): Promise<void>;
@@ -49,7 +53,8 @@ export interface StationWindow {
  * root so that stays a list of parts.
  */
 export async function installStationWindow(deps: StationWindowDeps): Promise<StationWindow> {
-  const outputDir = deps.outputDir ?? defaultOutputDirectory();
+  const folder = await OutputFolder.open(deps.data.settings, deps.outputDir ?? defaultOutputDirectory());
+  const outputDir = (): string => folder.path;
   const sources = deps.builtInSources;
   const feed = new StationStateFeed({
     station: deps.station,
@@ -92,13 +97,16 @@ export async function installStationWindow(deps: StationWindowDeps): Promise<Sta
   await deps.http.register(eventsRoutes(feed), { prefix: '/admin/api' });
   const identify = new DeskIdentifyService(deps.identity);
   await deps.http.register(deskRoutes({ signing, timestamps, identify, outputDir, dataDir: deps.dataDir }), { prefix: '/admin/api' });
+  await deps.http.register(outputFolderRoutes(folder, () => feed.changed()), { prefix: '/admin/api' });
   await deps.http.register(launchLinkRoutes(control, deps.uiUrl), { prefix: '/admin/api' });
   const unlockTime = new TokenUnlockTime(deps.data.settings, deps.tokens);
   await unlockTime.apply();
   await deps.http.register(tokenLoginRoutes(unlockTime), { prefix: '/admin/api' });
   return {
     feed,
-    outputDir,
+    get outputDir() {
+      return folder.path;
+    },
     listening: (baseUrl) => control.publish(baseUrl),
     close: async () => {
       feed.stop();

@@ -21,7 +21,8 @@ const AUDIT_ENTRIES = 50;
 
 export interface StationStateFeedDeps {
   station: () => Overview['station'];
-  outputDir: string;
+  /** Where the window saves its results now. */
+  outputDir: () => string;
   clients: Pick<ClientRegistry, 'list'>;
   audit: Pick<AuditLog, 'list'>;
   tokens: TokenRegistry;
@@ -103,7 +104,7 @@ export class StationStateFeed {
       prompts: this.#deps.prompts.pending(),
       audit,
       ...(modules ? { modules } : {}),
-      outputDir: this.#deps.outputDir,
+      outputDir: this.#deps.outputDir(),
     };
   }
 

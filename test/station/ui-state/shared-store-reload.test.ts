@@ -34,7 +34,7 @@ describe('the shared store: the station reloads for writes of other processes on
     data = await openStationData({ dataDir }, new OsKeyStore());
     feed = new StationStateFeed({
       station: () => ({ name: 'Signing Station', version: 'test', mode: 'sandbox', baseUrl: 'http://127.0.0.1:1', dataDir, keyStore: 'test' }),
-      outputDir: dataDir,
+      outputDir: () => dataDir,
       clients: data.clients,
       audit: data.audit,
       tokens: new TokenRegistry([]),
@@ -97,7 +97,7 @@ describe('the shared store: a commit that becomes visible after its write event'
     let reloads = 0;
     feed = new StationStateFeed({
       station: () => ({ name: 'Signing Station', version: 'test', mode: 'sandbox', baseUrl: 'http://127.0.0.1:1', dataDir, keyStore: 'test' }),
-      outputDir: dataDir,
+      outputDir: () => dataDir,
       clients: { list: async () => [] },
       audit: { list: async () => [] },
       tokens: new TokenRegistry([]),

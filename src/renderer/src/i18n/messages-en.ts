@@ -361,6 +361,16 @@ export const en = {
   'verdict.qualification.atSigning': 'Qualified status at the signing time ({time}): {level}',
   'tokens.pinEverySignature': 'asks the PIN for every signature',
   'sign.pinEverySignature': '{token} asks the PIN for every signature: it never stays unlocked.',
+  'common.open': 'Open',
+  'common.verifyThis': 'Verify this file',
+  'settings.outputDir.change': 'Change…',
+  'sign.savesTo': 'Saves to: {folder}',
+  'problem.outputNotFound': 'That folder does not exist. Choose an existing folder, or create one in the dialog.',
+  'problem.outputNotDirectory': 'That is a file, not a folder. Choose a folder for the signed files.',
+  'problem.outputNotWritable': 'The station cannot write in that folder. Choose a folder of your own, such as one in your documents.',
+  'problem.outputNotOwn': 'That folder belongs to another user of this computer (or a link leads there). Choose a folder of your own.',
+  'problem.openFailed': 'No program on this computer opens this kind of file. Use “Show in folder” and open it from there.',
+  'common.verifyNamed': 'Verify {name}',
 } as const;
 
 export type MessageKey = keyof typeof en;

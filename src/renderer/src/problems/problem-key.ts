@@ -25,6 +25,11 @@ const PROBLEM_KEYS: Readonly<Record<StationErrorCode | (typeof BROWSER_ERROR_COD
   ERR_CONTAINER_ENTRY_TOO_LARGE: 'problem.tooLarge',
 
   ERR_DESK_NOT_SIGNED: 'problem.interrupted',
+  ERR_DESK_OUTPUT_NOT_FOUND: 'problem.outputNotFound',
+  ERR_DESK_OUTPUT_NOT_DIRECTORY: 'problem.outputNotDirectory',
+  ERR_DESK_OUTPUT_NOT_WRITABLE: 'problem.outputNotWritable',
+  ERR_DESK_OUTPUT_NOT_OWN: 'problem.outputNotOwn',
+  ERR_DESK_OPEN_FAILED: 'problem.openFailed',
 
   ERR_DOCS_NOT_FOUND: 'problem.notFound',
 

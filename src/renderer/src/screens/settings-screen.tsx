@@ -6,6 +6,7 @@ import { TokensSection } from './tokens-section.js';
 import { ClientsSection } from './clients-section.js';
 import { ModulesSection } from './modules-section.js';
 import { TrustSection } from './trust-section.js';
+import { OutputFolderChoice } from '../parts/output-folder-choice.js';
 
 /** Station facts, language, start at login (desktop app only), cards and tokens, web clients, modules, TSA. */
 export function SettingsScreen({ state }: { state: StationState }): JSX.Element {
@@ -21,8 +22,8 @@ export function SettingsScreen({ state }: { state: StationState }): JSX.Element 
           <dt>{t('settings.address')}</dt>
           <dd translate="no">{s.baseUrl}</dd>
           <dt>{t('settings.outputDir')}</dt>
-          <dd className="mono" translate="no">
-            {state.outputDir}
+          <dd>
+            <OutputFolderChoice folder={state.outputDir} />
           </dd>
           <dt>{t('settings.dataDir')}</dt>
           <dd className="mono" translate="no">

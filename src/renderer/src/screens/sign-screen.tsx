@@ -136,6 +136,9 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
           <button type="submit" className="button primary" disabled={step !== undefined || files.length === 0 || choices.length === 0}>
             {t('sign.submit')}
           </button>
+          <p className="muted" data-testid="saves-to">
+            {t('sign.savesTo', { folder: state.outputDir })}
+          </p>
         </div>
       </form>
       {/* The station's iframe helper, which the browser client frames to sign; the station's own prompts say everything it would. */}

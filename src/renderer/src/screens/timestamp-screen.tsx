@@ -12,12 +12,15 @@ import { readAsBase64 } from '../signing/read-as-base64.js';
 export function TimestampScreen(): JSX.Element {
   const { t } = useI18n();
   const [file, setFile] = useState<File>();
+  // The file the shown result is over (the picker may hold another by then): "verify this file" checks a token with it.
+  const [stamped, setStamped] = useState<File>();
   const { busy, result: saved, error, run } = useAction<DeskSavedFile>();
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
     if (!file) return;
     const output: DeskTimestampRequest['output'] = new FormData(event.currentTarget).get('output') === 'asics' ? 'asics' : 'tsr';
+    setStamped(file);
     await run(async () => stationApi.timestamp({ fileName: file.name, mimeType: file.type || 'application/octet-stream', fileContent: await readAsBase64(file), output }));
   }
 
@@ -45,7 +48,7 @@ export function TimestampScreen(): JSX.Element {
         </div>
       </form>
       {busy && <p className="muted">{t('common.busy')}</p>}
-      {saved && <SavedFile saved={saved} heading={t('timestamp.done')} />}
+      {saved && <SavedFile saved={saved} heading={t('timestamp.done')} {...(stamped ? { data: stamped } : {})} />}
       <ErrorAlert error={error} />
     </section>
   );

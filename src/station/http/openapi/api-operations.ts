@@ -1,4 +1,5 @@
 import { pinUnlockTimeSchema } from '../../../core/schemas/pin-unlock.js';
+import { outputFolderSchema } from '../../../core/schemas/output-folder.js';
 import type * as z from 'zod';
 import { healthSchema } from '../../../core/schemas/health.js';
 import {
@@ -129,6 +130,8 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'PUT /admin/api/tokens/unlock-time': { summary: 'Set how long a card or token stays logged in after a signature (0: the PIN every time)', caller: 'the station UI', request: pinUnlockTimeSchema, response: pinUnlockTimeSchema },
   'POST /admin/api/tokens/:tokenId/lock': { summary: 'Lock now: the token logs out, the next signature asks the PIN', caller: 'the station UI' },
   'GET /admin/api/desk/saved': { summary: 'Download a file the window saved, by its name in the output folder', caller: 'the station UI', response: { mediaType: 'application/octet-stream' } },
+  'GET /admin/api/desk/output-folder': { summary: 'Where the window saves what it signs and timestamps', caller: 'the station UI', response: outputFolderSchema },
+  'PUT /admin/api/desk/output-folder': { summary: 'Choose where the window saves: an absolute path to a folder of this user’s that it can write', caller: 'the station UI', request: outputFolderSchema, response: outputFolderSchema },
   'POST /admin/api/desk/batches': { summary: 'PDFs from the window, each its own signing session, under one consent that lists them all', caller: 'the station UI', request: deskBatchRequestSchema, response: deskBatchResponseSchema },
   'POST /admin/api/desk/sessions/:docId/save': { summary: 'Save the signed document beside the user’s documents, never over a file', caller: 'the station UI', response: deskSavedFileSchema },
   'GET /admin/api/desk/identify': { summary: 'Identification methods the window can try', caller: 'the station UI', response: deskIdentifyMethodSchema.array() },

@@ -31,7 +31,7 @@ const DESK_BODY_LIMIT = 400 * 1024 * 1024;
  * prepare files as a signing session of the station's own client (signed through the browser client, as web pages
  * sign), save the signed result, timestamp a file, try an identification method. Each handler parses and hands over; the services decide.
  */
-export function deskRoutes(deps: { signing: DeskSigningService; timestamps: DeskTimestampService; identify: DeskIdentifyService; outputDir: string; dataDir: string }): FastifyPluginAsync {
+export function deskRoutes(deps: { signing: DeskSigningService; timestamps: DeskTimestampService; identify: DeskIdentifyService; outputDir: () => string; dataDir: string }): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
     const config = { browserAccess: 'station' as const, requiresUiSession: true };
 
@@ -53,7 +53,7 @@ export function deskRoutes(deps: { signing: DeskSigningService; timestamps: Desk
     // The window's browser download of a result: the file itself, under its name, to the UI session only.
     app.get('/desk/saved', { config }, async (request, reply) => {
       const { name } = parseZod(deskSavedQuerySchema, request.query, 'Invalid file name');
-      const { handle, size } = await openSavedFile(deps.outputDir, name);
+      const { handle, size } = await openSavedFile(deps.outputDir(), name);
       return reply
         .type('application/octet-stream')
         .header('content-length', size)

@@ -242,6 +242,65 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
       });
     }
 
+    const signInPage = (client: ClientGlobal, docId: string, language: string) =>
+      runModule(pageForClients, { client, kind: 'signature', module: 'idCardSignature', settings: { clientId: 'shop', docId, countryCode: 'EE', language, base: station.baseUrl }, options: { iframeHolder: true } });
+
+    // The station fails the request as soon as its token watcher sees the card go: the PIN prompt is withdrawn
+    // and the page hears at once, not when the prompt's own deadline passes.
+    for (const client of BOTH_CLIENTS) {
+      it(`${client}: a card pulled out while the PIN prompt waits fails the page's flow within seconds (ERR_TOKEN_REMOVED, not a cancel)`, async () => {
+        prompt.pin = SIGN_PIN;
+        const docId = await prepare();
+        const release = prompt.holdNextPin();
+        const asked = prompt.pins.length;
+        const running = signInPage(client, docId, 'et');
+        try {
+          await expect.poll(() => prompt.pins.length, { timeout: 20_000 }).toBe(asked + 1);
+          const pulled = performance.now();
+          await card.remove();
+          const outcome = await running;
+          expect(performance.now() - pulled).toBeLessThan(10_000);
+          expect(outcome.calls).toEqual(['fail', 'finished']);
+          // The published client keeps only the helper's message of a failed reply (its error handling drops the rest).
+          expect(outcome.error).toMatchObject({ message: 'The card or token was removed during the operation. Insert it and try again.' });
+          expect(outcome.error?.isCancel).toBeFalsy();
+          if (client === 'serviceBrowserClient') expect(outcome.error).toMatchObject({ code: 'ERR_TOKEN_REMOVED', userMessage: 'ID-kaart või pulk ei ole ühendatud. Sisesta see ja proovi uuesti.' });
+          await expect.poll(() => pageForClients.frameLocator('iframe').locator('#status').textContent()).toBe('Your ID card or token is not connected. Insert it, then try again on the web page.');
+          expect((await post('/download-signed-file', { client_id: 'shop', secret: SECRET, doc_id: docId })).status).toBe('error');
+        } finally {
+          release();
+          await card.insert();
+          await waitFor('the card again', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
+        }
+      });
+    }
+
+    it("cancelling the PIN prompt after a wrong PIN is a cancel that says the PIN was wrong, with the card's tries left", async () => {
+      await card.setPinTries(3);
+      prompt.pinAnswers.push('00000', null);
+      const outcome = await signInPage('serviceBrowserClient', await prepare(), 'en');
+      expect(outcome.calls).toEqual(['fail', 'finished']);
+      expect(outcome.error).toMatchObject({
+        isCancel: true,
+        code: 'ERR_TOKEN_USER_CANCELLED',
+        details: { pin: { wrong: true, retriesLeft: 2, countLow: true, finalTry: false } },
+        userMessage: 'Cancelled after a wrong PIN. Nothing was signed. Tries left before the PIN is blocked: 2.',
+      });
+      await card.setPinTries(3);
+    });
+
+    it('a PIN blocked by a wrong last try reaches the page as ERR_TOKEN_PIN_LOCKED, not a cancel, with what to do', async () => {
+      await card.setPinTries(1);
+      prompt.pinAnswers.push('00000');
+      try {
+        const outcome = await signInPage('serviceBrowserClient', await prepare(), 'lv');
+        expect(outcome.calls).toEqual(['fail', 'finished']);
+        expect(outcome.error).toMatchObject({ isCancel: false, code: 'ERR_TOKEN_PIN_LOCKED', userMessage: 'PIN ir bloķēts pēc pārāk daudziem nepareiziem mēģinājumiem. Atbloķējiet to ar PUK kodu un mēģiniet vēlreiz.' });
+      } finally {
+        await card.setPinTries(3);
+      }
+    });
+
     it('ID-card identification fails as a cancel when the user declines in the station', async () => {
       prompt.agree = false;
       try {

@@ -12,6 +12,7 @@ import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
 import { signWithPublishedClient, startShopTestbed, type Integrator, type ShopTestbed } from '../support/browser/iframe-integrator.js';
+import { runModule } from '../support/browser/client-integrator.js';
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 
 const SECRET = 'shop-api-secret-0123456789';
@@ -71,5 +72,37 @@ describe('iframe helper with a USB token through OpenSC', () => {
     const report = await pdfsig(await createNssDb(join(dir, 'nss'), card.caPem), path);
     expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true });
     await page.close();
+  });
+
+  // A PKCS#11 token pulled out while the station's PIN prompt waits: the module's slot event tells the station,
+  // which fails the request at once (the prompt withdrawn) instead of leaving the page waiting on a prompt for a
+  // key that is gone.
+  it('a token pulled out while the PIN prompt waits fails the published client’s flow within seconds', async () => {
+    prompt.pin = '123456';
+    const prepared = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'shop', secret: SECRET, container_type: 'pdf', files: [{ fileName: 'pulled.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }] }),
+    });
+    const docId = ((await prepared.json()) as { doc_id: string }).doc_id;
+    const page = await browser.newPage();
+    await page.goto(`${integrator.origin}/`);
+    const release = prompt.holdNextPin();
+    const asked = prompt.pins.length;
+    const running = runModule(page, { client: 'eidEasyBrowserClient', kind: 'signature', module: 'certEuropeUsbTokenSignature', settings: { clientId: 'shop', docId, countryCode: 'FR', base: station.baseUrl }, options: { iframeHolder: true } });
+    try {
+      await expect.poll(() => prompt.pins.length, { timeout: 20_000 }).toBe(asked + 1);
+      const pulled = performance.now();
+      await card.remove();
+      const outcome = await running;
+      expect(performance.now() - pulled).toBeLessThan(10_000);
+      expect(outcome.calls).toEqual(['fail', 'finished']);
+      expect(outcome.error).toMatchObject({ message: 'The card or token was removed during the operation. Insert it and try again.' });
+    } finally {
+      release();
+      await card.insert();
+      await waitFor('the PIV token again', () => station.tokens.tokens().length > 0, 10_000);
+      await page.close();
+    }
   });
 });

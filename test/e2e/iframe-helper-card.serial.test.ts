@@ -8,6 +8,7 @@ import { waitFor } from '../support/pcsc/pcsc-test-env.js';
 import { startCardBehindPcscd, type CardBehindPcscd } from '../support/pcsc/card-behind-pcscd.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
+import { pulledDuringPin } from '../support/station/pulled-during-pin.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';
@@ -251,15 +252,9 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
       it(`${client}: a card pulled out while the PIN prompt waits fails the page's flow within seconds (ERR_TOKEN_REMOVED, not a cancel)`, async () => {
         prompt.pin = SIGN_PIN;
         const docId = await prepare();
-        const release = prompt.holdNextPin();
-        const asked = prompt.pins.length;
-        const running = signInPage(client, docId, 'et');
         try {
-          await expect.poll(() => prompt.pins.length, { timeout: 20_000 }).toBe(asked + 1);
-          const pulled = performance.now();
-          await card.remove();
-          const outcome = await running;
-          expect(performance.now() - pulled).toBeLessThan(10_000);
+          const { outcome, afterPullMs } = await pulledDuringPin(prompt, () => signInPage(client, docId, 'et'), () => card.remove());
+          expect(afterPullMs).toBeLessThan(10_000);
           expect(outcome.calls).toEqual(['fail', 'finished']);
           // The published client keeps only the helper's message of a failed reply (its error handling drops the rest).
           expect(outcome.error).toMatchObject({ message: 'The card or token was removed during the operation. Insert it and try again.' });
@@ -268,7 +263,6 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
           await expect.poll(() => pageForClients.frameLocator('iframe').locator('#status').textContent()).toBe('Your ID card or token is not connected. Insert it, then try again on the web page.');
           expect((await post('/download-signed-file', { client_id: 'shop', secret: SECRET, doc_id: docId })).status).toBe('error');
         } finally {
-          release();
           await card.insert();
           await waitFor('the card again', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
         }

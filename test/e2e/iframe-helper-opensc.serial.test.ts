@@ -9,6 +9,7 @@ import { startCardBehindPcscd, type CardBehindPcscd } from '../support/pcsc/card
 import { OPENSC_MODULE } from '../support/pcsc/pcsc-pkcs11-tool.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
+import { pulledDuringPin } from '../support/station/pulled-during-pin.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
 import { signWithPublishedClient, startShopTestbed, type Integrator, type ShopTestbed } from '../support/browser/iframe-integrator.js';
@@ -28,6 +29,15 @@ describe('iframe helper with a USB token through OpenSC', () => {
   let browser: Browser;
   let dir: string;
   const prompt = new ScriptedPrompt();
+
+  const prepare = async (fileName: string): Promise<string> => {
+    const prepared = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'shop', secret: SECRET, container_type: 'pdf', files: [{ fileName, mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }] }),
+    });
+    return ((await prepared.json()) as { doc_id: string }).doc_id;
+  };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'iframe-opensc-'));
@@ -50,12 +60,7 @@ describe('iframe helper with a USB token through OpenSC', () => {
 
   it('certeurope-usb-token-signature: the published client signs with the token; pdfsig accepts the PDF', async () => {
     prompt.pin = '123456';
-    const prepared = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: 'shop', secret: SECRET, container_type: 'pdf', files: [{ fileName: 'token.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }] }),
-    });
-    const docId = ((await prepared.json()) as { doc_id: string }).doc_id;
+    const docId = await prepare('token.pdf');
     const page = await browser.newPage();
     await page.goto(`${integrator.origin}/`);
     const outcome = await signWithPublishedClient(page, { stationUrl: station.baseUrl, clientId: 'shop', docId, module: 'certEuropeUsbTokenSignature', countryCode: 'FR' });
@@ -79,27 +84,16 @@ describe('iframe helper with a USB token through OpenSC', () => {
   // key that is gone.
   it('a token pulled out while the PIN prompt waits fails the published client’s flow within seconds', async () => {
     prompt.pin = '123456';
-    const prepared = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: 'shop', secret: SECRET, container_type: 'pdf', files: [{ fileName: 'pulled.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }] }),
-    });
-    const docId = ((await prepared.json()) as { doc_id: string }).doc_id;
+    const docId = await prepare('pulled.pdf');
     const page = await browser.newPage();
     await page.goto(`${integrator.origin}/`);
-    const release = prompt.holdNextPin();
-    const asked = prompt.pins.length;
-    const running = runModule(page, { client: 'eidEasyBrowserClient', kind: 'signature', module: 'certEuropeUsbTokenSignature', settings: { clientId: 'shop', docId, countryCode: 'FR', base: station.baseUrl }, options: { iframeHolder: true } });
     try {
-      await expect.poll(() => prompt.pins.length, { timeout: 20_000 }).toBe(asked + 1);
-      const pulled = performance.now();
-      await card.remove();
-      const outcome = await running;
-      expect(performance.now() - pulled).toBeLessThan(10_000);
+      const sign = () => runModule(page, { client: 'eidEasyBrowserClient', kind: 'signature', module: 'certEuropeUsbTokenSignature', settings: { clientId: 'shop', docId, countryCode: 'FR', base: station.baseUrl }, options: { iframeHolder: true } });
+      const { outcome, afterPullMs } = await pulledDuringPin(prompt, sign, () => card.remove());
+      expect(afterPullMs).toBeLessThan(10_000);
       expect(outcome.calls).toEqual(['fail', 'finished']);
       expect(outcome.error).toMatchObject({ message: 'The card or token was removed during the operation. Insert it and try again.' });
     } finally {
-      release();
       await card.insert();
       await waitFor('the PIV token again', () => station.tokens.tokens().length > 0, 10_000);
       await page.close();

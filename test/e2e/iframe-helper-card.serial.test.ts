@@ -262,6 +262,8 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
           if (client === 'serviceBrowserClient') expect(outcome.error).toMatchObject({ code: 'ERR_TOKEN_REMOVED', userMessage: 'ID-kaart või pulk ei ole ühendatud. Sisesta see ja proovi uuesti.' });
           await expect.poll(() => pageForClients.frameLocator('iframe').locator('#status').textContent()).toBe('Your ID card or token is not connected. Insert it, then try again on the web page.');
           expect((await post('/download-signed-file', { client_id: 'shop', secret: SECRET, doc_id: docId })).status).toBe('error');
+          // The attempt is in the audit log as failed for that reason, with the page's origin.
+          expect((await station.data.audit.list(5)).find((entry) => entry.outcome !== 'started')).toMatchObject({ outcome: 'failed', detail: 'ERR_TOKEN_REMOVED', requester: integrator.origin });
         } finally {
           await card.insert();
           await waitFor('the card again', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);

@@ -8,7 +8,7 @@ import { waitFor } from '../support/pcsc/pcsc-test-env.js';
 import { startCardBehindPcscd, type CardBehindPcscd } from '../support/pcsc/card-behind-pcscd.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
-import { pulledDuringPin } from '../support/station/pulled-during-pin.js';
+import { pulledDuringPrompt } from '../support/station/pulled-during-prompt.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';
@@ -253,7 +253,7 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
         prompt.pin = SIGN_PIN;
         const docId = await prepare();
         try {
-          const { outcome, afterPullMs } = await pulledDuringPin(prompt, () => signInPage(client, docId, 'et'), () => card.remove());
+          const { outcome, afterPullMs } = await pulledDuringPrompt(prompt, 'pin', () => signInPage(client, docId, 'et'), () => card.remove());
           expect(afterPullMs).toBeLessThan(10_000);
           expect(outcome.calls).toEqual(['fail', 'finished']);
           // The published client keeps only the helper's message of a failed reply (its error handling drops the rest).
@@ -270,6 +270,22 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
         }
       });
     }
+
+    it('a card pulled out while the signing consent waits fails start-signing within seconds: the page hears ERR_TOKEN_REMOVED, not a decline', async () => {
+      prompt.pin = SIGN_PIN;
+      const docId = await prepare();
+      try {
+        const { outcome, afterPullMs } = await pulledDuringPrompt(prompt, 'confirm', () => signInPage('serviceBrowserClient', docId, 'en'), () => card.remove());
+        expect(prompt.confirms.at(-1)).toMatchObject({ purpose: 'sign', requester: integrator.origin });
+        expect(afterPullMs).toBeLessThan(10_000);
+        expect(outcome.calls).toEqual(['fail', 'finished']);
+        expect(outcome.error).toMatchObject({ isCancel: false, code: 'ERR_TOKEN_REMOVED', userMessage: 'Your ID card or token is not connected. Insert it and try again.' });
+        expect((await station.data.audit.list(5)).find((entry) => entry.outcome !== 'started')).toMatchObject({ outcome: 'failed', detail: 'ERR_TOKEN_REMOVED', requester: integrator.origin });
+      } finally {
+        await card.insert();
+        await waitFor('the card again', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
+      }
+    });
 
     it("cancelling the PIN prompt after a wrong PIN is a cancel that says the PIN was wrong, with the card's tries left", async () => {
       await card.setPinTries(3);

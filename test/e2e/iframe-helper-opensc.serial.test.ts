@@ -9,7 +9,7 @@ import { startCardBehindPcscd, type CardBehindPcscd } from '../support/pcsc/card
 import { OPENSC_MODULE } from '../support/pcsc/pcsc-pkcs11-tool.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
-import { pulledDuringPin } from '../support/station/pulled-during-pin.js';
+import { pulledDuringPrompt } from '../support/station/pulled-during-prompt.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
 import { signWithPublishedClient, startShopTestbed, type Integrator, type ShopTestbed } from '../support/browser/iframe-integrator.js';
@@ -89,7 +89,7 @@ describe('iframe helper with a USB token through OpenSC', () => {
     await page.goto(`${integrator.origin}/`);
     try {
       const sign = () => runModule(page, { client: 'eidEasyBrowserClient', kind: 'signature', module: 'certEuropeUsbTokenSignature', settings: { clientId: 'shop', docId, countryCode: 'FR', base: station.baseUrl }, options: { iframeHolder: true } });
-      const { outcome, afterPullMs } = await pulledDuringPin(prompt, sign, () => card.remove());
+      const { outcome, afterPullMs } = await pulledDuringPrompt(prompt, 'pin', sign, () => card.remove());
       expect(afterPullMs).toBeLessThan(10_000);
       expect(outcome.calls).toEqual(['fail', 'finished']);
       expect(outcome.error).toMatchObject({ message: 'The card or token was removed during the operation. Insert it and try again.' });

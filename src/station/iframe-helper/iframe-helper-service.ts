@@ -15,7 +15,7 @@ import type { FrameTicket, FrameTickets } from './frame-tickets.js';
 import { tokenKindsForMethod } from './token-kinds-for-method.js';
 import { IframeHelperError } from './iframe-helper-error.js';
 import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
-import { whileTokenConnected } from './while-token-connected.js';
+import { whileTokenConnected } from '../tokens/while-token-connected.js';
 
 export interface IframeHelperDeps {
   tickets: FrameTickets;

@@ -1,5 +1,6 @@
 import type { PinSource, SignRequest, Token } from './token.js';
 import { PinIncorrectError, UserCancelledError } from './token-errors.js';
+import { untilAborted } from '../prompts/until-aborted.js';
 
 /**
  * Signs, asking for the PIN again in the same place after a wrong one: the token's next prompt says the last
@@ -28,14 +29,4 @@ export async function signWithPinRetries(token: Token, request: SignRequest): Pr
 function cancelledAfterWrongPin(asked: Parameters<PinSource>[0]): UserCancelledError {
   const pin = { wrong: true, ...(asked.retriesLeft === undefined ? {} : { retriesLeft: asked.retriesLeft }), countLow: asked.countLow ?? false, finalTry: asked.finalTry };
   return new UserCancelledError({ details: { pin } });
-}
-
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const aborted = (): void => reject(signal.reason);
-    if (signal.aborted) return aborted();
-    signal.addEventListener('abort', aborted, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted));
-  });
 }

@@ -1,5 +1,5 @@
-import type { Token } from '../tokens/token.js';
-import { TokenRemovedError } from '../tokens/token-errors.js';
+import type { Token } from './token.js';
+import { TokenRemovedError } from './token-errors.js';
 
 export interface TokenPresence {
   tokens: () => Promise<Token[]>;

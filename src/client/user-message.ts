@@ -1,4 +1,5 @@
 import { pickLanguage } from '../core/i18n/pick-language.js';
+import type { WrongPin } from '../core/schemas/browser-client-wire.js';
 
 // What `fail`'s `userMessage` tells a person, in the client's `language`: what happened and what to do about it.
 // The technical detail (the service's or browser's own words) stays in `message`. A small catalogue inside the
@@ -63,6 +64,15 @@ const MESSAGES: Record<'en' | 'et' | 'lt' | 'lv' | 'ru', Record<Situation, strin
   },
 };
 
+/** A person who cancelled the PIN prompt after a wrong PIN: said so, with the tries the token reported. */
+const WRONG_PIN: Record<keyof typeof MESSAGES, { cancelled: string; triesLeft: string; fewLeft: string }> = {
+  en: { cancelled: 'Cancelled after a wrong PIN. Nothing was signed.', triesLeft: 'Tries left before the PIN is blocked: {n}.', fewLeft: 'Few tries are left before the PIN is blocked.' },
+  et: { cancelled: 'Katkestatud pärast valet PIN-i. Midagi ei allkirjastatud.', triesLeft: 'Katseid enne PIN-i blokeerimist: {n}.', fewLeft: 'Enne PIN-i blokeerimist on jäänud vähe katseid.' },
+  lt: { cancelled: 'Atšaukta po neteisingo PIN kodo. Niekas nepasirašyta.', triesLeft: 'Liko bandymų, kol PIN bus užblokuotas: {n}.', fewLeft: 'Liko nedaug bandymų, kol PIN bus užblokuotas.' },
+  lv: { cancelled: 'Atcelts pēc nepareiza PIN. Nekas netika parakstīts.', triesLeft: 'Atlikušie mēģinājumi, pirms PIN tiks bloķēts: {n}.', fewLeft: 'Palikuši maz mēģinājumu, pirms PIN tiks bloķēts.' },
+  ru: { cancelled: 'Отменено после неверного PIN. Ничего не подписано.', triesLeft: 'Осталось попыток до блокировки PIN: {n}.', fewLeft: 'Осталось мало попыток до блокировки PIN.' },
+};
+
 /** A person who cancelled or declined here (or a page that cancelled): nothing more to explain than that. */
 const CANCELLED = ['ERR_CLIENT_CANCELLED', 'ERR_TOKEN_USER_CANCELLED', 'ERR_SIGNING_DECLINED', 'ERR_SIGNING_REQUESTER_GONE', 'ERR_IDENTITY_CANCELLED'];
 /** A person who refused in a provider's app: `isCancel` too, and the provider's own words say where. */
@@ -82,14 +92,22 @@ const SITUATIONS: ReadonlyArray<[Situation, readonly string[]]> = [
  * What `fail` receives for a person: `isCancel` (true only when the person declined or cancelled, or the page
  * cancelled) and the `userMessage` for `code` in `language` (a tag such as "et" or "et-EE"; English for others).
  * A code the catalogue does not know keeps the service's own `serviceMessage` when it gave one (a provider saying
- * why), else a general one; other token failures get the token's advice.
+ * why), else a general one; other token failures get the token's advice. A cancel after a wrong PIN (`pin`)
+ * says so, with the tries left when the token told them.
  */
-export function userMessage(code: string, language: string | undefined, serviceMessage: string | undefined): { isCancel: boolean; text: string | undefined } {
-  const texts = MESSAGES[pickLanguage(Object.keys(MESSAGES) as (keyof typeof MESSAGES)[], language ? [language] : [], null, 'en')];
+export function userMessage(code: string, language: string | undefined, serviceMessage: string | undefined, pin?: WrongPin): { isCancel: boolean; text: string | undefined } {
+  const chosen = pickLanguage(Object.keys(MESSAGES) as (keyof typeof MESSAGES)[], language ? [language] : [], null, 'en');
+  const texts = MESSAGES[chosen];
   const known = SITUATIONS.find(([, codes]) => codes.includes(code))?.[0];
   const refused = REFUSED.includes(code) || serviceMessage === 'user_cancel';
   const situation = known ?? fallback(code, serviceMessage);
+  if (situation === 'cancelled' && pin?.wrong) return { isCancel: true, text: wrongPinText(WRONG_PIN[chosen], pin) };
   return { isCancel: known === 'cancelled' || refused, text: situation ? texts[situation] : serviceMessage };
+}
+
+function wrongPinText(texts: (typeof WRONG_PIN)[keyof typeof WRONG_PIN], pin: WrongPin): string {
+  if (typeof pin.retriesLeft === 'number') return `${texts.cancelled} ${texts.triesLeft.replace('{n}', String(pin.retriesLeft))}`;
+  return pin.countLow || pin.finalTry ? `${texts.cancelled} ${texts.fewLeft}` : texts.cancelled;
 }
 
 /** A code the catalogue does not name: a token's advice, a bare `user_cancel` as cancelled, else the service's own words. */

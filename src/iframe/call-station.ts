@@ -18,6 +18,6 @@ export async function callStation(path: 'certificate' | 'signature' | 'auth-toke
   const answer: unknown = await response.json().catch(() => undefined);
   if (response.ok) return answer;
   const error = jsonErrorBodySchema.safeParse(answer);
-  if (error.success) throw new StationCallError(error.data.code ? passedOn(error.data.code) : 'ERR_HTTP', error.data.message, error.data.retriable ?? false);
+  if (error.success) throw new StationCallError(error.data.code ? passedOn(error.data.code) : 'ERR_HTTP', error.data.message, error.data.retriable ?? false, error.data.details);
   throw new StationCallError('ERR_HTTP', `Signing Station answered HTTP ${response.status}.`, response.status >= 500);
 }

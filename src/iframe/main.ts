@@ -112,5 +112,6 @@ function failure(operation: IframeOperation, error: unknown): IframeReply {
     code: problem.code,
     retriable: problem.retriable,
     ...(cancelled ? { result: IFRAME_USER_CANCEL, message: IFRAME_USER_CANCEL } : { message: problem.message }),
+    ...(problem.details ? { details: problem.details } : {}),
   };
 }

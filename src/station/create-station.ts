@@ -16,6 +16,8 @@ import { systemClock, type Clock } from './ports/clock.js';
 import { openStationData, type StationData } from './open-station-data.js';
 import { TokenRegistry } from './tokens/token-registry.js';
 import { keySchemesOf } from './tokens/key-schemes-of.js';
+import { tokenHolding } from './tokens/token-holding.js';
+import { whileTokenConnected } from './tokens/while-token-connected.js';
 import type { TokenSource } from './tokens/token.js';
 import { UiPromptBroker } from './prompts/ui-prompt-broker.js';
 import { UiSessions } from './http/ui-sessions.js';
@@ -328,6 +330,7 @@ interface SigningParts {
 async function registerSigningRoutes(http: FastifyInstance, core: StationCore): Promise<SigningParts> {
   const { config, data, tsa, clock, userPrompt, trustedIssuers, timings, logger, address, tokens } = core;
   const pendingSignatures = new PendingSignatures();
+  const tokenPresence = { tokens: () => tokens.readyTokens(), onTokensChange: (listener: () => void) => tokens.onChange(listener) };
   await http.register(signingSessionRoutes({ sessions: data.sessions, clients: data.clients }), { prefix: '/api/signatures' });
   const timestampClient = new EmbeddedTimestampClient(tsa);
   const batches = new ConsentBatches();
@@ -343,6 +346,10 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
     keySchemesOf: async (certificate) => keySchemesOf(await tokens.readyTokens(), certificate),
     stationOrigin: address.baseUrl,
     batches,
+    whileHolderConnected: async (certificate, signal) => {
+      const holder = await tokenHolding(await tokens.readyTokens(), certificate);
+      return holder ? whileTokenConnected(holder.token, tokenPresence, signal) : { signal, stop: () => undefined };
+    },
   });
   const sandbox = sandboxSigning({ service: hashSigning, clock, timings, mode: () => config.mode, logger, clients: data.clients, baseUrl: address.baseUrl });
   await http.register(signingMethodRoutes(new SigningMethodTable([hashSigningMethod(hashSigning), ...sandbox.methods]), data.sessions), { prefix: '/api/signatures' });
@@ -352,8 +359,7 @@ async function registerSigningRoutes(http: FastifyInstance, core: StationCore): 
   const frameTickets = new FrameTickets();
   const iframeHelper = new IframeHelperService({
     tickets: frameTickets,
-    tokens: () => tokens.readyTokens(),
-    onTokensChange: (listener) => tokens.onChange(listener),
+    ...tokenPresence,
     pending: pendingSignatures,
     userPrompt,
     unsigned: (clientId, docId, error, origin) => hashSigning.unsigned(clientId, docId, error, origin),

@@ -35,4 +35,14 @@ describe('ClientError.forPerson', () => {
   it('keeps the service’s answer for the page’s code', () => {
     expect(failure('ERR_SESSION_EXPIRED', 'The signing session has expired.').forPerson('et').response).toEqual({ data: { status: 'error', message: 'The signing session has expired.' } });
   });
+
+  it.each([
+    [{ wrong: true, retriesLeft: 1, countLow: true, finalTry: true }, 'lt', 'Atšaukta po neteisingo PIN kodo. Niekas nepasirašyta. Liko bandymų, kol PIN bus užblokuotas: 1.'],
+    [{ wrong: true, countLow: true, finalTry: false }, 'et', 'Katkestatud pärast valet PIN-i. Midagi ei allkirjastatud. Enne PIN-i blokeerimist on jäänud vähe katseid.'],
+    [{ wrong: true, countLow: false, finalTry: false }, 'en', 'Cancelled after a wrong PIN. Nothing was signed.'],
+  ])('a cancel after a wrong PIN (%j) says so in %s, keeps isCancel and the details', (pin, language, userMessage) => {
+    const answer = { status: 'error', code: 'ERR_TOKEN_USER_CANCELLED', message: 'user_cancel', result: 'user_cancel', details: { pin } };
+    const forPerson = new ClientError(passedOn('ERR_TOKEN_USER_CANCELLED'), 'user_cancel', { isCancel: true, answer }).forPerson(language);
+    expect(forPerson).toMatchObject({ isCancel: true, userMessage, details: { pin } });
+  });
 });

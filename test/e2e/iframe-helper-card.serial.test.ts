@@ -8,6 +8,7 @@ import { waitFor } from '../support/pcsc/pcsc-test-env.js';
 import { startCardBehindPcscd, type CardBehindPcscd } from '../support/pcsc/card-behind-pcscd.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
+import { pulledDuringPrompt } from '../support/station/pulled-during-prompt.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, embeddedSignatures, opensslCmsVerify, pdfsig } from '../support/signing/signing-validators.js';
 import type { WebEidAuthToken } from '../../src/core/schemas/iframe-protocol.js';
@@ -241,6 +242,76 @@ describe('iframe helper with an ID card (pcscd, emulated national-ID card)', () 
         expect(outcome.result).toMatchObject({ data: { status: 'OK', idcode: '48010010000', current_login_method: 'ee-id-login' } });
       });
     }
+
+    const signInPage = (client: ClientGlobal, docId: string, language: string) =>
+      runModule(pageForClients, { client, kind: 'signature', module: 'idCardSignature', settings: { clientId: 'shop', docId, countryCode: 'EE', language, base: station.baseUrl }, options: { iframeHolder: true } });
+
+    // The station fails the request as soon as its token watcher sees the card go: the PIN prompt is withdrawn
+    // and the page hears at once, not when the prompt's own deadline passes.
+    for (const client of BOTH_CLIENTS) {
+      it(`${client}: a card pulled out while the PIN prompt waits fails the page's flow within seconds (ERR_TOKEN_REMOVED, not a cancel)`, async () => {
+        prompt.pin = SIGN_PIN;
+        const docId = await prepare();
+        try {
+          const { outcome, afterPullMs } = await pulledDuringPrompt(prompt, 'pin', () => signInPage(client, docId, 'et'), () => card.remove());
+          expect(afterPullMs).toBeLessThan(10_000);
+          expect(outcome.calls).toEqual(['fail', 'finished']);
+          // The published client keeps only the helper's message of a failed reply (its error handling drops the rest).
+          expect(outcome.error).toMatchObject({ message: 'The card or token was removed during the operation. Insert it and try again.' });
+          expect(outcome.error?.isCancel).toBeFalsy();
+          if (client === 'serviceBrowserClient') expect(outcome.error).toMatchObject({ code: 'ERR_TOKEN_REMOVED', userMessage: 'ID-kaart või pulk ei ole ühendatud. Sisesta see ja proovi uuesti.' });
+          await expect.poll(() => pageForClients.frameLocator('iframe').locator('#status').textContent()).toBe('Your ID card or token is not connected. Insert it, then try again on the web page.');
+          expect((await post('/download-signed-file', { client_id: 'shop', secret: SECRET, doc_id: docId })).status).toBe('error');
+          // The attempt is in the audit log as failed for that reason, with the page's origin.
+          expect((await station.data.audit.list(5)).find((entry) => entry.outcome !== 'started')).toMatchObject({ outcome: 'failed', detail: 'ERR_TOKEN_REMOVED', requester: integrator.origin });
+        } finally {
+          await card.insert();
+          await waitFor('the card again', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
+        }
+      });
+    }
+
+    it('a card pulled out while the signing consent waits fails start-signing within seconds: the page hears ERR_TOKEN_REMOVED, not a decline', async () => {
+      prompt.pin = SIGN_PIN;
+      const docId = await prepare();
+      try {
+        const { outcome, afterPullMs } = await pulledDuringPrompt(prompt, 'confirm', () => signInPage('serviceBrowserClient', docId, 'en'), () => card.remove());
+        expect(prompt.confirms.at(-1)).toMatchObject({ purpose: 'sign', requester: integrator.origin });
+        expect(afterPullMs).toBeLessThan(10_000);
+        expect(outcome.calls).toEqual(['fail', 'finished']);
+        expect(outcome.error).toMatchObject({ isCancel: false, code: 'ERR_TOKEN_REMOVED', userMessage: 'Your ID card or token is not connected. Insert it and try again.' });
+        expect((await station.data.audit.list(5)).find((entry) => entry.outcome !== 'started')).toMatchObject({ outcome: 'failed', detail: 'ERR_TOKEN_REMOVED', requester: integrator.origin });
+      } finally {
+        await card.insert();
+        await waitFor('the card again', () => station.tokens.tokens().some((token) => token.kind === 'pcsc'), 10_000);
+      }
+    });
+
+    it("cancelling the PIN prompt after a wrong PIN is a cancel that says the PIN was wrong, with the card's tries left", async () => {
+      await card.setPinTries(3);
+      prompt.pinAnswers.push('00000', null);
+      const outcome = await signInPage('serviceBrowserClient', await prepare(), 'en');
+      expect(outcome.calls).toEqual(['fail', 'finished']);
+      expect(outcome.error).toMatchObject({
+        isCancel: true,
+        code: 'ERR_TOKEN_USER_CANCELLED',
+        details: { pin: { wrong: true, retriesLeft: 2, countLow: true, finalTry: false } },
+        userMessage: 'Cancelled after a wrong PIN. Nothing was signed. Tries left before the PIN is blocked: 2.',
+      });
+      await card.setPinTries(3);
+    });
+
+    it('a PIN blocked by a wrong last try reaches the page as ERR_TOKEN_PIN_LOCKED, not a cancel, with what to do', async () => {
+      await card.setPinTries(1);
+      prompt.pinAnswers.push('00000');
+      try {
+        const outcome = await signInPage('serviceBrowserClient', await prepare(), 'lv');
+        expect(outcome.calls).toEqual(['fail', 'finished']);
+        expect(outcome.error).toMatchObject({ isCancel: false, code: 'ERR_TOKEN_PIN_LOCKED', userMessage: 'PIN ir bloķēts pēc pārāk daudziem nepareiziem mēģinājumiem. Atbloķējiet to ar PUK kodu un mēģiniet vēlreiz.' });
+      } finally {
+        await card.setPinTries(3);
+      }
+    });
 
     it('ID-card identification fails as a cancel when the user declines in the station', async () => {
       prompt.agree = false;

@@ -9,9 +9,11 @@ import { startCardBehindPcscd, type CardBehindPcscd } from '../support/pcsc/card
 import { OPENSC_MODULE } from '../support/pcsc/pcsc-pkcs11-tool.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { ScriptedPrompt } from '../support/station/scripted-prompt.js';
+import { pulledDuringPrompt } from '../support/station/pulled-during-prompt.js';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createNssDb, pdfsig } from '../support/signing/signing-validators.js';
 import { signWithPublishedClient, startShopTestbed, type Integrator, type ShopTestbed } from '../support/browser/iframe-integrator.js';
+import { runModule } from '../support/browser/client-integrator.js';
 import { createPkcs11TokenSource } from '../../src/station/tokens/pkcs11/create-pkcs11-token-source.js';
 
 const SECRET = 'shop-api-secret-0123456789';
@@ -27,6 +29,15 @@ describe('iframe helper with a USB token through OpenSC', () => {
   let browser: Browser;
   let dir: string;
   const prompt = new ScriptedPrompt();
+
+  const prepare = async (fileName: string): Promise<string> => {
+    const prepared = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'shop', secret: SECRET, container_type: 'pdf', files: [{ fileName, mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }] }),
+    });
+    return ((await prepared.json()) as { doc_id: string }).doc_id;
+  };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'iframe-opensc-'));
@@ -49,12 +60,7 @@ describe('iframe helper with a USB token through OpenSC', () => {
 
   it('certeurope-usb-token-signature: the published client signs with the token; pdfsig accepts the PDF', async () => {
     prompt.pin = '123456';
-    const prepared = await fetch(`${station.baseUrl}/api/signatures/prepare-files-for-signing`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: 'shop', secret: SECRET, container_type: 'pdf', files: [{ fileName: 'token.pdf', mimeType: 'application/pdf', fileContent: minimalPdf().toString('base64') }] }),
-    });
-    const docId = ((await prepared.json()) as { doc_id: string }).doc_id;
+    const docId = await prepare('token.pdf');
     const page = await browser.newPage();
     await page.goto(`${integrator.origin}/`);
     const outcome = await signWithPublishedClient(page, { stationUrl: station.baseUrl, clientId: 'shop', docId, module: 'certEuropeUsbTokenSignature', countryCode: 'FR' });
@@ -71,5 +77,26 @@ describe('iframe helper with a USB token through OpenSC', () => {
     const report = await pdfsig(await createNssDb(join(dir, 'nss'), card.caPem), path);
     expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true });
     await page.close();
+  });
+
+  // A PKCS#11 token pulled out while the station's PIN prompt waits: the module's slot event tells the station,
+  // which fails the request at once (the prompt withdrawn) instead of leaving the page waiting on a prompt for a
+  // key that is gone.
+  it('a token pulled out while the PIN prompt waits fails the published client’s flow within seconds', async () => {
+    prompt.pin = '123456';
+    const docId = await prepare('pulled.pdf');
+    const page = await browser.newPage();
+    await page.goto(`${integrator.origin}/`);
+    try {
+      const sign = () => runModule(page, { client: 'eidEasyBrowserClient', kind: 'signature', module: 'certEuropeUsbTokenSignature', settings: { clientId: 'shop', docId, countryCode: 'FR', base: station.baseUrl }, options: { iframeHolder: true } });
+      const { outcome, afterPullMs } = await pulledDuringPrompt(prompt, 'pin', sign, () => card.remove());
+      expect(afterPullMs).toBeLessThan(10_000);
+      expect(outcome.calls).toEqual(['fail', 'finished']);
+      expect(outcome.error).toMatchObject({ message: 'The card or token was removed during the operation. Insert it and try again.' });
+    } finally {
+      await card.insert();
+      await waitFor('the PIV token again', () => station.tokens.tokens().length > 0, 10_000);
+      await page.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -29,6 +29,8 @@ describe('a remote backend signs and logs in through the user’s station', () =
   let browser: Browser;
   let dir: string;
   const prompt = new ScriptedPrompt();
+  /** Signed files the backend accepted and stored, by kind: the material a page could hand back for another document. */
+  const accepted: { pdf?: string; asice?: string } = {};
 
   /** Opens the shop, runs one of its buttons, and answers the page's result once it is there. */
   const press = async (button: 'sign' | 'login', files: Array<{ name: string; mimeType: string; buffer: Buffer }> = [], client: ClientGlobal = 'serviceBrowserClient'): Promise<{ state: string; text: string; page: Page }> => {
@@ -83,6 +85,7 @@ describe('a remote backend signs and logs in through the user’s station', () =
       expect(prompt.confirms.at(-1)).toMatchObject({ purpose: 'sign', requester: backend.origin, documents: [{ name: 'contract.pdf' }] });
       const report = await pdfsig(await createNssDb(join(dir, `nss-${client}`), softhsm.ca.pem), stored);
       expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true });
+      accepted.pdf = stored;
       await page.context().close();
     });
   }
@@ -96,9 +99,47 @@ describe('a remote backend signs and logs in through the user’s station', () =
     expect(state, text).toBe('done');
     expect(prompt.confirms.at(-1)).toMatchObject({ purpose: 'sign', requester: backend.origin, documents: [{ name: 'terms.txt' }, { name: 'order.pdf' }] });
     const root = join(dir, 'asice');
-    await extractZip((JSON.parse(text) as { stored: string }).stored, root);
+    accepted.asice = (JSON.parse(text) as { stored: string }).stored;
+    await extractZip(accepted.asice, root);
     const xmlsec = await xmlsecVerify(root, 'META-INF/signatures0.xml', join(dir, 'token-ca.pem'));
     expect(xmlsec.code, xmlsec.stderr).toBe(0);
+    await page.context().close();
+  });
+
+  // The page (or whatever stands between the station and the backend) hands back a validly signed file that does
+  // not carry the granted bytes: the backend refuses it and stores nothing.
+  it('the backend refuses a signed file that does not carry the bytes it granted, PDF and ASiC-E, and stores nothing', async () => {
+    expect(accepted.pdf && accepted.asice, 'the signing tests above stored a PDF and a container').toBeTruthy();
+    const page = await (await contextWithLocalNetworkAccess(browser, backend.origin)).newPage();
+    await page.goto(`${backend.origin}/`);
+    const hand = (containerType: 'pdf' | 'asice', files: Array<{ fileName: string; mimeType: string; content: string }>, signed: Buffer, filename: string) =>
+      page.evaluate(
+        async ({ containerType, files, signed, filename }) => {
+          const post = async (path: string, body: object) => {
+            const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+            return { status: response.status, body: (await response.json()) as { id?: string; message?: string } };
+          };
+          const granted = await post('/documents', { container_type: containerType, files: files.map(({ fileName, mimeType, content }) => ({ fileName, mimeType, fileContent: btoa(content) })) });
+          const refused = await post('/documents/signed', { id: granted.body.id, signed_file_contents: signed, filename, signer_firstname: 'MARI', signer_lastname: 'TAMM' });
+          return { id: granted.body.id!, ...refused };
+        },
+        { containerType, files, signed: signed.toString('base64'), filename },
+      );
+    // Another PDF was granted; the page hands back the signed contract instead.
+    const pdf = await hand('pdf', [{ fileName: 'contract.pdf', mimeType: 'application/pdf', content: minimalPdf('Another contract').toString('latin1') }], await readFile(accepted.pdf!), 'contract.signed.pdf');
+    expect(pdf).toMatchObject({ status: 400, body: { status: 'error', message: 'the signed PDF does not extend the granted one' } });
+    // The same names were granted with other terms; the page hands back the container signed over the old ones.
+    const asice = await hand(
+      'asice',
+      [
+        { fileName: 'terms.txt', mimeType: 'text/plain', content: 'Other terms.\n' },
+        { fileName: 'order.pdf', mimeType: 'application/pdf', content: minimalPdf('Order 42').toString('latin1') },
+      ],
+      await readFile(accepted.asice!),
+      'terms.asice',
+    );
+    expect(asice).toMatchObject({ status: 400, body: { status: 'error', message: 'terms.txt in the container is not the granted file' } });
+    for (const { id } of [pdf, asice]) await expect(readdir(join(backend.dataDir, 'signed', id))).rejects.toMatchObject({ code: 'ENOENT' });
     await page.context().close();
   });
 

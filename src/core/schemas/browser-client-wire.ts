@@ -16,6 +16,14 @@ export interface ServiceAnswer {
   [member: string]: unknown;
 }
 
+/** After a wrong PIN: what the token said of the tries left (a count where it tells one, else its flags). */
+export interface WrongPin {
+  wrong: true;
+  retriesLeft?: number;
+  countLow: boolean;
+  finalTry: boolean;
+}
+
 /** The body every call carries (the published client's header set, which every CORS preflight must allow). */
 export const JSON_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'application/json',

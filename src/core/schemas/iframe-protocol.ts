@@ -7,6 +7,7 @@ import * as z from 'zod';
  * client can use them without bundling zod.
  */
 import { IFRAME_REPLY_SENDER, IFRAME_USER_CANCEL } from './iframe-reply-tags.js';
+import type { WrongPin } from './browser-client-wire.js';
 
 export { IFRAME_REPLY_SENDER, IFRAME_USER_CANCEL };
 
@@ -43,7 +44,7 @@ export type IframeOperation = IframeRequest['operation'];
 export type IframeReply =
   /** getAuthToken answers in `token`: the deployed client sends that field on as the identification's token. */
   | { sender: typeof IFRAME_REPLY_SENDER; operation: IframeOperation; status: 'OK'; certificate?: string; signatures?: string[]; token?: WebEidAuthToken }
-  | { sender: typeof IFRAME_REPLY_SENDER; operation: IframeOperation; status: 'error'; message: string; code: string; retriable: boolean; result?: typeof IFRAME_USER_CANCEL };
+  | { sender: typeof IFRAME_REPLY_SENDER; operation: IframeOperation; status: 'error'; message: string; code: string; retriable: boolean; result?: typeof IFRAME_USER_CANCEL; details?: { pin?: WrongPin } };
 
 /**
  * Authentication token for ID-card / Web eID identification, modelled on Web eID's `web-eid:1.0`: the signature

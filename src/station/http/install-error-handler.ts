@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StationError } from '../../core/errors/station-error.js';
-import type { JsonErrorBody } from '../../core/schemas/json-error-body.js';
+import { wrongPinSchema, type JsonErrorBody } from '../../core/schemas/json-error-body.js';
 import { rejectionResponse } from '../tsa/tsa-rejection-response.js';
 import { RateLimitedLog } from './rate-limited-log.js';
 import { toStationError } from './to-station-error.js';
@@ -52,12 +52,15 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: StationE
 
 function sendJson(reply: FastifyReply, error: Pick<StationError, 'status' | 'code' | 'message'> & { retriable?: boolean; details?: Record<string, unknown> | undefined }): FastifyReply {
   const errors = error.details?.errors as JsonErrorBody['errors'];
+  // Other details may name paths or internals: only the PIN's state goes out.
+  const pin = wrongPinSchema.safeParse(error.details?.pin);
   const body: JsonErrorBody = {
     status: 'error',
     message: error.message,
     code: error.code,
     ...(error.retriable === undefined ? {} : { retriable: error.retriable }),
     ...(errors ? { errors } : {}),
+    ...(pin.success ? { details: { pin: pin.data } } : {}),
   };
   return reply.code(error.status).header('cache-control', 'no-store').send(body);
 }

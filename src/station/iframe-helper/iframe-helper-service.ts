@@ -15,6 +15,7 @@ import type { FrameTicket, FrameTickets } from './frame-tickets.js';
 import { tokenKindsForMethod } from './token-kinds-for-method.js';
 import { IframeHelperError } from './iframe-helper-error.js';
 import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
+import { whileTokenConnected } from '../tokens/while-token-connected.js';
 
 export interface IframeHelperDeps {
   tickets: FrameTickets;
@@ -59,7 +60,7 @@ export class IframeHelperService {
   async certificate(ticket: string, embeddingOrigin: string, signal: AbortSignal): Promise<string> {
     const context = this.#context(ticket, embeddingOrigin, signal);
     const chosen = await this.#choose(context, await this.#candidatesOnceInserted(context, 'signing'), 'sign');
-    await this.#allowRead(context, chosen.certificate);
+    await this.#whileConnected(chosen.token, context.signal, (whileConnected) => this.#allowRead({ ...context, signal: whileConnected }, chosen.certificate));
     context.frame.chosen = { tokenId: chosen.token.id, certificateId: chosen.certificate.id, certificate: chosen.certificate.certificate };
     return chosen.certificate.certificate;
   }
@@ -73,10 +74,8 @@ export class IframeHelperService {
     const { token, certificate } = await this.#choose(context, await this.#candidatesOnceInserted(context, 'authentication'), 'authenticate');
     const { algorithm, hash, scheme } = webEidAlgorithmFor(certificate);
     const digest = new Uint8Array(createHash(HASH_ALGORITHMS[hash].nodeName).update(webEidSignedData(context.origin, nonce, hash)).digest());
-    const signature = await signAuthentication(
-      this.#deps.userPrompt,
-      { token, certificate, digest, hashAlgorithm: hash, scheme, requester: context.origin, clientId: context.frame.clientId },
-      signal,
+    const signature = await this.#whileConnected(token, context.signal, (whileConnected) =>
+      signAuthentication(this.#deps.userPrompt, { token, certificate, digest, hashAlgorithm: hash, scheme, requester: context.origin, clientId: context.frame.clientId }, whileConnected),
     );
     return { format: 'web-eid:1.0', unverifiedCertificate: certificate.certificate, algorithm, signature: Buffer.from(signature).toString('base64'), appVersion: `${STATION_NAME} iframe helper` };
   }
@@ -86,22 +85,39 @@ export class IframeHelperService {
     const pending = this.#preparedFor(context.frame, call.hexDigest);
     const { token, certificate } = await this.#holderOf(context.frame, Buffer.from(pending.certificate).toString('base64'));
     try {
-      const signature = await signWithPinRetries(token, {
-        certificateId: certificate.id,
-        hash: new Uint8Array(Buffer.from(call.hexDigest, 'hex')),
-        hashAlgorithm: pending.digestAlgorithm,
-        // What the signature format prepared for this certificate (RSA-PSS where its key mandates it).
-        scheme: pending.signatureScheme,
-        purpose: 'sign',
-        signal,
-        pin: (request) => this.#deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: context.origin }, signal),
-      });
+      const signature = await this.#whileConnected(token, signal, (whileConnected) =>
+        signWithPinRetries(token, {
+          certificateId: certificate.id,
+          hash: new Uint8Array(Buffer.from(call.hexDigest, 'hex')),
+          hashAlgorithm: pending.digestAlgorithm,
+          // What the signature format prepared for this certificate (RSA-PSS where its key mandates it).
+          scheme: pending.signatureScheme,
+          purpose: 'sign',
+          signal: whileConnected,
+          pin: (request) => this.#deps.userPrompt.askPin({ ...request, tokenLabel: token.label, requester: context.origin }, whileConnected),
+        }),
+      );
       return Buffer.from(signature).toString('base64');
     } catch (error) {
       // A prompt withdrawn because the page went away or cancelled: logged as that, never as the person's refusal.
       const reason = signal.aborted ? new RequesterGoneError() : error;
       await this.#deps.unsigned?.(pending.clientId, pending.docId, reason, context.origin);
       throw reason;
+    }
+  }
+
+  /**
+   * Runs `work` with a signal that also aborts when `token` is pulled out: then it fails with TokenRemovedError at
+   * once (the prompts it holds withdrawn), not with whatever the withdrawn prompt or the gone token answered.
+   */
+  async #whileConnected<T>(token: Token, signal: AbortSignal, work: (whileConnected: AbortSignal) => Promise<T>): Promise<T> {
+    const watch = whileTokenConnected(token, this.#deps, signal);
+    try {
+      return await work(watch.signal);
+    } catch (error) {
+      throw watch.signal.aborted && !signal.aborted ? watch.signal.reason : error;
+    } finally {
+      watch.stop();
     }
   }
 

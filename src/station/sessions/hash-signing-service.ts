@@ -22,6 +22,8 @@ import { SigningNotStartedError } from './signing-not-started-error.js';
 import type { SigningRequestContext } from './signing-method.js';
 import type { SignatureScheme } from '../tokens/token.js';
 import type { ConsentBatches } from './consent-batches.js';
+import { TokenRemovedError } from '../tokens/token-errors.js';
+import { untilAborted } from '../prompts/until-aborted.js';
 
 export interface HashSigningDeps {
   sessions: SigningSessions;
@@ -42,6 +44,11 @@ export interface HashSigningDeps {
   stationOrigin?: () => string;
   /** Documents the window signs separately under one consent (a batch); without it every signature is asked. */
   batches?: ConsentBatches;
+  /**
+   * `signal`, also aborted when the station's token holding `certificate` is pulled out (whileTokenConnected), so
+   * the consent for a key that is gone is withdrawn at once; `signal` itself when no token present holds it.
+   */
+  whileHolderConnected?: (certificate: Uint8Array, signal: AbortSignal) => Promise<{ signal: AbortSignal; stop(): void }>;
 }
 
 export interface HashSigningStarted {
@@ -147,7 +154,8 @@ export class HashSigningService {
     const signer = await summarizeSigner(certificate, this.#deps.clock.now());
     const document = currentDocument(session);
     const batch = await this.#batchDocuments(session);
-    const agreed = await this.#deps.userPrompt.confirm(
+    const watch = (await this.#deps.whileHolderConnected?.(certificate, context.signal)) ?? { signal: context.signal, stop: () => undefined };
+    const asked = this.#deps.userPrompt.confirm(
       {
         purpose: 'sign',
         // The real origin of the page that asked (the browser sets Origin; scripts cannot forge it), else the client.
@@ -163,12 +171,18 @@ export class HashSigningService {
         signerSerialNumber: signer.serialNumber,
         ...(session.signingReason === undefined ? {} : { reason: session.signingReason }),
       },
-      context.signal,
+      watch.signal,
     );
+    const agreed = await untilAborted(asked, watch.signal)
+      .catch((error: unknown) => {
+        if (watch.signal.aborted) return false;
+        throw error;
+      })
+      .finally(() => watch.stop());
     batches?.answered(session.clientId, session.docId, certificate, context.origin, agreed);
     if (agreed) return;
-    // A prompt withdrawn because the page cancelled or went away is not the person's refusal.
-    const refusal = context.signal.aborted ? new RequesterGoneError() : new SignatureDeclinedError();
+    // A prompt withdrawn because the page cancelled or went away, or its token was pulled out, is not the person's refusal.
+    const refusal = context.signal.aborted ? new RequesterGoneError() : watch.signal.aborted ? new TokenRemovedError() : new SignatureDeclinedError();
     const { outcome, detail } = failedAttemptOutcome(refusal);
     await this.#audit(session, method, signer.subject, outcome, outcome === 'declined' ? null : detail, context.origin);
     throw refusal;

@@ -1,4 +1,5 @@
 import type { SignatureScheme, Token } from './token.js';
+import { tokenHolding } from './token-holding.js';
 
 /**
  * The schemes the token holding `certificate` (DER) allows its key (TokenCertificate.signatureSchemes), for a
@@ -6,11 +7,5 @@ import type { SignatureScheme, Token } from './token.js';
  * window). Undefined when no token present restricts it, or none holds it (a key elsewhere: the certificate decides).
  */
 export async function keySchemesOf(tokens: readonly Token[], certificate: Uint8Array): Promise<readonly SignatureScheme[] | undefined> {
-  const wanted = Buffer.from(certificate).toString('base64');
-  for (const token of tokens) {
-    const listed = await token.listCertificates().catch(() => []); // a token removed while being read holds nothing
-    const held = listed.find((candidate) => candidate.certificate === wanted);
-    if (held) return held.signatureSchemes;
-  }
-  return undefined;
+  return (await tokenHolding(tokens, certificate))?.certificate.signatureSchemes;
 }

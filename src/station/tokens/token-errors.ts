@@ -27,8 +27,8 @@ export class PinLockedError extends TokenError {
 }
 
 export class UserCancelledError extends TokenError {
-  constructor() {
-    super('ERR_TOKEN_USER_CANCELLED', 'The user cancelled.', { status: 409, retriable: true });
+  constructor(options: StationErrorOptions = {}) {
+    super('ERR_TOKEN_USER_CANCELLED', 'The user cancelled.', { status: 409, retriable: true, ...options });
   }
 }
 

@@ -36,7 +36,7 @@ export interface ModuleOutcome {
   tries: unknown[];
   redirected?: unknown;
   result?: unknown;
-  error?: { message: string; isCancel?: boolean; userMessage?: string; userDetails?: unknown };
+  error?: { message: string; isCancel?: boolean; userMessage?: string; userDetails?: unknown; code?: unknown; details?: unknown };
   thrown?: string;
 }
 
@@ -78,9 +78,9 @@ export function runModule(page: Page, request: ModuleRunRequest): Promise<Module
               outcome.calls.push('success');
               outcome.result = result;
             },
-            fail: (error: { message: string; isCancel?: boolean; userMessage?: string; userDetails?: unknown }) => {
+            fail: (error: { message: string; isCancel?: boolean; userMessage?: string; userDetails?: unknown; code?: unknown; details?: unknown }) => {
               outcome.calls.push('fail');
-              outcome.error = { message: String(error?.message), isCancel: error?.isCancel, userMessage: error?.userMessage, userDetails: error?.userDetails };
+              outcome.error = { message: String(error?.message), isCancel: error?.isCancel, userMessage: error?.userMessage, userDetails: error?.userDetails, code: error?.code, details: error?.details };
             },
             finished: () => {
               outcome.calls.push('finished');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { PendingPrompt } from '../../src/core/schemas/admin-api.js';
 import { seriousAxeFindings } from '../support/browser/axe-audit.js';
@@ -196,8 +196,9 @@ describe('signing several PDFs separately in one go from the station window, in 
     expect(Buffer.from(await answer.arrayBuffer())).toEqual(await readFile(saved));
     expect((await fetch(url('download.signed.pdf'), { headers: { origin: station.baseUrl } })).status).toBe(401);
     expect((await fetch(url('../download.pdf'), { headers })).status).toBe(400);
-    // A link planted in the output folder to a file elsewhere is not followed.
-    await symlink(join(dir, 'download.pdf'), join(station.window.outputDir, 'planted.pdf'));
-    expect((await fetch(url('planted.pdf'), { headers })).status).toBe(404);
+    // A link planted in the output folder (the run's, shared with other test files) to a file elsewhere is not followed.
+    const planted = `${basename(dir)}-planted.pdf`;
+    await symlink(join(dir, 'download.pdf'), join(station.window.outputDir, planted));
+    expect((await fetch(url(planted), { headers })).status).toBe(404);
   });
 });

@@ -91,8 +91,10 @@ describe('signing and timestamping from the station window, in Chromium, with a 
     const path = (await page.getByTestId('saved-path').textContent())!;
     expect(path).toMatch(/contract\.signed( \(\d+\))?\.pdf$/);
     expect(path.startsWith(station.window.outputDir)).toBe(true);
-    // The signed document leaves the form, and its parts with it: none is drawn again (siblings keyed alike were).
+    // The signed document leaves the form, and its parts with it: none is drawn again (siblings keyed alike were),
+    // and the file field names no file the form no longer has.
     expect(await page.getByText('Signature format:').count()).toBeLessThanOrEqual(1);
+    expect(await page.locator('form[aria-label="Sign documents"] input[type=file]').inputValue()).toBe('');
     // Signed the way a web page signs: the browser client framed the station's iframe helper for the USB-token method.
     const helper = await page.getByTestId('signing-helper').locator('iframe').getAttribute('src');
     expect(helper).toMatch(new RegExp(`^${station.baseUrl}/web-element/os-broker/signing-station-desk/certeurope-usb-token-signature\\?doc_id=`));

@@ -163,13 +163,15 @@ describe('the desktop shell around the station (Electron stood in for)', () => {
     it('opens a file the station saved, or shows it in its folder, and nothing outside the output folder', async () => {
       const folder = station.window.outputDir;
       await mkdir(folder, { recursive: true });
-      const saved = join(folder, 'minutes.signed.pdf');
+      // The output folder is the run's (other test files save and plant files there too): names of this test's own.
+      const own = basename(dir);
+      const saved = join(folder, `${own}.signed.pdf`);
       await writeFile(saved, '%PDF-1.7 saved by the station');
       const outside = join(dir, 'outside.pdf');
       await writeFile(outside, '%PDF-1.7 not the station’s');
-      await symlink(outside, join(folder, 'planted.pdf'));
-      await mkdir(join(folder, 'sub'), { recursive: true });
-      await writeFile(join(folder, 'sub', 'deeper.pdf'), '%PDF-1.7 in a subfolder');
+      await symlink(outside, join(folder, `${own}-planted.pdf`));
+      await mkdir(join(folder, `${own}-sub`), { recursive: true });
+      await writeFile(join(folder, `${own}-sub`, 'deeper.pdf'), '%PDF-1.7 in a subfolder');
       const openedBefore = electron.opened.length;
 
       expect(await ask(shellChannels.openSavedFile, fromWindow(), { path: saved })).toEqual({ ok: true, value: true });
@@ -177,7 +179,7 @@ describe('the desktop shell around the station (Electron stood in for)', () => {
       expect(await ask(shellChannels.showItemInFolder, fromWindow(), { path: saved })).toEqual({ ok: true, value: true });
       expect(electron.shown).toEqual([saved]);
 
-      for (const path of [outside, join(folder, 'planted.pdf'), join(folder, '..', basename(folder), '..', 'outside.pdf'), join(folder, 'sub', 'deeper.pdf'), join(folder, 'sub'), join(folder, 'missing.pdf'), 'minutes.signed.pdf']) {
+      for (const path of [outside, join(folder, `${own}-planted.pdf`), join(folder, '..', basename(folder), '..', 'outside.pdf'), join(folder, `${own}-sub`, 'deeper.pdf'), join(folder, `${own}-sub`), join(folder, `${own}-missing.pdf`), `${own}.signed.pdf`]) {
         for (const channel of [shellChannels.openSavedFile, shellChannels.showItemInFolder]) {
           expect(await ask(channel, fromWindow(), { path }), `${channel} ${path}`).toMatchObject({ ok: false, error: { code: 'ERR_DESK_SAVED_NOT_FOUND' } });
         }
@@ -188,8 +190,8 @@ describe('the desktop shell around the station (Electron stood in for)', () => {
       expect(electron.shown).toEqual([saved]);
 
       // A type no app on the machine opens: the OS's reason comes back as an error the window words.
-      await writeFile(join(folder, 'data.unknown'), 'data');
-      expect(await ask(shellChannels.openSavedFile, fromWindow(), { path: join(folder, 'data.unknown') })).toMatchObject({ ok: false, error: { code: 'ERR_DESK_OPEN_FAILED' } });
+      await writeFile(join(folder, `${own}.unknown`), 'data');
+      expect(await ask(shellChannels.openSavedFile, fromWindow(), { path: join(folder, `${own}.unknown`) })).toMatchObject({ ok: false, error: { code: 'ERR_DESK_OPEN_FAILED' } });
     });
 
     it('opens the OS’s folder dialog at the output folder, titled in the OS’s language, for the station’s page only', async () => {

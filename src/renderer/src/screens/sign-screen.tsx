@@ -117,7 +117,7 @@ export function SignScreen({ state, opened, onSettled }: { state: StationState; 
       <h2 id="sign-heading">{t('sign.heading')}</h2>
       <p className="muted">{t('sign.intro')}</p>
       <form className="stack" aria-label={t('sign.heading')} onSubmit={(event) => void submit(event)} onChange={formChanged}>
-        <FilePicker multiple label={t('common.chooseFiles')} onFiles={addFiles} />
+        <FilePicker multiple adds label={t('common.chooseFiles')} onFiles={addFiles} />
         <ChosenFiles files={files} onFiles={setFiles} />
         {severalPdfs && <BatchChoice separately={separately} onChange={setSeparately} />}
         {/* Keyed by the documents (each sibling its own key, or React draws them again): a new document starts with

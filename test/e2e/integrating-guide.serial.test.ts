@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { minimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { startTestStation } from '../support/station/test-station.js';
@@ -13,6 +14,18 @@ import { createSoftHsm, softHsmTokenSource } from '../support/pkcs11/pkcs11-soft
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** A block that cannot run here says so on its first line, with the reason. */
 const NOT_RUN = /^# not run in CI: (.{10,})$/;
+
+/** Whether nothing listens on the port any more (a connection is refused). */
+function refusesConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
 
 /** The ```sh blocks of a guide, in order. */
 async function shellBlocks(guide: string): Promise<string[]> {
@@ -47,6 +60,13 @@ describe('docs/integrating.md, its commands run as written', () => {
     } catch {
       // the group has already gone
     }
+    // The next describe starts a station on the guide's port: wait until this one has let it go.
+    await vi.waitFor(
+      async () => {
+        if (!(await refusesConnections(27420))) throw new Error('the guide’s station still listens on 27420');
+      },
+      { timeout: 30_000, interval: 100 },
+    );
   }, 240_000);
   afterAll(async () => {
     await rm(home, { recursive: true, force: true });

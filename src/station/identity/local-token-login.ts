@@ -6,7 +6,7 @@ import type { UserPrompt } from '../ports/user-prompt.js';
 import type { Clock } from '../ports/clock.js';
 import type { StationMode } from '../../core/schemas/station-mode.js';
 import type { TrustedIssuers } from '../pki/trusted-issuers.js';
-import { UserCancelledError } from '../tokens/token-errors.js';
+import { chooseTokenCertificate, type TokenCertificateCandidate } from '../tokens/choose-token-certificate.js';
 import { IdentityError } from './identity-error.js';
 import type { IdentityContext, IdentityMethod } from './identity-method.js';
 import { identifiedPerson } from './identified-person.js';
@@ -25,10 +25,7 @@ export interface LocalTokenLoginDeps {
   trustedIssuers: TrustedIssuers;
 }
 
-interface Candidate {
-  token: Token;
-  certificate: TokenCertificate;
-}
+type Candidate = TokenCertificateCandidate;
 
 /**
  * Login with the ID card or USB token plugged into this machine: the user picks the authentication certificate,
@@ -95,25 +92,7 @@ async function trustedOnly(deps: LocalTokenLoginDeps, candidates: Candidate[]): 
 }
 
 async function authenticate(deps: LocalTokenLoginDeps, candidates: Candidate[], challenge: Buffer, context: IdentityContext, signal: AbortSignal): Promise<IdentifiedPerson> {
-  let chosen = candidates[0]!;
-  if (candidates.length > 1) {
-    const index = await deps.userPrompt.chooseCertificate(
-      {
-        requester: context.requester,
-        purpose: 'authenticate',
-        candidates: candidates.map(({ token, certificate }) => ({
-          tokenId: token.id,
-          certificateId: certificate.id,
-          subject: certificate.subject,
-          issuer: certificate.issuer,
-          notAfter: certificate.notAfter,
-        })),
-      },
-      signal,
-    );
-    if (index === null || !candidates[index]) throw new UserCancelledError();
-    chosen = candidates[index];
-  }
+  const chosen = await chooseTokenCertificate(deps.userPrompt, { requester: context.requester, purpose: 'authenticate' }, candidates, signal);
   const { token, certificate } = chosen;
   // @peculiar/x509 loads with the first login, not with the station.
   const { x509 } = await import('../pki/x509.js');

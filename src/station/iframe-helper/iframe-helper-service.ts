@@ -15,6 +15,7 @@ import type { FrameTicket, FrameTickets } from './frame-tickets.js';
 import { tokenKindsForMethod } from './token-kinds-for-method.js';
 import { IframeHelperError } from './iframe-helper-error.js';
 import { signWithPinRetries } from '../tokens/sign-with-pin-retries.js';
+import { chooseTokenCertificate, type TokenCertificateCandidate } from '../tokens/choose-token-certificate.js';
 import { whileTokenConnected } from '../tokens/while-token-connected.js';
 
 export interface IframeHelperDeps {
@@ -37,10 +38,7 @@ interface FrameContext {
   signal: AbortSignal;
 }
 
-interface Candidate {
-  token: Token;
-  certificate: TokenCertificate;
-}
+type Candidate = TokenCertificateCandidate;
 
 /**
  * What the iframe page may do on behalf of the page that embeds it: hand out a signing certificate (after the
@@ -191,24 +189,8 @@ export class IframeHelperService {
     return candidates;
   }
 
-  async #choose(context: FrameContext, candidates: Candidate[], purpose: CertificateChoiceRequest['purpose']): Promise<Candidate> {
-    if (candidates.length === 1) return candidates[0]!;
-    const index = await this.#deps.userPrompt.chooseCertificate(
-      {
-        requester: context.origin,
-        purpose,
-        candidates: candidates.map(({ token, certificate }) => ({
-          tokenId: token.id,
-          certificateId: certificate.id,
-          subject: certificate.subject,
-          issuer: certificate.issuer,
-          notAfter: certificate.notAfter,
-        })),
-      },
-      context.signal,
-    );
-    if (index === null || !candidates[index]) throw new UserCancelledError();
-    return candidates[index];
+  #choose(context: FrameContext, candidates: Candidate[], purpose: CertificateChoiceRequest['purpose']): Promise<Candidate> {
+    return chooseTokenCertificate(this.#deps.userPrompt, { requester: context.origin, purpose }, candidates, context.signal);
   }
 
   async #allowRead(context: FrameContext, certificate: TokenCertificate): Promise<void> {

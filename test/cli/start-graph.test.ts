@@ -59,6 +59,12 @@ describe('the built CLI: what serve loads before it listens', () => {
     expect([...pki, '@xmldom/xmldom', 'yauzl', 'yazl'].flatMap(loaded)).toEqual([]);
   });
 
+  it('leaves the PDF reader and the visible stamp (fontkit, which unpacks its Unicode tables when loaded) to their first use', () => {
+    const loaded = (name: string): string[] => sources.filter((source) => source.startsWith(`node_modules/${name}/`));
+    expect(['fontkit', 'unicode-properties', 'unicode-trie', 'tiny-inflate', 'linebreak'].flatMap(loaded)).toEqual([]);
+    expect(sources.filter((source) => source.startsWith('src/station/signing/pdf/'))).toEqual([]);
+  });
+
   it('loads SQLite and the keychain, and leaves pkcs11js to the first use of a token', () => {
     const externals = serveStartExternals();
     expect(externals).toEqual(expect.arrayContaining(['sqlite3', '@napi-rs/keyring']));

@@ -8,8 +8,9 @@ import { defineConfig } from 'vitest/config';
  */
 const PARALLEL_FILES = availableParallelism();
 
-// Two groups: most files run in parallel; files named *.serial.test.ts share one machine-wide resource (pcscd,
-// a fixed port, a benchmark-sensitive path) and run one at a time, after the parallel group.
+// Two groups: most files run in parallel; files named *.serial.test.ts share one machine-wide resource (pcscd, a
+// fixed port, a benchmark-sensitive path, or the host's network interfaces, whose changes make every running
+// Chromium abort its requests) and run one at a time, after the parallel group.
 export default defineConfig({
   test: {
     pool: 'forks',

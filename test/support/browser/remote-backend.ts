@@ -40,6 +40,9 @@ export async function startRemoteBackend(options: { station: string; dataDir: st
   try {
     await ip('link', 'add', outer, 'type', 'veth', 'peer', 'name', inner);
     await ip('link', 'set', inner, 'netns', name);
+    // No IPv6 link-local address on the host's end: its duplicate-address check ends a second or two after the link
+    // is up, and Chromium aborts every request in flight (ERR_NETWORK_CHANGED) when a host address changes.
+    await ip('link', 'set', 'dev', outer, 'addrgenmode', 'none');
     await ip('addr', 'add', `${SIDE_ADDRESS}/30`, 'dev', outer);
     await ip('link', 'set', outer, 'up');
     await ip('netns', 'exec', name, 'ip', 'addr', 'add', `${BACKEND_ADDRESS}/30`, 'dev', inner);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser/browser.js';
+import { showStationWindow } from '../support/browser/station-window-testbed.js';
 import { createTestCa, createTestSigner } from '../support/pki/test-pki.js';
 import { extractZip } from '../support/signing/signing-zip-extract.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
@@ -34,10 +34,7 @@ describe('the window’s container view', () => {
     // A container no one has signed yet: its files, no signature file.
     unsigned = await writeAsicZip(join(dir, 'unsigned.asice'), entries.filter(([name]) => !name.startsWith('META-INF/signatures')).concat([['added.txt', Buffer.from('slipped in later')]]));
     station = await startTestStation({ pcsc: { enabled: false, atrMap: [] }, identity: { trustedIssuers: [join(dir, 'root.pem')] } });
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1100, height: 800 }, locale: 'en-US' })).newPage();
-    await page.goto(station.uiUrl());
-    await page.getByTestId('mode').waitFor();
+    ({ browser, page } = await showStationWindow(station, { width: 1100, height: 800 }));
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser/browser.js';
+import { showStationWindow } from '../support/browser/station-window-testbed.js';
 import { startTestStation, type TestStation } from '../support/station/test-station.js';
 import { writeMinimalPdf } from '../support/signing/signing-test-pdfs.js';
 import { createTestCa, createTestSigner } from '../support/pki/test-pki.js';
@@ -34,9 +34,7 @@ describe('the Verify screen in Chromium: changes after a PDF signature', () => {
       [next]: `<< /Type /Page /Parent ${PAGES} 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>`,
     }));
     station = await startTestStation({ pcsc: { enabled: false, atrMap: [] }, identity: { trustedIssuers: [join(dir, 'root.pem')] } });
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1100, height: 800 }, locale: 'en-US' })).newPage();
-    await page.goto(station.uiUrl());
+    ({ browser, page } = await showStationWindow(station, { width: 1100, height: 800 }));
   });
   afterAll(async () => {
     await browser?.close();

@@ -26,10 +26,7 @@ export async function openStationWindow(options: { dirPrefix: string; token: { l
   await softhsm.createToken(options.token.label, options.token.pin, options.token.keys);
   const source = softHsmTokenSource({ pollIntervalMs: 100, reinitializeIntervalMs: 200, ...(options.loginIdleMs === undefined ? {} : { loginIdleMs: options.loginIdleMs }) });
   const station = await startTestStation({ pcsc: { enabled: false, atrMap: [] } }, { tokenSources: [source] });
-  const browser = await launchChromium();
-  const page = await (await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' })).newPage();
-  await page.goto(station.uiUrl());
-  await page.getByTestId('mode').waitFor();
+  const { browser, page } = await showStationWindow(station, { width: 1100, height: 900 });
   return {
     dir,
     softhsm,
@@ -43,4 +40,13 @@ export async function openStationWindow(options: { dirPrefix: string; token: { l
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A Chromium showing `station`'s window in English at `viewport`, once the window has drawn its mode. */
+export async function showStationWindow(station: TestStation, viewport: { width: number; height: number }): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium();
+  const page = await (await browser.newContext({ viewport, locale: 'en-US' })).newPage();
+  await page.goto(station.uiUrl());
+  await page.getByTestId('mode').waitFor();
+  return { browser, page };
 }

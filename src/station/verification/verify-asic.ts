@@ -210,11 +210,27 @@ async function manifestReferencesFinding(doc: ReturnType<DOMParser['parseFromStr
   return missing;
 }
 
-/** An entry's digest, taken as it streams by: never held whole. */
-async function digestEntry(container: AsiceContainerReader, name: string, nodeName: string): Promise<Buffer> {
-  const hash = createHash(nodeName);
-  for await (const chunk of await container.openEntry(name)) hash.update(chunk as Buffer);
-  return hash.digest();
+/** Each open container's entry digests by algorithm and name: what a signature digested, the file list reuses. */
+const entryDigests = new WeakMap<AsiceContainerReader, Map<string, Promise<Buffer>>>();
+
+/**
+ * An entry's digest, taken as it streams by (never held whole), once per container, entry and algorithm: the
+ * signatures, the manifests and the file list ask for the same SHA-256 of a large data file.
+ */
+function digestEntry(container: AsiceContainerReader, name: string, nodeName: string): Promise<Buffer> {
+  let digests = entryDigests.get(container);
+  if (!digests) entryDigests.set(container, (digests = new Map()));
+  const key = `${nodeName}\n${name}`;
+  let digest = digests.get(key);
+  if (!digest) {
+    digest = (async () => {
+      const hash = createHash(nodeName);
+      for await (const chunk of await container.openEntry(name)) hash.update(chunk as Buffer);
+      return hash.digest();
+    })();
+    digests.set(key, digest);
+  }
+  return digest;
 }
 
 /** An entry read whole, refused unread when its declared size (which the reader holds it to) is above `maxBytes`. */
@@ -286,19 +302,18 @@ class SignerKeySignedXml extends SignedXml {
   }
 
   /**
-   * A data file's digest is taken as its entry streams by, never from the whole file in memory: a large entry costs
-   * a chunk at a time. A reference to anything but a data file digests nothing, so it cannot match.
+   * A data file's digest is taken as its entry streams by (digestEntry, which the file list then reuses), never from
+   * the whole file in memory. A reference to anything but a data file digests nothing, so it cannot match.
    */
   protected override async DigestReference(source: Parameters<SignedXml['DigestReference']>[0], reference: Reference, checkHmac: boolean): Promise<Uint8Array> {
     const uri = reference.Uri ?? '';
     if (uri === '' || uri.startsWith('#') || (reference.Transforms && reference.Transforms.Count > 0)) return super.DigestReference(source, reference, checkHmac);
     const nodeName = XML_DIGESTS[reference.DigestMethod.Algorithm ?? ''];
     if (!nodeName) return super.DigestReference(source, reference, checkHmac);
-    const hash = createHash(nodeName);
     const name = decodeURIComponent(uri);
-    if (this.#container.dataFiles.some((file) => file.name === name)) for await (const chunk of await this.#container.openEntry(name)) hash.update(chunk as Buffer);
-    else this.missingFiles.push(name);
-    return new Uint8Array(hash.digest());
+    if (this.#container.dataFiles.some((file) => file.name === name)) return new Uint8Array(await digestEntry(this.#container, name, nodeName));
+    this.missingFiles.push(name);
+    return new Uint8Array(createHash(nodeName).digest());
   }
 
   protected override async GetPublicKeys(): Promise<Array<Awaited<ReturnType<XmlDsigCertificate['exportKey']>>>> {

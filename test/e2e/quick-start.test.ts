@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,11 +14,26 @@ import { promisify } from 'node:util';
 // (where node-gyp may be told where Node's headers are), found from the account since the test environment moves
 // HOME (SIGNING_STATION_NPM_CACHE names another cache); as root, pcsc-lite's headers are hidden in a
 // private mount namespace, as on a machine with Node alone, so the optional `smartcard` build fails and the
-// install must go on without it. The station it starts keeps its data in the test's scratch folder and is the only
-// one on the default port, so the file runs beside the others: most of its time is one core compiling SQLite.
+// install must go on without it. On a machine with network, sqlite3's install downloads its prebuilt Node-API
+// binary, which needs no compiler; offline it would compile SQLite instead (two minutes of a core), so the test hands
+// prebuild-install the binary this checkout's install produced, as a local prebuild under the name the download
+// has (prebuild-install's documented `npm_config_sqlite3_local_prebuilds`). The station it starts keeps its data in
+// the test's scratch folder and is the only one on the default port, so the file runs beside the others.
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const PCSC_HEADERS = '/usr/include/PCSC';
 const hidePcscHeaders = process.getuid?.() === 0 && existsSync(PCSC_HEADERS);
+
+/** A directory holding this checkout's sqlite3 binary packed as the prebuilt download for this platform. */
+async function sqlitePrebuilds(scratch: string): Promise<string> {
+  const sqlite3 = join(root, 'node_modules/sqlite3');
+  const { version, binary } = JSON.parse(await readFile(join(sqlite3, 'package.json'), 'utf8')) as { version: string; binary: { napi_versions: number[] } };
+  const napi = Math.max(...binary.napi_versions.filter((candidate) => candidate <= Number(process.versions.napi)));
+  const prebuilds = join(scratch, 'prebuilds');
+  await mkdir(prebuilds);
+  const archive = join(prebuilds, `sqlite3-v${version}-napi-v${napi}-${process.platform}-${process.arch}.tar.gz`);
+  await promisify(execFile)('tar', ['-czf', archive, '-C', sqlite3, 'build/Release/node_sqlite3.node']);
+  return prebuilds;
+}
 
 /** The shell commands of the first ```sh block under "## Quick start". */
 async function quickStartCommands(): Promise<string[]> {
@@ -46,6 +61,7 @@ describe('the README quick start on a fresh clone', () => {
     scratch = await mkdtemp(join(tmpdir(), 'quick-start-'));
     clone = join(scratch, 'signing-station');
     env.SIGNING_STATION_DATA_DIR = join(scratch, 'data');
+    env.npm_config_sqlite3_local_prebuilds = await sqlitePrebuilds(scratch);
     await promisify(execFile)('git', ['clone', '--quiet', root, clone]);
     if (hidePcscHeaders) await promisify(execFile)('mkdir', [join(scratch, 'no-pcsc-headers')]);
   });

@@ -2,12 +2,12 @@ import type { StationConfig } from '../config/station-config.js';
 import { readPemCertificates } from '../pki/read-pem-certificates.js';
 import { x509 } from '../pki/x509.js';
 import type { TrustAnchor, TrustSource } from '../ports/trust-source.js';
-import { readNssCertificates } from './read-nss-certificates.js';
 import { staticTrustSource } from './static-trust-source.js';
 import { VerificationError } from './verification-error.js';
 import { combinedTrustSource } from './trusted-lists/combined-trust-source.js';
 import { ManagedTrust } from './trusted-lists/managed-trust.js';
 import { trustedListTrustSource } from './trusted-lists/trusted-list-trust-source.js';
+import { importWithPkcs11js } from '../tokens/pkcs11/import-with-pkcs11js.js';
 
 export interface TrustInputs {
   /** PEM bundles given for this verification (`--trust`). */
@@ -35,11 +35,17 @@ export async function loadTrustSource(config: Pick<StationConfig, 'identity' | '
       return certificates.map((certificate) => configured(certificate, `trust file ${file}`));
     }),
   );
-  const fromNss = await Promise.all((inputs.nssDatabases ?? []).map(async (dir) => (await readNssCertificates(dir)).map((certificate) => configured(certificate, `NSS database ${dir}`))));
+  const fromNss = await Promise.all((inputs.nssDatabases ?? []).map(async (dir) => (await readNssDatabase(dir)).map((certificate) => configured(certificate, `NSS database ${dir}`))));
   const tsaRoot = tsaCertificates[tsaCertificates.length - 1];
   const station: TrustAnchor[] = tsaRoot ? [{ certificate: new x509.X509Certificate(Uint8Array.from(tsaRoot)), serviceTypes: ['TSA'], status: 'granted', statusSince: null, source: STATION_TSA_SOURCE }] : [];
   const managed = await ManagedTrust.open(config.dataDir);
   return combinedTrustSource([staticTrustSource([...fromFiles.flat(), ...fromNss.flat(), ...managed.addedAnchors(), ...station]), trustedListTrustSource(() => managed.lists())]);
+}
+
+/** Reading an NSS database needs pkcs11js, an optional dependency: loaded only when one is given. */
+async function readNssDatabase(dir: string): Promise<x509.X509Certificate[]> {
+  const { readNssCertificates } = await importWithPkcs11js(() => import('./read-nss-certificates.js'));
+  return readNssCertificates(dir);
 }
 
 function configured(certificate: x509.X509Certificate, source: string): TrustAnchor {

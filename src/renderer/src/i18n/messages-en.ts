@@ -258,6 +258,7 @@ export const en = {
   'problem.tokenUnreachable': 'The card or token could not be reached: it may have been removed. Insert it again, wait until Settings lists it, and try again.',
   'problem.tokenUnknown': 'The station does not recognise this card or token. Add its PKCS#11 module in Settings, or use another card.',
   'problem.readerService': 'Card readers cannot be used: the smart card service (pcscd) is not running. Start it, or install pcsc-lite, and try again.',
+  'problem.pkcs11Unavailable': 'USB tokens and ID cards cannot be used: the station’s PKCS#11 part was not built when it was installed. Install Python 3, make and a C++ compiler, run npm install again and restart the station.',
   'problem.certificateUnusable': 'This certificate or its key cannot be used for this. Choose another certificate.',
   'problem.certificateNotValid': 'The certificate has expired or is not valid yet. Renew it with its issuer, or choose another.',
   'problem.certificateRevoked': 'The certificate’s issuer has revoked it, so it cannot sign any more. Get a new certificate from the issuer.',

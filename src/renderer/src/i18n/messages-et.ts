@@ -255,6 +255,7 @@ export const et: Messages = {
   'problem.tokenUnreachable': 'Kaardi või pulgaga ei saadud ühendust: see võis olla eemaldatud. Sisestage see uuesti, oodake, kuni Seaded seda näitavad, ja proovige uuesti.',
   'problem.tokenUnknown': 'Jaam ei tunne seda kaarti või pulka ära. Lisage selle PKCS#11 moodul Seadetes või kasutage teist kaarti.',
   'problem.readerService': 'Kaardilugejaid ei saa kasutada: kiipkaarditeenus (pcscd) ei tööta. Käivitage see või paigaldage pcsc-lite ja proovige uuesti.',
+  'problem.pkcs11Unavailable': 'USB-võtmeid ja ID-kaarte ei saa kasutada: jaama PKCS#11 osa jäi paigaldamisel ehitamata. Paigaldage Python 3, make ja C++ kompilaator, käivitage uuesti npm install ja taaskäivitage jaam.',
   'problem.certificateUnusable': 'Seda sertifikaati või selle võtit ei saa selleks kasutada. Valige teine sertifikaat.',
   'problem.certificateNotValid': 'Sertifikaat on aegunud või ei kehti veel. Uuendage see väljaandja juures või valige teine.',
   'problem.certificateRevoked': 'Sertifikaadi väljaandja on selle tühistanud, seega ei saa sellega enam allkirjastada. Hankige väljaandjalt uus sertifikaat.',

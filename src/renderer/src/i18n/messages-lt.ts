@@ -255,6 +255,7 @@ export const lt: Messages = {
   'problem.tokenUnreachable': 'Nepavyko pasiekti kortelės ar rakto: galbūt jis buvo ištrauktas. Įdėkite jį dar kartą, palaukite, kol jis atsiras Nustatymuose, ir bandykite dar kartą.',
   'problem.tokenUnknown': 'Stotis neatpažįsta šios kortelės ar rakto. Pridėkite jo PKCS#11 modulį Nustatymuose arba naudokite kitą kortelę.',
   'problem.readerService': 'Kortelių skaitytuvų naudoti negalima: lustinių kortelių paslauga (pcscd) neveikia. Paleiskite ją arba įdiekite pcsc-lite ir bandykite dar kartą.',
+  'problem.pkcs11Unavailable': 'USB raktų ir asmens tapatybės kortelių naudoti negalima: diegiant nebuvo sukurta stoties PKCS#11 dalis. Įdiekite Python 3, make ir C++ kompiliatorių, dar kartą paleiskite npm install ir iš naujo paleiskite stotį.',
   'problem.certificateUnusable': 'Šio sertifikato ar jo rakto negalima naudoti šiam tikslui. Pasirinkite kitą sertifikatą.',
   'problem.certificateNotValid': 'Sertifikato galiojimas baigėsi arba dar neprasidėjo. Atnaujinkite jį pas išdavėją arba pasirinkite kitą.',
   'problem.certificateRevoked': 'Sertifikato išdavėjas jį atšaukė, todėl juo nebegalima pasirašyti. Gaukite naują sertifikatą iš išdavėjo.',

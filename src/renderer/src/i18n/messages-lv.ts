@@ -255,6 +255,7 @@ export const lv: Messages = {
   'problem.tokenUnreachable': 'Karti vai marķieri nevarēja sasniegt: iespējams, tas tika izņemts. Ievietojiet to vēlreiz, pagaidiet, līdz Iestatījumos tas parādās, un mēģiniet vēlreiz.',
   'problem.tokenUnknown': 'Stacija neatpazīst šo karti vai marķieri. Pievienojiet tā PKCS#11 moduli Iestatījumos vai izmantojiet citu karti.',
   'problem.readerService': 'Karšu lasītājus nevar izmantot: viedkaršu pakalpojums (pcscd) nedarbojas. Palaidiet to vai instalējiet pcsc-lite un mēģiniet vēlreiz.',
+  'problem.pkcs11Unavailable': 'USB marķierus un ID kartes nevar izmantot: instalējot netika izveidota stacijas PKCS#11 daļa. Instalējiet Python 3, make un C++ kompilatoru, vēlreiz palaidiet npm install un restartējiet staciju.',
   'problem.certificateUnusable': 'Šo sertifikātu vai tā atslēgu nevar izmantot šim nolūkam. Izvēlieties citu sertifikātu.',
   'problem.certificateNotValid': 'Sertifikāta derīgums ir beidzies vai vēl nav sācies. Atjaunojiet to pie izdevēja vai izvēlieties citu.',
   'problem.certificateRevoked': 'Sertifikāta izdevējs to ir atsaucis, tāpēc ar to vairs nevar parakstīt. Saņemiet jaunu sertifikātu no izdevēja.',

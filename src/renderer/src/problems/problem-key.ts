@@ -93,6 +93,8 @@ const PROBLEM_KEYS: Readonly<Record<StationErrorCode | (typeof BROWSER_ERROR_COD
   ERR_PCSC_UNAVAILABLE: 'problem.readerService',
   ERR_PCSC_UNKNOWN_CARD: 'problem.tokenUnknown',
 
+  ERR_PKCS11_UNAVAILABLE: 'problem.pkcs11Unavailable',
+
   ERR_PROMPT_NOT_FOUND: 'problem.interrupted',
   ERR_PROMPT_TOO_MANY: 'problem.busy',
 

@@ -7,6 +7,7 @@ import { openModuleFile } from './open-module-file.js';
 import type { Database } from '../../store/database.js';
 import type { Migration } from '../../store/migration.js';
 import { systemClock, type Clock } from '../../ports/clock.js';
+import { importWithPkcs11js } from './import-with-pkcs11js.js';
 
 export const pkcs11Migrations: readonly Migration[] = [
   {
@@ -134,7 +135,7 @@ async function assertReadable(path: string): Promise<void> {
 async function assertLoadable(path: string, trustedSha256: string | undefined): Promise<void> {
   await assertReadable(path);
   // Imported here, not with this file: the station lists its modules at every start, and loads pkcs11js on first use.
-  const { default: pkcs11js } = await import('pkcs11js');
+  const { default: pkcs11js } = await importWithPkcs11js(() => import('pkcs11js'));
   const file = openModuleFile(path, trustedSha256);
   const library = new pkcs11js.PKCS11();
   try {

@@ -5,8 +5,13 @@ import { isStationError } from '../../../core/errors/station-error.js';
 import type { Pkcs11Module } from './pkcs11-module.js';
 import type { Pkcs11ModuleSpec } from './pkcs11-module-spec.js';
 import type { Pkcs11Token } from './pkcs11-token.js';
+import { importWithPkcs11js } from './import-with-pkcs11js.js';
+import { Pkcs11UnavailableError } from './pkcs11-unavailable-error.js';
 
 type Pkcs11Bridge = typeof import('./pkcs11-bridge.js');
+
+/** The name the problem of a missing pkcs11js goes under, in place of each module's. */
+const PKCS11_SOURCE = 'PKCS#11';
 
 export interface Pkcs11TokenSourceOptions {
   /** The modules to load; resolved on start() and on each refreshModules(), so user-added modules take effect. */
@@ -62,7 +67,17 @@ export class Pkcs11TokenSource implements TokenSource {
   async refreshModules(): Promise<void> {
     const specs = await this.#options.modules();
     // Before the loop, which must not wait: two refreshes at once would each load a module the other has not yet.
-    if (specs.some((spec) => !this.#modules.has(spec.path))) this.#bridge ??= await import('./pkcs11-bridge.js');
+    if (specs.some((spec) => !this.#modules.has(spec.path))) {
+      try {
+        this.#bridge ??= await importWithPkcs11js(() => import('./pkcs11-bridge.js'));
+      } catch (error) {
+        if (!(error instanceof Pkcs11UnavailableError)) throw error;
+        // Without pkcs11js no module loads: one problem says why, and what to install.
+        this.#loadProblems.clear();
+        this.#loadProblems.set(PKCS11_SOURCE, { source: PKCS11_SOURCE, message: error.message, code: error.code });
+        return;
+      }
+    }
     this.#loadProblems.clear();
     const wanted = new Set<string>();
     for (const spec of specs) {

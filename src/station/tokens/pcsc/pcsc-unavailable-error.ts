@@ -6,13 +6,13 @@ function installAdvice(platform: NodeJS.Platform): string {
     case 'linux':
       return (
         'Install pcsc-lite (Debian/Ubuntu: apt install libpcsclite1 pcscd libpcsclite-dev; ' +
-        'Fedora: dnf install pcsc-lite pcsc-lite-devel), then run `npm rebuild smartcard` and restart the station.'
+        'Fedora: dnf install pcsc-lite pcsc-lite-devel), then run `npm install` again (it builds the smartcard module the first install skipped) and restart the station.'
       );
     case 'darwin':
     case 'win32':
       return 'PC/SC is built into this OS: reinstall the station (`npm install`, which needs the C++ build tools) and restart it.';
     default:
-      return 'Install pcsc-lite and its headers, then run `npm rebuild smartcard` and restart the station.';
+      return 'Install pcsc-lite and its headers, then run `npm install` again (it builds the smartcard module the first install skipped) and restart the station.';
   }
 }
 

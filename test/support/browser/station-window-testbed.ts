@@ -42,10 +42,10 @@ export async function openStationWindow(options: { dirPrefix: string; token: { l
   };
 }
 
-/** A Chromium showing `station`'s window in English at `viewport`, once the window has drawn its mode. */
-export async function showStationWindow(station: TestStation, viewport: { width: number; height: number }): Promise<{ browser: Browser; page: Page }> {
+/** A Chromium showing `station`'s window at `viewport`, in English unless `locale` says otherwise, once the window has drawn its mode. */
+export async function showStationWindow(station: TestStation, viewport: { width: number; height: number }, locale = 'en-US'): Promise<{ browser: Browser; page: Page }> {
   const browser = await launchChromium();
-  const page = await (await browser.newContext({ viewport, locale: 'en-US' })).newPage();
+  const page = await (await browser.newContext({ viewport, locale })).newPage();
   await page.goto(station.uiUrl());
   await page.getByTestId('mode').waitFor();
   return { browser, page };

@@ -4,6 +4,7 @@ import type { TokenDescription } from '../../../core/schemas/token-description.j
 import type { MessageKey } from '../i18n/messages-en.js';
 import { useI18n, type Translate } from '../i18n/i18n.js';
 import { humaneName } from '../parts/humane-name.js';
+import { problemKey } from '../problems/problem-key.js';
 import { UnlockTimeChoice } from '../parts/unlock-time-choice.js';
 
 /** Readers, cards, tokens and stores as the station sees them now, with the ids the command line takes. */
@@ -65,11 +66,22 @@ export function TokensSection({ state }: { state: StationState }): JSX.Element {
         </ul>
       )}
       {state.problems.map((problem) => (
-        <p className="warning" key={`${problem.source}:${problem.message}`}>
-          {problem.source}: {problem.message}
-        </p>
+        <SourceProblemLine key={`${problem.source}:${problem.message}`} problem={problem} t={t} />
       ))}
     </section>
+  );
+}
+
+/**
+ * A source that cannot be used: the plain words for its error code in the reader's language, then the station's
+ * own words (which name the module and the exact packages to install); a problem without a known code in those alone.
+ */
+function SourceProblemLine({ problem, t }: { problem: StationState['problems'][number]; t: Translate }): JSX.Element {
+  const key = problemKey(problem.code);
+  return (
+    <p className="warning" data-testid="source-problem">
+      {problem.source}: {key === 'problem.internal' ? problem.message : <>{t(key)} <span className="muted">{problem.message}</span></>}
+    </p>
   );
 }
 

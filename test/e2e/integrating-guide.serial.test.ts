@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,7 @@ describe('docs/integrating.md, its commands run as written', () => {
   let home: string;
   let output = '';
   let code: number | null = null;
+  let child: ChildProcess | undefined;
 
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'integrating-guide-'));
@@ -46,17 +47,18 @@ describe('docs/integrating.md, its commands run as written', () => {
     await writeFile(join(home, 'contract.pdf'), minimalPdf());
     const blocks = (await shellBlocks('docs/integrating.md')).filter((block) => !NOT_RUN.test(block.split('\n')[0]!));
     const script = ['set -euo pipefail', ...blocks].join('\n');
-    const child = spawn('bash', ['-c', script], {
+    const guide = spawn('bash', ['-c', script], {
       cwd: root,
       detached: true,
       env: { ...process.env, HOME: home, XDG_DATA_HOME: join(home, 'data'), SIGNING_STATION_DATA_DIR: '', npm_config_offline: 'true', npm_config_update_notifier: 'false' },
     });
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child = guide;
+    guide.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    guide.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    code = await new Promise<number | null>((resolve) => guide.once('exit', resolve));
     // What the blocks left running in the background (the station, the example): the whole group goes.
     try {
-      process.kill(-child.pid!, 'SIGTERM');
+      process.kill(-guide.pid!, 'SIGTERM');
     } catch {
       // the group has already gone
     }
@@ -69,6 +71,13 @@ describe('docs/integrating.md, its commands run as written', () => {
     );
   }, 240_000);
   afterAll(async () => {
+    // A guide that hangs (a station that never answers keeps its `until curl` loop going) must not outlive the
+    // test: the hook's timeout ends the wait above, not the script, which would run on after the suite.
+    try {
+      if (child?.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // the group has already gone
+    }
     await rm(home, { recursive: true, force: true });
   });
 

@@ -1,20 +1,16 @@
 import { TokenError } from '../token-errors.js';
 
-/** What to install for pkcs11js's native build, per OS, and how to build it then. */
-function installAdvice(platform: NodeJS.Platform): string {
+/** What pkcs11js's native build needs, per OS. */
+function buildTools(platform: NodeJS.Platform): string {
   switch (platform) {
     case 'linux':
-      return (
-        'Its native part is built at install, which needs Python 3, make and a C++ compiler ' +
-        '(Debian/Ubuntu: apt install python3 make g++; Fedora: dnf install python3 make gcc-c++); ' +
-        'install them, run `npm install` again and restart the station.'
-      );
+      return 'Python 3, make and a C++ compiler (Debian/Ubuntu: apt install python3 make g++; Fedora: dnf install python3 make gcc-c++)';
     case 'darwin':
-      return "Its native part is built at install, which needs Xcode's command line tools (xcode-select --install); install them, run `npm install` again and restart the station.";
+      return "Xcode's command line tools (xcode-select --install)";
     case 'win32':
-      return 'Its native part is built at install, which needs Python 3 and the Visual Studio Build Tools with the C++ workload; install them, run `npm install` again and restart the station.';
+      return 'Python 3 and the Visual Studio Build Tools with the C++ workload';
     default:
-      return 'Its native part is built at install, which needs Python 3, make and a C++ compiler; install them, run `npm install` again and restart the station.';
+      return 'Python 3, make and a C++ compiler';
   }
 }
 
@@ -26,7 +22,7 @@ function installAdvice(platform: NodeJS.Platform): string {
 export class Pkcs11UnavailableError extends TokenError {
   constructor(cause: unknown, platform: NodeJS.Platform = process.platform) {
     const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
-    super('ERR_PKCS11_UNAVAILABLE', `PKCS#11 is unavailable: the pkcs11js module could not be loaded (${reason}). ${installAdvice(platform)}`, {
+    super('ERR_PKCS11_UNAVAILABLE', `PKCS#11 is unavailable: the pkcs11js module could not be loaded (${reason}). Its native part is built at install, which needs ${buildTools(platform)}; install them, run \`npm install\` again and restart the station.`, {
       status: 503,
       retriable: false,
       details: { module: 'pkcs11js' },
